@@ -1,0 +1,222 @@
+"""The catalogue: every name a formula may use, per context, with its type and meaning.
+
+This is the one table of the expression language's vocabulary. The checker resolves names
+against it, the engine fills exactly these names, and the README's language reference is
+generated from it (`whistdsl reference`), so the three cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Type(str, Enum):
+    NUMBER = "number"
+    BOOL = "yes/no"
+    SUIT = "suit"
+    TEXT = "text"
+    LIST = "list of numbers"
+    ANY = "any"  # only while checking: the type of something already reported as wrong
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    type: Type
+    doc: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a formula is written, and which names it sees there."""
+
+    name: str
+    where: str
+    doc: str
+    variables: tuple[Variable, ...]
+    sees_running: bool = False  # the ruleset's own running values (per player)
+
+    def variable(self, name: str) -> Variable | None:
+        for v in self.variables:
+            if v.name == name:
+                return v
+        return None
+
+
+N, B, S, T = Type.NUMBER, Type.BOOL, Type.SUIT, Type.TEXT
+
+_PLAYERS = Variable("players", N, "players at the table")
+_DECK_SIZE = Variable("deck_size", N, "cards in the deck after stripping")
+_HAND = (
+    _PLAYERS,
+    _DECK_SIZE,
+    Variable("hand_number", N, "this hand's number, 1 for the first"),
+    Variable("hand_size", N, "cards dealt to each playing seat this hand"),
+    Variable("hands", N, "hands in the schedule (tie-break hands not counted)"),
+    Variable("kind", T, 'this hand\'s kind, e.g. "normal" or a name from `kinds`'),
+    Variable("extra", B, "this is a tie-break hand played after the schedule"),
+)
+_PLAYING = (
+    Variable("playing", N, "seats that play this hand (players less any who sit out)"),
+    Variable("cards_left", N, "cards left undealt after the deal"),
+)
+_TRUMP = (Variable("trump", S, "this hand's trump suit, or none"),)
+_SEAT = (
+    Variable("total", N, "this player's running total before this hand"),
+    Variable("is_dealer", B, "this player dealt this hand"),
+    Variable("position", N, "this player's place in the bidding order, 1 = bids first"),
+)
+_BID = (Variable("bid", N, "this player's bid"),)
+_RESULT = (
+    Variable("tricks", N, "tricks this player took"),
+    Variable("made", B, "tricks == bid: the contract was made exactly"),
+    Variable("over", B, "tricks > bid"),
+    Variable("under", B, "tricks < bid"),
+    Variable("diff", N, "abs(bid - tricks)"),
+)
+
+CONTEXTS: dict[str, Context] = {
+    c.name: c
+    for c in (
+        Context("setup", "deck.size", "fixed once per game, from the player count", (_PLAYERS,)),
+        Context(
+            "schedule",
+            "schedule, tiebreak.hands, tiebreak.cards",
+            "the list of hand sizes, fixed once per game",
+            (_PLAYERS, _DECK_SIZE),
+        ),
+        Context("hand", "dealer.sits_out", "once per hand, before the deal", _HAND),
+        Context(
+            "deal",
+            "trump.none_when",
+            "once per hand, once it is known who plays",
+            _HAND + _PLAYING,
+        ),
+        Context(
+            "bidding",
+            "bidding.allowed, kinds.*.allowed",
+            "once per possible bid: may this player bid `bid` now?",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + _SEAT
+            + _BID
+            + (
+                Variable("bids_so_far", N, "sum of the bids already made this hand"),
+                Variable("bids_made", N, "how many players have bid before this one"),
+                Variable("is_last", B, "this player bids last this hand"),
+                Variable("is_first", B, "this player bids first this hand"),
+            ),
+            sees_running=True,
+        ),
+        Context(
+            "scoring",
+            "scoring.points",
+            "once per playing seat after the hand; running values are as before this hand",
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _RESULT,
+            sees_running=True,
+        ),
+        Context(
+            "bonus",
+            "scoring.bonus",
+            "after scoring.points; running values are as before this hand",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + _SEAT
+            + _BID
+            + _RESULT
+            + (Variable("points", N, "this hand's points from scoring.points"),),
+            sees_running=True,
+        ),
+        Context(
+            "running",
+            "running.*.after_hand",
+            "after the bonus: each running value's new value (all see the values before this hand)",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + _SEAT
+            + _BID
+            + _RESULT
+            + (
+                Variable("points", N, "this hand's points from scoring.points"),
+                Variable("bonus", N, "this hand's bonus from scoring.bonus"),
+            ),
+            sees_running=True,
+        ),
+        Context(
+            "running_start",
+            "running.*.start",
+            "each running value's value before the first hand",
+            (_PLAYERS,),
+        ),
+        Context(
+            "winner",
+            "winner.rank, winner.wins_outright",
+            "at the end of the game, once per player",
+            (_PLAYERS, Variable("total", N, "this player's final total")),
+            sees_running=True,
+        ),
+    )
+}
+
+#: Constants every formula may use.
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+CONSTANTS: dict[str, tuple[Type, object]] = {
+    **{s: (S, s) for s in SUITS},
+    "none": (S, "none"),
+    "true": (B, True),
+    "false": (B, False),
+}
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    params: tuple[Type, ...]  # the last one repeats when variadic
+    result: Type
+    doc: str
+    variadic: bool = False
+
+
+FUNCTIONS: dict[str, Function] = {
+    f.name: f
+    for f in (
+        Function("abs", (N,), N, "absolute value"),
+        Function("min", (N, N), N, "the smallest of two or more numbers", variadic=True),
+        Function("max", (N, N), N, "the largest of two or more numbers", variadic=True),
+        Function("floor", (N,), N, "round down to a whole number"),
+        Function("ceil", (N,), N, "round up to a whole number"),
+        Function("tri", (N,), N, "triangular number 1 + 2 + ... + n (0 for n <= 0)"),
+        Function("repeat", (N, N), Type.LIST, "repeat(x, n): the list of n copies of x"),
+        Function("len", (Type.LIST,), N, "how many numbers a list holds"),
+        Function("sum", (Type.LIST,), N, "the sum of a list"),
+    )
+}
+
+
+def reference_markdown() -> str:
+    """The language reference's tables, generated from this catalogue (the README embeds it)."""
+    out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
+    for c in CONTEXTS.values():
+        names = ", ".join(f"`{v.name}`" for v in c.variables)
+        if c.sees_running:
+            names += ", and the ruleset's running values"
+        out.append(f"| {c.name} | {c.where} | {c.doc} | {names} |")
+    out += ["", "| name | type | meaning |", "|---|---|---|"]
+    seen: set[str] = set()
+    for c in CONTEXTS.values():
+        for v in c.variables:
+            if v.name not in seen:
+                seen.add(v.name)
+                out.append(f"| `{v.name}` | {v.type} | {v.doc} |")
+    out += ["", "| function | meaning |", "|---|---|"]
+    for f in FUNCTIONS.values():
+        args = ", ".join(str(p) for p in f.params) + (", ..." if f.variadic else "")
+        out.append(f"| `{f.name}({args})` -> {f.result} | {f.doc} |")
+    return "\n".join(out) + "\n"

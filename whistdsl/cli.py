@@ -1,0 +1,187 @@
+"""The `whistdsl` command line: a thin shell over the library (lint, schema, score, list, ...).
+
+Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2 a usage error
+(a missing path, a bad option). Bad input never shows a Python traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .catalogue import SUITS, reference_markdown
+from .findings import render_github, render_json, render_text
+from .lint import LintResult, RulesetError, lint_path, load_rules, resolve_ruleset_argument
+from .resources import bundled_rulesets, schema_path
+from .ruleset import PlannedHand, Ruleset, hand_setup
+from .scoring import hand_points
+
+app = typer.Typer(
+    help="Write, check and play the rules of Oh Hell-family card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _err(message: str) -> None:
+    typer.echo(f"whistdsl: {message}", err=True)
+
+
+def _usage(message: str) -> typer.Exit:
+    _err(message)
+    return typer.Exit(2)
+
+
+def _ruleset_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")})
+            files.extend(f for f in found if f.is_file())
+        elif p.exists():
+            files.append(p)
+        else:
+            raise _usage(f"{p}: no such file or directory")
+    return files
+
+
+@app.command()
+def lint(
+    paths: Annotated[list[Path], typer.Argument(help="Ruleset files, or directories to search for *.yaml / *.yml.")],
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text, json or github (annotations).")] = OutputFormat.text,
+) -> None:
+    """Check rulesets and say exactly what is wrong and where (file:line:col)."""
+    files = _ruleset_files(paths)
+    results: list[LintResult] = [lint_path(f) for f in files]
+    findings = [f for r in results for f in r.findings]
+    if format is OutputFormat.json:
+        typer.echo(render_json(findings))
+    elif format is OutputFormat.github:
+        if findings:
+            typer.echo(render_github(findings))
+    else:
+        sources = {k: v for r in results for k, v in r.sources.items()}
+        if findings:
+            typer.echo(render_text(findings, sources))
+        bad = sum(1 for r in results if r.findings)
+        summary = (
+            f"{len(files)} ruleset(s) checked: all clean"
+            if not findings
+            else f"{len(files)} ruleset(s) checked: {len(findings)} finding(s) in {bad} file(s)"
+        )
+        typer.echo(summary, err=bool(findings))
+    raise typer.Exit(1 if findings else 0)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of ruleset files."""
+    typer.echo(schema_path().read_text(encoding="utf-8").rstrip())
+
+
+@app.command("list")
+def list_rulesets() -> None:
+    """List the bundled rulesets, with a one-line description each."""
+    for name, path in bundled_rulesets().items():
+        try:
+            rules = load_rules(path)
+            line = rules.description or rules.name
+        except (RulesetError, FileNotFoundError):
+            line = "(does not lint clean: run whistdsl lint)"
+        typer.echo(f"{name:32} {line}")
+
+
+@app.command()
+def reference() -> None:
+    """Print the expression language's reference tables (names per context, functions)."""
+    typer.echo(reference_markdown().rstrip())
+
+
+def open_rules(argument: str) -> Ruleset:
+    """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly."""
+    try:
+        return load_rules(argument)
+    except FileNotFoundError:
+        raise _usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
+    except RulesetError as e:
+        typer.echo(render_text(e.result.findings, e.result.sources), err=True)
+        _err(f"{argument} does not lint clean; fix the findings above first")
+        raise typer.Exit(1) from None
+
+
+def _number(value: int | Fraction) -> str:
+    return str(value)
+
+
+@app.command()
+def score(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
+    cards: Annotated[int, typer.Option("--cards", "-c", help="The hand size.", min=1)],
+    bid: Annotated[Optional[int], typer.Option("--bid", "-b", help="The bid.", min=0)] = None,
+    tricks: Annotated[Optional[int], typer.Option("--tricks", "-t", help="Tricks taken.", min=0)] = None,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table.")] = None,
+    trump: Annotated[str, typer.Option("--trump", help="spades, hearts, diamonds, clubs or none.")] = "none",
+    kind: Annotated[str, typer.Option("--kind", help="The hand's kind (normal or a name from `kinds`).")] = "normal",
+    hand: Annotated[int, typer.Option("--hand", help="The hand's number in the game.", min=1)] = 1,
+) -> None:
+    """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
+    rules = open_rules(ruleset)
+    players = players if players is not None else rules.players_default
+    if not rules.players_min <= players <= rules.players_max:
+        raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    trump = trump.lower()
+    if trump not in (*SUITS, "none"):
+        raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
+    if kind not in rules.kinds:
+        raise _usage(f"--kind must be one of {', '.join(rules.kinds)}")
+    if (bid is None) != (tricks is None):
+        raise _usage("give both --bid and --tricks, or neither for the whole table")
+    for name, value in (("--bid", bid), ("--tricks", tricks)):
+        if value is not None and value > cards:
+            raise _usage(f"{name} {value} is more than the {cards} cards in the hand")
+    setup = hand_setup(rules, players, PlannedHand(hand, cards, kind), len(rules.planned_hands(players)))
+    env = dict(setup.env, trump=trump)
+    try:
+        if bid is not None and tricks is not None:
+            typer.echo(_number(hand_points(rules, env, bid, tricks)))
+            return
+        width = 6
+        header = "bid\\tricks".ljust(11) + "".join(str(t).rjust(width) for t in range(cards + 1))
+        typer.echo(header)
+        for b in range(cards + 1):
+            row = [_number(hand_points(rules, env, b, t)) for t in range(cards + 1)]
+            typer.echo(str(b).ljust(11) + "".join(cell.rjust(width) for cell in row))
+    except Exception as e:  # an evaluation error of the formula (number too large, division by zero)
+        from .expression import EvalError
+
+        if isinstance(e, EvalError):
+            _err(f"the scoring formula cannot be evaluated here: {e}")
+            raise typer.Exit(1) from None
+        raise
+
+
+def main() -> None:
+    """Entry point of the `whistdsl` script and `python -m whistdsl`."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        _err("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

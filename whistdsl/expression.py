@@ -1,0 +1,675 @@
+"""The expression language: text -> syntax tree -> checked tree -> compiled formula.
+
+Three stages, as in cel-python: `parse` turns text into a small AST (dataclasses with positions),
+`check` resolves every name against a context of the catalogue and infers types, and `compile_`
+turns the checked tree into nested closures that are fast to call thousands of times a game.
+Nothing here calls Python's `eval`; a formula sees only the variables it is given.
+
+Limits (all stated in the README): an expression is at most MAX_LENGTH characters and
+MAX_DEPTH levels deep; every number met while evaluating (numerator and denominator alike)
+stays below MAX_NUMBER in size; an exponent is a whole number between -MAX_EXPONENT and
+MAX_EXPONENT; a list holds at most MAX_LIST numbers.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import Callable, Iterable, Union
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, Context, Type
+from .resources import grammar_path
+
+MAX_LENGTH = 2000
+MAX_DEPTH = 60
+MAX_NUMBER = 10**30
+MAX_EXPONENT = 64
+MAX_LIST = 10_000
+
+Number = Union[int, Fraction]
+Value = Union[int, Fraction, bool, str, tuple]
+Env = dict[str, Value]
+
+
+# ---------------------------------------------------------------- errors
+
+
+@dataclass(frozen=True)
+class ExprProblem:
+    """A problem found in an expression: a finding code, a message, and a 1-based spot."""
+
+    code: str
+    message: str
+    line: int = 1
+    column: int = 1
+
+
+class ExprError(Exception):
+    """Raised by `parse`, `check` and `compile_` with every problem found."""
+
+    def __init__(self, problems: list[ExprProblem]):
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+class EvalError(Exception):
+    """A formula could not be evaluated (a number too large, a division by zero, ...)."""
+
+
+# ---------------------------------------------------------------- syntax tree
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Literal(Node):
+    value: Value
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    function: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class ListOf(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str  # "-" or "not"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str  # + - * / // % ^ == != < <= > >= and or ..
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Conditional(Node):
+    test: Node
+    then: Node
+    otherwise: Node
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+_TOKEN_NAMES = {
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "COMMA": "','",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": "a quoted text",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/', '//' or '%'",
+    "POW_OP": "'^'",
+    "MINUS": "'-'",
+    "IF": "'if'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "__ANON_0": "'..'",
+    "DOUBLE_DOT": "'..'",
+    "$END": "the end",
+}
+
+
+def _describe_expected(expected: Iterable[str]) -> str:
+    names = sorted({_TOKEN_NAMES.get(e, e.lower()) for e in expected})
+    if len(names) > 6:
+        return "a value or an operator"
+    return ", ".join(names)
+
+
+def _nesting_depth_of_text(text: str) -> int:
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]":
+            depth -= 1
+    return deepest
+
+
+def parse(text: str) -> Node:
+    """Parse one expression. Raises ExprError with a positioned syntax problem."""
+    if len(text) > MAX_LENGTH:
+        raise ExprError(
+            [ExprProblem("W304", f"expression is {len(text)} characters long; the limit is {MAX_LENGTH}")]
+        )
+    if _nesting_depth_of_text(text) > MAX_DEPTH:
+        raise ExprError(
+            [ExprProblem("W304", f"expression is nested more than {MAX_DEPTH} levels deep")]
+        )
+    if not text.strip():
+        raise ExprError([ExprProblem("W300", "empty expression")])
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise ExprError([_syntax_problem(text, e)]) from None
+    if _tree_depth(tree) > MAX_DEPTH:
+        raise ExprError(
+            [ExprProblem("W304", f"expression is nested more than {MAX_DEPTH} levels deep")]
+        )
+    return _to_ast(tree)
+
+
+def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
+    line = getattr(e, "line", None)
+    column = getattr(e, "column", None)
+    if isinstance(e, UnexpectedEOF) or line is None or line < 1:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        return ExprProblem("W300", "the expression ends too early", line, column)
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        return ExprProblem("W300", f"unexpected character {ch!r}", line, column)
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            return ExprProblem(
+                "W300",
+                f"the expression ends too early (expected {_describe_expected(e.expected)})",
+                len(lines),
+                len(lines[-1]) + 1,
+            )
+        return ExprProblem(
+            "W300",
+            f"unexpected {str(tok)!r} (expected {_describe_expected(e.expected)})",
+            line,
+            column,
+        )
+    return ExprProblem("W300", "syntax error", line, column)
+
+
+def _tree_depth(tree: Tree) -> int:
+    deepest = 0
+    stack: list[tuple[object, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                return deepest
+        if isinstance(node, Tree):
+            stack.extend((child, depth + 1) for child in node.children)
+    return deepest
+
+
+def _pos(item: Tree | Token) -> tuple[int, int]:
+    if isinstance(item, Token):
+        return item.line or 1, item.column or 1
+    meta = item.meta
+    return getattr(meta, "line", 1), getattr(meta, "column", 1)
+
+
+def _to_ast(item: Tree | Token) -> Node:
+    """Lark tree -> AST (recursive; the depth was bounded before)."""
+    line, column = _pos(item)
+    if isinstance(item, Token):  # a bare token where a tree with one child was inlined
+        raise AssertionError(f"unexpected token {item!r}")
+    kind = item.data
+    ch = item.children
+    if kind == "number":
+        text = str(ch[0])
+        value: Number = Fraction(text) if "." in text else int(text)
+        if isinstance(value, Fraction) and value.denominator == 1:
+            value = int(value)
+        return Literal(line, column, value)
+    if kind == "string":
+        return Literal(line, column, str(ch[0])[1:-1])
+    if kind == "name":
+        return Name(line, column, str(ch[0]))
+    if kind == "call":
+        args = tuple(_to_ast(a) for a in ch[1].children) if len(ch) > 1 else ()
+        return Call(line, column, str(ch[0]), args)
+    if kind == "list_op":
+        items = tuple(_to_ast(a) for a in ch[0].children) if ch else ()
+        return ListOf(line, column, items)
+    if kind == "negate":
+        return Unary(line, column, "-", _to_ast(ch[0]))
+    if kind == "not_op":
+        return Unary(line, column, "not", _to_ast(ch[0]))
+    if kind in ("binary", "compare"):
+        op_line, op_col = _pos(ch[1])
+        op = "^" if str(ch[1]) == "**" else str(ch[1])
+        return Binary(op_line, op_col, op, _to_ast(ch[0]), _to_ast(ch[2]))
+    if kind in ("or_op", "and_op", "range_op"):
+        op = {"or_op": "or", "and_op": "and", "range_op": ".."}[kind]
+        return Binary(line, column, op, _to_ast(ch[0]), _to_ast(ch[1]))
+    if kind == "conditional":
+        return Conditional(line, column, _to_ast(ch[0]), _to_ast(ch[1]), _to_ast(ch[2]))
+    raise AssertionError(f"unknown tree {kind}")
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A parsed expression whose names and types are known."""
+
+    tree: Node
+    type: Type
+    names: frozenset[str]
+    types: dict[int, Type] = field(compare=False, hash=False, repr=False)
+
+
+def _did_you_mean(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def check(
+    tree: Node,
+    context: Context,
+    running: Iterable[str] = (),
+    expect: Type | None = None,
+) -> Checked:
+    """Resolve names and infer types. Raises ExprError with every problem found."""
+    running = tuple(running)
+    known: dict[str, Type] = {v.name: v.type for v in context.variables}
+    if context.sees_running:
+        known.update({r: Type.NUMBER for r in running})
+    problems: list[ExprProblem] = []
+    types: dict[int, Type] = {}
+    names: set[str] = set()
+
+    def bad(node: Node, code: str, message: str) -> Type:
+        problems.append(ExprProblem(code, message, node.line, node.column))
+        return Type.ANY
+
+    def want(node: Node, wanted: Type, what: str) -> None:
+        got = visit(node)
+        if got not in (wanted, Type.ANY):
+            bad(node, "W302", f"{what} needs a {wanted}, not a {got}")
+
+    def visit(node: Node) -> Type:
+        t = _visit(node)
+        types[id(node)] = t
+        return t
+
+    def _visit(node: Node) -> Type:
+        if isinstance(node, Literal):
+            if isinstance(node.value, bool):
+                return Type.BOOL
+            if isinstance(node.value, str):
+                return Type.TEXT
+            return Type.NUMBER
+        if isinstance(node, Name):
+            n = node.name
+            if n in known:
+                names.add(n)
+                return known[n]
+            if n in CONSTANTS:
+                return CONSTANTS[n][0]
+            if n in FUNCTIONS:
+                return bad(node, "W302", f"`{n}` is a function: call it as {n}(...)")
+            elsewhere = [c.name for c in CONTEXTS.values() if c.variable(n) and c is not context]
+            if elsewhere:
+                return bad(
+                    node,
+                    "W303",
+                    f"`{n}` is not available in {context.where} "
+                    f"(it is known in: {', '.join(elsewhere)})",
+                )
+            if n in running and not context.sees_running:
+                return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
+            return bad(
+                node,
+                "W301",
+                f"unknown name `{n}`" + _did_you_mean(n, [*known, *CONSTANTS]),
+            )
+        if isinstance(node, Call):
+            fn = FUNCTIONS.get(node.function)
+            if fn is None:
+                for a in node.args:
+                    visit(a)
+                return bad(
+                    node,
+                    "W306",
+                    f"unknown function `{node.function}`" + _did_you_mean(node.function, FUNCTIONS),
+                )
+            n_args = len(node.args)
+            if (fn.variadic and n_args < len(fn.params)) or (not fn.variadic and n_args != len(fn.params)):
+                for a in node.args:
+                    visit(a)
+                need = f"at least {len(fn.params)}" if fn.variadic else str(len(fn.params))
+                return bad(node, "W306", f"{fn.name}() takes {need} arguments, not {n_args}")
+            for i, a in enumerate(node.args):
+                want(a, fn.params[min(i, len(fn.params) - 1)], f"argument {i + 1} of {fn.name}()")
+            return fn.result
+        if isinstance(node, ListOf):
+            for i, item in enumerate(node.items):
+                want(item, Type.NUMBER, "a list item")
+            return Type.LIST
+        if isinstance(node, Unary):
+            if node.op == "-":
+                want(node.operand, Type.NUMBER, "'-'")
+                return Type.NUMBER
+            want(node.operand, Type.BOOL, "'not'")
+            return Type.BOOL
+        if isinstance(node, Binary):
+            op = node.op
+            if op in ("and", "or"):
+                want(node.left, Type.BOOL, f"'{op}'")
+                want(node.right, Type.BOOL, f"'{op}'")
+                return Type.BOOL
+            if op == "..":
+                want(node.left, Type.NUMBER, "'..'")
+                want(node.right, Type.NUMBER, "'..'")
+                return Type.LIST
+            if op in ("==", "!="):
+                lt, rt = visit(node.left), visit(node.right)
+                if Type.ANY not in (lt, rt) and lt != rt:
+                    bad(node, "W302", f"'{op}' compares a {lt} with a {rt}")
+                return Type.BOOL
+            if op in ("<", "<=", ">", ">="):
+                want(node.left, Type.NUMBER, f"'{op}'")
+                want(node.right, Type.NUMBER, f"'{op}'")
+                return Type.BOOL
+            if op == "+":
+                lt, rt = visit(node.left), visit(node.right)
+                if lt == rt == Type.LIST:
+                    return Type.LIST
+                for side, t in ((node.left, lt), (node.right, rt)):
+                    if t not in (Type.NUMBER, Type.ANY):
+                        bad(side, "W302", f"'+' needs numbers (or two lists), not a {t}")
+                return Type.NUMBER
+            want(node.left, Type.NUMBER, f"'{op}'")
+            want(node.right, Type.NUMBER, f"'{op}'")
+            return Type.NUMBER
+        if isinstance(node, Conditional):
+            want(node.test, Type.BOOL, "the condition after 'if'")
+            a, b = visit(node.then), visit(node.otherwise)
+            if Type.ANY in (a, b):
+                return Type.ANY
+            if a != b:
+                return bad(node, "W302", f"'then' gives a {a} but 'else' gives a {b}")
+            return a
+        raise AssertionError(node)
+
+    result = visit(tree)
+    if expect is not None and result not in (expect, Type.ANY) and not problems:
+        problems.append(
+            ExprProblem("W302", f"{context.where} needs a {expect} here, not a {result}", tree.line, tree.column)
+        )
+    if problems:
+        raise ExprError(problems)
+    return Checked(tree, result, frozenset(names), types)
+
+
+# ---------------------------------------------------------------- evaluation helpers
+
+
+def _num(v: Number) -> Number:
+    """Normalise and bound a number: Fractions with denominator 1 become ints."""
+    if type(v) is int:
+        if -MAX_NUMBER < v < MAX_NUMBER:
+            return v
+        raise EvalError(f"a number exceeds the limit of 10^30 in size")
+    if v.denominator == 1:
+        return _num(v.numerator)
+    if -MAX_NUMBER < v.numerator < MAX_NUMBER and v.denominator < MAX_NUMBER:
+        return v
+    raise EvalError("a fraction exceeds the limit of 10^30 in size")
+
+
+def _divide(a: Number, b: Number) -> Number:
+    if b == 0:
+        raise EvalError("division by zero")
+    return _num(Fraction(a) / b)
+
+
+def _floordiv(a: Number, b: Number) -> Number:
+    if b == 0:
+        raise EvalError("division by zero")
+    return _num(a // b)
+
+
+def _mod(a: Number, b: Number) -> Number:
+    if b == 0:
+        raise EvalError("division by zero (in %)")
+    return _num(a % b)
+
+
+def _power(a: Number, b: Number) -> Number:
+    if type(b) is not int:
+        raise EvalError("an exponent must be a whole number")
+    if not -MAX_EXPONENT <= b <= MAX_EXPONENT:
+        raise EvalError(f"exponent {b} is outside -{MAX_EXPONENT}..{MAX_EXPONENT}")
+    if b < 0:
+        if a == 0:
+            raise EvalError("division by zero (0 to a negative power)")
+        return _num(Fraction(1) / Fraction(a) ** -b)
+    if a not in (0, 1, -1) and b * max(abs(a).bit_length(), 1) > 200:  # cheap guard before computing
+        raise EvalError("a number exceeds the limit of 10^30 in size")
+    return _num(a**b)
+
+
+def _range(a: Number, b: Number) -> tuple:
+    if type(a) is not int or type(b) is not int:
+        raise EvalError("a range needs whole numbers")
+    if abs(b - a) >= MAX_LIST:
+        raise EvalError(f"a list may hold at most {MAX_LIST} numbers")
+    step = 1 if b >= a else -1
+    return tuple(range(a, b + step, step))
+
+
+def _repeat(x: Number, n: Number) -> tuple:
+    if type(n) is not int or n < 0:
+        raise EvalError("repeat() needs a whole number of copies, 0 or more")
+    if n > MAX_LIST:
+        raise EvalError(f"a list may hold at most {MAX_LIST} numbers")
+    return (x,) * n
+
+
+def _concat(a: tuple, b: tuple) -> tuple:
+    if len(a) + len(b) > MAX_LIST:
+        raise EvalError(f"a list may hold at most {MAX_LIST} numbers")
+    return a + b
+
+
+def _tri(n: Number) -> Number:
+    return _num(n * (n + 1) / 2) if n > 0 else 0
+
+
+def _floor(x: Number) -> int:
+    return x if type(x) is int else x.numerator // x.denominator
+
+
+def _ceil(x: Number) -> int:
+    return x if type(x) is int else -(-x.numerator // x.denominator)
+
+
+_FUNCTION_IMPLS: dict[str, Callable[..., Value]] = {
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "floor": _floor,
+    "ceil": _ceil,
+    "tri": _tri,
+    "repeat": _repeat,
+    "len": len,
+    "sum": lambda xs: _num(sum(xs)),
+}
+assert set(_FUNCTION_IMPLS) == set(FUNCTIONS)
+
+_ARITH: dict[str, Callable[[Number, Number], Number]] = {
+    "+": lambda a, b: _num(a + b),
+    "-": lambda a, b: _num(a - b),
+    "*": lambda a, b: _num(a * b),
+    "/": _divide,
+    "//": _floordiv,
+    "%": _mod,
+    "^": _power,
+}
+
+_COMPARE: dict[str, Callable[[Value, Value], bool]] = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+# ---------------------------------------------------------------- compiling
+
+Compiled = Callable[[Env], Value]
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A checked, compiled expression: call it with a dict of its context's variables."""
+
+    source: str
+    type: Type
+    names: frozenset[str]
+    evaluate: Compiled = field(compare=False, repr=False)
+    constant: Value | None = None
+
+    def __call__(self, env: Env) -> Value:
+        return self.evaluate(env)
+
+
+def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
+    """Checked tree -> closure. Constant sub-expressions are evaluated once, now.
+
+    Returns the closure and, when the whole expression is constant, its value.
+    Raises ExprError (W305) when a constant part cannot be evaluated (e.g. `10 ^ 10 ^ 10`).
+    """
+
+    def const(node: Node) -> tuple[Compiled, bool, Value | None]:
+        fn, is_const = build(node)
+        if is_const:
+            try:
+                value = fn({})
+            except EvalError as e:
+                raise ExprError([ExprProblem("W305", str(e), node.line, node.column)]) from None
+            return (lambda env, v=value: v), True, value
+        return fn, False, None
+
+    def build(node: Node) -> tuple[Compiled, bool]:
+        if isinstance(node, Literal):
+            v = node.value
+            return (lambda env: v), True
+        if isinstance(node, Name):
+            if node.name in CONSTANTS and node.name not in checked.names:
+                v = CONSTANTS[node.name][1]
+                return (lambda env: v), True
+            key = node.name
+            return (lambda env: env[key]), False
+        if isinstance(node, Call):
+            parts = [const(a) for a in node.args]
+            fns = [p[0] for p in parts]
+            impl = _FUNCTION_IMPLS[node.function]
+            is_const = all(p[1] for p in parts)
+            if len(fns) == 1:
+                (f0,) = fns
+                return (lambda env: impl(f0(env))), is_const
+            if len(fns) == 2:
+                f0, f1 = fns
+                return (lambda env: impl(f0(env), f1(env))), is_const
+            return (lambda env: impl(*[f(env) for f in fns])), is_const
+        if isinstance(node, ListOf):
+            parts = [const(a) for a in node.items]
+            fns = [p[0] for p in parts]
+            if len(fns) > MAX_LIST:
+                raise ExprError([ExprProblem("W305", f"a list may hold at most {MAX_LIST} numbers", node.line, node.column)])
+            return (lambda env: tuple(f(env) for f in fns)), all(p[1] for p in parts)
+        if isinstance(node, Unary):
+            f, c, _ = const(node.operand)
+            if node.op == "-":
+                return (lambda env: -f(env)), c
+            return (lambda env: not f(env)), c
+        if isinstance(node, Binary):
+            lf, lc, _ = const(node.left)
+            rf, rc, _ = const(node.right)
+            op = node.op
+            is_const = lc and rc
+            if op == "and":
+                return (lambda env: lf(env) and rf(env)), is_const
+            if op == "or":
+                return (lambda env: lf(env) or rf(env)), is_const
+            if op == "..":
+                return (lambda env: _range(lf(env), rf(env))), is_const
+            if op in _COMPARE:
+                cmp = _COMPARE[op]
+                return (lambda env: cmp(lf(env), rf(env))), is_const
+            if op == "+" and checked.types.get(id(node)) == Type.LIST:
+                return (lambda env: _concat(lf(env), rf(env))), is_const
+            if op == "+":
+                if rc:  # the common `x + 3`: one closure call fewer
+                    k = rf({})
+                    return (lambda env: _num(lf(env) + k)), is_const
+                return (lambda env: _num(lf(env) + rf(env))), is_const
+            if op == "-":
+                return (lambda env: _num(lf(env) - rf(env))), is_const
+            arith = _ARITH[op]
+            return (lambda env: arith(lf(env), rf(env))), is_const
+        if isinstance(node, Conditional):
+            tf, tc, tv = const(node.test)
+            af, ac, _ = const(node.then)
+            bf, bc, _ = const(node.otherwise)
+            if tc:
+                return (af, ac) if tv else (bf, bc)
+            return (lambda env: af(env) if tf(env) else bf(env)), False
+        raise AssertionError(node)
+
+    fn, is_const, value = const(checked.tree)
+    return fn, value if is_const else None
+
+
+def formula(
+    text: str,
+    context: str | Context,
+    running: Iterable[str] = (),
+    expect: Type | None = None,
+) -> Formula:
+    """Parse, check and compile `text` for `context`. Raises ExprError."""
+    ctx = CONTEXTS[context] if isinstance(context, str) else context
+    checked = check(parse(text), ctx, running, expect)
+    fn, constant = compile_(checked)
+    return Formula(text, checked.type, checked.names, fn, constant)
+
+
+def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:
+    """Convenience for tools and tests: compile and call once."""
+    return formula(text, context, running)(env)

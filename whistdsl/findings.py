@@ -1,0 +1,115 @@
+"""Findings: what `whistdsl lint` reports, one shape for every stage, and its renderers.
+
+A finding has a file, a line and column (1-based), a stable code, a severity and a message.
+The table of codes lives here, so every stage names its findings from one place.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+#: Every finding code, with a one-line meaning. Codes are stable: tools may filter on them.
+CODES: dict[str, str] = {
+    # file and YAML
+    "W100": "the file cannot be read as text (binary, not UTF-8, or too large)",
+    "W101": "YAML syntax error",
+    "W102": "duplicate key in a mapping",
+    "W103": "YAML anchors and aliases are not allowed in rulesets",
+    "W104": "an unquoted YAML 1.1 value that would silently change type: quote it",
+    "W105": "the file is empty or is not a mapping",
+    # schema
+    "W200": "unknown key (a typo would otherwise be silently ignored)",
+    "W201": "a required key is missing",
+    "W202": "a value has the wrong type",
+    "W203": "a value is not one of the allowed choices or out of range",
+    "W204": "unsupported language version",
+    # expressions
+    "W300": "expression syntax error",
+    "W301": "unknown name",
+    "W302": "type error",
+    "W303": "name not available in this context",
+    "W304": "expression too long or too deeply nested",
+    "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
+    "W306": "unknown function or wrong number of arguments",
+    # meaning
+    "W400": "extends: target not found",
+    "W401": "extends: cycle",
+    "W402": "the deck is too small for a hand",
+    "W403": "the schedule is empty or too long",
+    "W404": "a player can be left without a legal bid",
+    "W405": "a name refers to something the ruleset does not define",
+    "W406": "inconsistent player counts or deck",
+}
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    severity: str = field(default="error", compare=False)
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a YAML node (or a spot inside an expression) is: file, 1-based line and column."""
+
+    path: str
+    line: int
+    column: int
+
+    def finding(self, code: str, message: str, severity: str = "error") -> Finding:
+        assert code in CODES, code
+        return Finding(self.path, self.line, self.column, code, message, severity)
+
+    def shifted(self, line_offset: int, column: int) -> "Position":
+        return Position(self.path, self.line + line_offset, column)
+
+
+def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:
+    lines = sources.get(finding.path)
+    if lines is None or not 1 <= finding.line <= len(lines):
+        return None
+    return lines[finding.line - 1]
+
+
+def render_text(findings: list[Finding], sources: dict[str, list[str]]) -> str:
+    """`path:line:col: CODE message`, then the source line and a caret under the spot."""
+    out: list[str] = []
+    for f in findings:
+        out.append(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+        line = _source_line(sources, f)
+        if line is not None and len(line) <= 300:
+            gutter = f"{f.line:>5} | "
+            out.append(gutter + line)
+            caret_pad = "".join(c if c == "\t" else " " for c in line[: max(f.column - 1, 0)])
+            out.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^")
+    return "\n".join(out)
+
+
+def render_json(findings: list[Finding]) -> str:
+    return json.dumps([f.as_json() for f in findings], indent=2, ensure_ascii=False)
+
+
+def _github_escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(findings: list[Finding]) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    return "\n".join(
+        f"::{f.severity} file={_github_escape(f.path, True)},line={f.line},col={f.column},"
+        f"title={f.code}::{_github_escape(f.code + ' ' + f.message)}"
+        for f in findings
+    )

@@ -1,0 +1,199 @@
+"""The compiled ruleset: a frozen, typed description of one game, with ready-to-call formulas.
+
+`check.compile_ruleset` builds it from validated data; the engine reads only this. Helpers here
+answer per-game questions once (the deck and the schedule for a player count), so the engine
+resolves rule choices once per game, not per card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expression import EvalError, Formula, Value
+
+CLOCKWISE = 1
+COUNTERCLOCKWISE = -1
+
+#: Ranks from high to low as written on cards; `10` is accepted for `T` in rulesets.
+STANDARD_RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
+NORMAL = "normal"
+
+
+@dataclass(frozen=True)
+class HandKind:
+    name: str
+    view: str  # normal | forehead | blind
+    mark: str
+    allowed: Formula | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ScheduleEntry:
+    cards: Formula  # a number or a list of numbers
+    kind: str = NORMAL
+
+
+@dataclass(frozen=True)
+class RunningValue:
+    name: str
+    start: Formula
+    after_hand: Formula
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class RankKey:
+    highest: bool
+    formula: Formula
+    text: str
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    hands: Formula
+    cards: Formula
+    kind: str = NORMAL
+
+
+@dataclass(frozen=True)
+class PlannedHand:
+    """One hand of the schedule: its 1-based number, size and kind."""
+
+    number: int
+    size: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    description: str
+    version: int
+    source: dict[str, Any] = field(repr=False, compare=False)  # the merged data
+    players_min: int = 4
+    players_max: int = 4
+    players_default: int = 4
+    deal_direction: int = CLOCKWISE
+    bidding_direction: int = CLOCKWISE
+    play_direction: int = CLOCKWISE
+    suits: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
+    ranks: tuple[str, ...] = STANDARD_RANKS
+    deck_size: Formula | None = None
+    first_dealer: str | int = "random"
+    sits_out: Formula | None = None
+    kinds: dict[str, HandKind] = field(default_factory=dict)
+    schedule: tuple[ScheduleEntry, ...] = ()
+    trump_cycle: tuple[str, ...] | None = None
+    turn_up: bool = False
+    trump_none_when: Formula | None = None
+    first_bidder: str = "after_dealer"
+    allowed: Formula | None = None
+    when_void: str = "free"
+    first_lead: str = "first_bidder"
+    points: Formula | None = None
+    bonus: Formula | None = None
+    running: tuple[RunningValue, ...] = ()
+    rank: tuple[RankKey, ...] = ()
+    wins_outright: Formula | None = None
+    tiebreak: Tiebreak | None = None
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(canonical_json(self.source).encode("utf-8")).hexdigest()
+
+    @property
+    def running_names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.running)
+
+    # -- per-game facts, computed once per player count
+
+    def deck_ranks(self, players: int) -> tuple[str, ...]:
+        """The ranks kept for `players`, high to low (the lowest go first)."""
+        if self.deck_size is None:
+            return self.ranks
+        size = self.deck_size({"players": players})
+        per_suit, rest = divmod(size, len(self.suits)) if isinstance(size, int) else (0, 1)
+        if rest or not 1 <= per_suit <= len(self.ranks):
+            raise EvalError(
+                f"deck.size gives {size} cards with {players} players: it must be a whole multiple "
+                f"of {len(self.suits)} (the suits) between {len(self.suits)} and {len(self.suits) * len(self.ranks)}"
+            )
+        return self.ranks[:per_suit]
+
+    def deck_count(self, players: int) -> int:
+        return len(self.suits) * len(self.deck_ranks(players))
+
+    def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
+        """The schedule for `players`: every hand's number, size and kind."""
+        env = {"players": players, "deck_size": self.deck_count(players)}
+        hands: list[PlannedHand] = []
+        for entry in self.schedule:
+            for size in as_sizes(entry.cards(env), "schedule"):
+                hands.append(PlannedHand(len(hands) + 1, size, entry.kind))
+        if len(hands) > MAX_HANDS:
+            raise EvalError(f"the schedule has {len(hands)} hands; the limit is {MAX_HANDS}")
+        return tuple(hands)
+
+    def tiebreak_plan(self, players: int) -> tuple[int, int]:
+        """(most extra hands, their size) for `players`; (0, 0) without tie-break hands."""
+        if self.tiebreak is None:
+            return 0, 0
+        env = {"players": players, "deck_size": self.deck_count(players)}
+        hands, cards = self.tiebreak.hands(env), self.tiebreak.cards(env)
+        if not isinstance(hands, int) or not 0 <= hands <= MAX_HANDS:
+            raise EvalError(f"tiebreak.hands gives {hands}; it must be a whole number from 0 to {MAX_HANDS}")
+        if not isinstance(cards, int) or cards < 1:
+            raise EvalError(f"tiebreak.cards gives {cards}; it must be a whole number, 1 or more")
+        return hands, cards
+
+
+MAX_HANDS = 1000
+
+
+def as_sizes(value: Value, where: str) -> tuple[int, ...]:
+    """A schedule entry's value (a number or a list) as hand sizes, each a whole number >= 1."""
+    sizes = value if isinstance(value, tuple) else (value,)
+    for s in sizes:
+        if not isinstance(s, int) or isinstance(s, bool) or s < 1:
+            raise EvalError(f"{where} gives a hand size of {s}; every hand size is a whole number, 1 or more")
+    return sizes
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """What is fixed about one hand before the cards are dealt."""
+
+    plan: PlannedHand
+    extra: bool
+    dealer_sits_out: bool
+    playing: int
+    cards_left: int
+    env: dict[str, Value]  # the `deal` context: for trump.none_when and as the base of later ones
+
+
+def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
+    """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
+    deck = rules.deck_count(players)
+    env: dict[str, Value] = {
+        "players": players,
+        "deck_size": deck,
+        "hand_number": plan.number,
+        "hand_size": plan.size,
+        "hands": hands_total,
+        "kind": plan.kind,
+        "extra": extra,
+    }
+    sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
+    playing = players - 1 if sits_out else players
+    cards_left = deck - plan.size * playing
+    env["playing"] = playing
+    env["cards_left"] = cards_left
+    return HandSetup(plan, extra, sits_out, playing, cards_left, env)
