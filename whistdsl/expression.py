@@ -5,10 +5,15 @@ Three stages, as in cel-python: `parse` turns text into a small AST (dataclasses
 turns the checked tree into nested closures that are fast to call thousands of times a game.
 Nothing here calls Python's `eval`; a formula sees only the variables it is given.
 
-Limits (all stated in the README): an expression is at most MAX_LENGTH characters and
-MAX_DEPTH levels deep; every number met while evaluating (numerator and denominator alike)
-stays below MAX_NUMBER in size; an exponent is a whole number between -MAX_EXPONENT and
-MAX_EXPONENT; a list holds at most MAX_LIST numbers.
+Limits (all stated in the README), each a clean finding or EvalError, never a crash:
+- an expression is at most MAX_LENGTH (2000) characters long;
+- it nests at most MAX_DEPTH (60) levels deep, counting brackets and operators alike
+  (`((1))` is 3 levels of brackets; `1 + 2 + 3` is 2 levels of `+`);
+- every number met while evaluating, numerator and denominator alike, is below
+  MAX_NUMBER (10^30) in size;
+- an exponent is a whole number from -MAX_EXPONENT to MAX_EXPONENT (-64..64), and the
+  power must itself stay below MAX_NUMBER;
+- a list (a range, `repeat`, a concatenation) holds at most MAX_LIST (10000) numbers.
 """
 
 from __future__ import annotations
@@ -147,6 +152,21 @@ _TOKEN_NAMES = {
 }
 
 
+#: Hints for characters people type from other languages.
+_CHARACTER_HINTS = {
+    "'": ': write texts in double quotes ("normal")',
+    "=": ": compare with ==",
+    "&": ": write `and`",
+    "|": ": write `or`",
+    "!": ": write `not`, or != for 'not equal'",
+    "?": ": write if ... then ... else ...",
+    ".": ": a number is written 1.5 (digits on both sides of the point), a range 1 .. 13",
+}
+
+#: Words of the language itself; they cannot be used as names.
+KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not"})
+
+
 def _describe_expected(expected: Iterable[str]) -> str:
     names = sorted({_TOKEN_NAMES.get(e, e.lower()) for e in expected})
     if len(names) > 6:
@@ -154,36 +174,53 @@ def _describe_expected(expected: Iterable[str]) -> str:
     return ", ".join(names)
 
 
-def _nesting_depth_of_text(text: str) -> int:
-    depth = deepest = 0
+def _too_deep_bracket(text: str) -> tuple[int, int] | None:
+    """The (line, column) of the first bracket that opens level MAX_DEPTH + 1, if any."""
+    depth = 0
+    line, column = 1, 0
+    in_text = in_comment = False
     for ch in text:
-        if ch in "([":
+        column += 1
+        if ch == "\n":
+            line, column = line + 1, 0
+            in_comment = in_text = False
+        elif in_comment:
+            continue
+        elif ch == '"':
+            in_text = not in_text
+        elif in_text:
+            continue
+        elif ch == "#":
+            in_comment = True
+        elif ch in "([":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return line, column
         elif ch in ")]":
             depth -= 1
-    return deepest
+    return None
 
 
 def parse(text: str) -> Node:
     """Parse one expression. Raises ExprError with a positioned syntax problem."""
+    too_deep = _too_deep_bracket(text[: MAX_LENGTH * 2])
+    if too_deep is not None:
+        raise ExprError(
+            [ExprProblem("W304", f"brackets are nested more than {MAX_DEPTH} levels deep; the limit is {MAX_DEPTH}", *too_deep)]
+        )
     if len(text) > MAX_LENGTH:
         raise ExprError(
             [ExprProblem("W304", f"expression is {len(text)} characters long; the limit is {MAX_LENGTH}")]
         )
-    if _nesting_depth_of_text(text) > MAX_DEPTH:
-        raise ExprError(
-            [ExprProblem("W304", f"expression is nested more than {MAX_DEPTH} levels deep")]
-        )
     if not text.strip():
-        raise ExprError([ExprProblem("W300", "empty expression")])
+        raise ExprError([ExprProblem("W300", "empty expression: write a formula here")])
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
         raise ExprError([_syntax_problem(text, e)]) from None
     if _tree_depth(tree) > MAX_DEPTH:
         raise ExprError(
-            [ExprProblem("W304", f"expression is nested more than {MAX_DEPTH} levels deep")]
+            [ExprProblem("W304", f"expression nests more than {MAX_DEPTH} operations inside each other; the limit is {MAX_DEPTH}: split it up")]
         )
     return _to_ast(tree)
 
@@ -197,7 +234,10 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
         return ExprProblem("W300", "the expression ends too early", line, column)
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        return ExprProblem("W300", f"unexpected character {ch!r}", line, column)
+        hint = _CHARACTER_HINTS.get(ch, "")
+        if ch == '"':
+            hint = ": a quoted text must end with \" on the same line"
+        return ExprProblem("W300", f"unexpected character {ch!r}{hint}", line, column)
     if isinstance(e, UnexpectedToken):
         tok = e.token
         if tok.type == "$END":
@@ -339,14 +379,16 @@ def check(
             if n in CONSTANTS:
                 return CONSTANTS[n][0]
             if n in FUNCTIONS:
-                return bad(node, "W302", f"`{n}` is a function: call it as {n}(...)")
-            elsewhere = [c.name for c in CONTEXTS.values() if c.variable(n) and c is not context]
+                return bad(node, "W306", f"`{n}` is a function: call it as {n}(...)")
+            if n in KEYWORDS:
+                return bad(node, "W300", f"unexpected `{n}`: it is a word of the language, and a value is needed here")
+            elsewhere = [c.where for c in CONTEXTS.values() if c.variable(n) and c is not context]
             if elsewhere:
                 return bad(
                     node,
                     "W303",
                     f"`{n}` is not available in {context.where} "
-                    f"(it is known in: {', '.join(elsewhere)})",
+                    f"(it is known in: {'; '.join(elsewhere)})",
                 )
             if n in running and not context.sees_running:
                 return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
@@ -407,6 +449,8 @@ def check(
                 lt, rt = visit(node.left), visit(node.right)
                 if lt == rt == Type.LIST:
                     return Type.LIST
+                if Type.ANY in (lt, rt) and Type.LIST in (lt, rt):
+                    return Type.ANY  # one side is already reported; a list + ? may be fine
                 for side, t in ((node.left, lt), (node.right, rt)):
                     if t not in (Type.NUMBER, Type.ANY):
                         bad(side, "W302", f"'+' needs numbers (or two lists), not a {t}")
@@ -427,7 +471,7 @@ def check(
     result = visit(tree)
     if expect is not None and result not in (expect, Type.ANY) and not problems:
         problems.append(
-            ExprProblem("W302", f"{context.where} needs a {expect} here, not a {result}", tree.line, tree.column)
+            ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", tree.line, tree.column)
         )
     if problems:
         raise ExprError(problems)
@@ -476,8 +520,12 @@ def _power(a: Number, b: Number) -> Number:
     if b < 0:
         if a == 0:
             raise EvalError("division by zero (0 to a negative power)")
-        return _num(Fraction(1) / Fraction(a) ** -b)
-    if a not in (0, 1, -1) and b * max(abs(a).bit_length(), 1) > 200:  # cheap guard before computing
+        a, b = 1 / Fraction(a), -b
+    # a cheap guard before computing: the result's numerator or denominator has about
+    # |b| times as many bits as a's; 10^30 needs 100 bits
+    a = Fraction(a) if type(a) is not int else a
+    bits = abs(a).bit_length() if type(a) is int else max(abs(a.numerator).bit_length(), a.denominator.bit_length())
+    if abs(a) != 1 and a != 0 and abs(b) * max(bits - 1, 1) > 100:
         raise EvalError("a number exceeds the limit of 10^30 in size")
     return _num(a**b)
 
@@ -506,7 +554,8 @@ def _concat(a: tuple, b: tuple) -> tuple:
 
 
 def _tri(n: Number) -> Number:
-    return _num(n * (n + 1) / 2) if n > 0 else 0
+    """1 + 2 + ... + n, as n (n + 1) / 2 exactly (so tri(1/2) is 3/8); 0 for n <= 0."""
+    return _num(Fraction(n * (n + 1), 2)) if n > 0 else 0
 
 
 def _floor(x: Number) -> int:
@@ -564,9 +613,31 @@ class Formula:
     names: frozenset[str]
     evaluate: Compiled = field(compare=False, repr=False)
     constant: Value | None = None
+    key_names: tuple[str, ...] = ()  # the names it uses, in a fixed order (for `cached`)
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __call__(self, env: Env) -> Value:
         return self.evaluate(env)
+
+    def cached(self, env: Env) -> Value:
+        """The same value as calling, remembered by the values of the names the formula uses.
+
+        A formula is a pure function of its names, so this is always safe; the engine uses it
+        where the same few cases recur thousands of times (bidding limits, scoring).
+        """
+        key = tuple([env[n] for n in self.key_names])
+        memo = self._memo
+        try:
+            return memo[key]
+        except KeyError:
+            value = self.evaluate(env)
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = value
+            return value
+
+
+_MEMO_LIMIT = 4096
 
 
 def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
@@ -667,7 +738,7 @@ def formula(
     ctx = CONTEXTS[context] if isinstance(context, str) else context
     checked = check(parse(text), ctx, running, expect)
     fn, constant = compile_(checked)
-    return Formula(text, checked.type, checked.names, fn, constant)
+    return Formula(text, checked.type, checked.names, fn, constant, tuple(sorted(checked.names)))
 
 
 def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:

@@ -100,6 +100,8 @@ class Ruleset:
     rank: tuple[RankKey, ...] = ()
     wins_outright: Formula | None = None
     tiebreak: Tiebreak | None = None
+    #: per-player-count facts the engine works out once and reuses across games
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def sha256(self) -> str:

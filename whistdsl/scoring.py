@@ -22,9 +22,13 @@ def result_env(
     is_dealer: bool = False,
     position: int = 1,
     running: Mapping[str, Number] | None = None,
+    into: dict[str, Value] | None = None,
 ) -> dict[str, Value]:
-    """The `scoring` context for one seat: the hand's env (with `trump`) plus this seat's result."""
-    env = dict(hand_env)
+    """The `scoring` context for one seat: the hand's env (with `trump`) plus this seat's result.
+
+    `into`, when given, is a copy of `hand_env` to refill (saves a copy per seat).
+    """
+    env = dict(hand_env) if into is None else into
     if running:
         env.update(running)
     env["total"] = total
@@ -41,11 +45,11 @@ def result_env(
 
 def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, dict[str, Number]]:
     """(points, bonus, new running values) for one seat; `env` is its result_env (extended in place)."""
-    points = rules.points(env)  # type: ignore[misc]
+    points = rules.points.cached(env)  # type: ignore[union-attr]
     env["points"] = points
-    bonus = rules.bonus(env) if rules.bonus is not None else 0
+    bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
     env["bonus"] = bonus
-    running = {r.name: r.after_hand(env) for r in rules.running}
+    running = {r.name: r.after_hand.cached(env) for r in rules.running}
     return points, bonus, running  # type: ignore[return-value]
 
 

@@ -1,0 +1,648 @@
+"""The engine: one generic game loop that plays any compiled ruleset.
+
+schedule -> (dealer, who sits out) -> deck and deal -> trump -> bidding -> tricks -> scoring
+-> running values and bonuses -> next hand -> end of game, winner, tie-break hands.
+
+Seats are numbered 0..N-1 clockwise (seat i+1 sits to the left of seat i); a counter-clockwise
+direction moves from seat i to seat i-1. A `Game` is one position: whose turn it is, the legal
+actions, what each seat may see (`view`), and `act` to apply an action; an illegal action raises
+`IllegalAction` and changes nothing. All randomness (the first dealer, the shuffles, and the
+computer players' choices, which draw from `game.rng`) comes from one generator seeded by the
+game's seed; its state at the end of each hand is kept so a game can be resumed exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, NamedTuple, Union
+
+from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
+from .expression import Number, Value
+from .ruleset import HandSetup, PlannedHand, Ruleset, hand_setup
+from .scoring import result_env, score_seat, start_running
+
+BIDDING = "bidding"
+PLAY = "play"
+OVER = "over"
+
+Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the game is unchanged."""
+
+
+class Trick(NamedTuple):
+    leader: int
+    cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
+    winner: int
+
+
+class HandResult(NamedTuple):
+    """One finished hand, as raw numbers (see whistdsl.record for its JSON form)."""
+
+    number: int
+    size: int
+    kind: str
+    mark: str
+    extra: bool
+    dealer: int
+    sitting_out: tuple[int, ...]
+    trump: int  # suit number or NO_TRUMP
+    turn_up: Card | None
+    deal: tuple[tuple[Card, ...], ...]  # per seat, as dealt; () for a seat sitting out
+    bids: tuple[tuple[int, int], ...]  # (seat, bid) in bidding order
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    points: tuple[Number, ...]  # points + bonus, per seat (0 for a seat sitting out)
+    bonus: tuple[Number, ...]
+    totals: tuple[Number, ...]
+    running: tuple[dict[str, Number], ...]
+    rng_state: Any = None  # the generator's state after this hand (to resume from here)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    totals: tuple[Number, ...]
+    winners: tuple[int, ...]
+    running: tuple[dict[str, Number], ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know at one moment: what computer players receive.
+
+    `hand` is None when this seat may not see its own cards (forehead hands; blind hands while
+    bidding). `others` holds other seats' current cards only in forehead hands. `legal` is the
+    legal bids, or the legal cards when the seat can see them (None when it cannot).
+    """
+
+    seat: int
+    players: int
+    rules: Ruleset
+    phase: str
+    to_act: int | None
+    hand_number: int
+    hand_size: int
+    kind: str
+    view: str  # normal | forehead | blind
+    extra: bool
+    dealer: int
+    sitting_out: tuple[int, ...]
+    trump: int
+    turn_up: Card | None
+    hand: tuple[Card, ...] | None
+    others: dict[int, tuple[Card, ...]]
+    bidding_order: tuple[int, ...]
+    bids: tuple[tuple[int, int], ...]
+    leader: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    totals: tuple[Number, ...]
+    running: tuple[dict[str, Number], ...]
+    legal: tuple[int, ...] | None
+    hand_env: dict[str, Value] = field(repr=False, compare=False, default_factory=dict)
+
+    @property
+    def played(self) -> frozenset[Card]:
+        """Every card this seat has seen played this hand."""
+        return frozenset(c for t in self.tricks for _, c in t.cards) | {c for _, c in self.trick}
+
+
+class Game:
+    """One game of a ruleset. Drive it with `to_act`, `legal_actions`, `view` and `act`."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        names: list[str] | None = None,
+    ):
+        n = players if players is not None else rules.players_default
+        if not rules.players_min <= n <= rules.players_max:
+            raise ValueError(f"{rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
+        self.rules = rules
+        self.players = n
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.rng = random.Random(self.seed)
+        self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
+        if len(self.names) != n:
+            raise ValueError(f"{len(self.names)} names for {n} players")
+        self.ranks = rules.deck_ranks(n)
+        self.deck = list(deck(rules.suits, self.ranks))
+        self.plan: list[PlannedHand] = list(rules.planned_hands(n))
+        self.scheduled_hands = len(self.plan)
+        self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
+        self.totals: list[Number] = [0] * n
+        self.running: list[dict[str, Number]] = [start_running(rules, n) for _ in range(n)]
+        self.history: list[HandResult] = []
+        self.result: GameResult | None = None
+        self.first_dealer_draw: tuple[Card, ...] = ()
+        shared = rules.cache.setdefault(("engine", n), {"setups": {}, "bid_memo": {}, "tables": {}})
+        self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
+        self._kind_tests: dict[str, tuple[list, list[str]]] = shared.setdefault("kind_tests", {})
+        self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
+        self._setups: dict[int, HandSetup] = shared["setups"]
+        self._legal_cache: tuple[int, int, list[Card]] | None = None
+        self.first_dealer = self._choose_first_dealer(first_dealer)
+        self._start_hand(0)
+
+    # ------------------------------------------------------------ set-up
+
+    def _choose_first_dealer(self, given: int | None) -> int:
+        n = self.players
+        if given is not None:
+            if not 0 <= given < n:
+                raise ValueError(f"first dealer must be a seat from 0 to {n - 1}")
+            return given
+        how = self.rules.first_dealer
+        if isinstance(how, int):
+            return how % n
+        if how == "highest_card":
+            # one card to each player; the highest rank deals; players who tie draw again
+            contenders = list(range(n))
+            draws: list[Card] = []
+            while True:
+                cards = self.rng.sample(self.deck, len(contenders))
+                draws.extend(cards)
+                best = max(c & 15 for c in cards)
+                contenders = [s for s, c in zip(contenders, cards) if c & 15 == best]
+                if len(contenders) == 1:
+                    self.first_dealer_draw = tuple(draws)
+                    return contenders[0]
+        return self.rng.randrange(n)
+
+    def _table(self, dealer: int, sits_out: bool) -> "_Table":
+        """The seating orders for a hand with this dealer (shared by every game of this size)."""
+        key = (dealer, sits_out)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out)
+        return table
+
+    def _start_hand(self, index: int) -> None:
+        rules, n = self.rules, self.players
+        plan = self.plan[index]
+        self.index = index
+        setup = self._setups.get(index)
+        if setup is None or setup.plan != plan:
+            setup = hand_setup(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+            if index < self.scheduled_hands:
+                self._setups[index] = setup
+        self.setup = setup
+        self.kind = kind = rules.kinds[plan.kind]
+        tests = self._kind_tests.get(kind.name)
+        if tests is None:
+            formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
+            tests = self._kind_tests[kind.name] = (formulas, sorted(set().union(*(f.names for f in formulas)) - {"bid"}))
+        self._bid_tests, self._bid_key_names = tests
+        self.dealer = dealer = (self.first_dealer + rules.deal_direction * index) % n
+        table = self._table(dealer, setup.dealer_sits_out)
+        self.sitting_out = table.sitting_out
+        # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed
+        size = plan.size
+        needed = size * setup.playing
+        d = self.deck
+        rng_random = self.rng.random
+        total = len(d)
+        for i in range(min(needed + 1, total)):
+            j = i + int(rng_random() * (total - i))
+            d[i], d[j] = d[j], d[i]
+        hands: list[list[list[Card]]] = [[[], [], [], []] for _ in range(n)]
+        dealt: list[tuple[Card, ...]] = [()] * n
+        pos = 0
+        for seat in table.deal_order:
+            cards = d[pos : pos + size]
+            pos += size
+            dealt[seat] = tuple(cards)
+            h = hands[seat]
+            cards.sort(reverse=True)
+            for c in cards:
+                h[c >> 4].append(c)
+        self.hands = hands
+        self.dealt = tuple(dealt)
+        # trump
+        self.turn_up: Card | None = None
+        if rules.trump_none_when is not None and rules.trump_none_when.cached(setup.env):
+            trump = NO_TRUMP
+        elif rules.trump_cycle is not None:
+            trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
+        elif rules.turn_up and needed < total:
+            self.turn_up = d[needed]
+            trump = self.turn_up >> 4
+        else:
+            trump = NO_TRUMP
+        self.trump = trump
+        self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
+        self.hand_size = size
+        self._bid_scratch: dict[str, Value] = dict(self.hand_env)
+        self.bidding_order = table.bidding_order
+        self.position = table.position
+        self.play_orders = table.play_orders
+        self.leader = table.first_leader
+        self.bids: list[int | None] = [None] * n
+        self.bid_log: list[tuple[int, int]] = []
+        self.bids_so_far = 0
+        self.taken = [0] * n
+        self.tricks: list[Trick] = []
+        self.trick: list[tuple[int, Card]] = []
+        self.phase = BIDDING
+        self.to_act: int | None = self.bidding_order[0]
+        self._legal_bids_cache: list[int] | None = None
+        self._legal_cache = None
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def hand_number(self) -> int:
+        return self.plan[self.index].number
+
+    def legal_actions(self) -> list[int]:
+        """The legal bids (bidding) or cards (play) of the seat to act; [] when the game is over.
+
+        Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit.
+        """
+        if self.phase == BIDDING:
+            return list(self._legal_bids())
+        if self.phase == PLAY:
+            return list(self._legal_cards(self.to_act))  # type: ignore[arg-type]
+        return []
+
+    def _bid_env(self, seat: int) -> dict[str, Value]:
+        """The `bidding` context for `seat` (one dict per hand, refilled for each bidder)."""
+        env = self._bid_scratch
+        env.update(self.running[seat])
+        made = len(self.bid_log)
+        env["total"] = self.totals[seat]
+        env["is_dealer"] = seat == self.dealer
+        env["position"] = made + 1
+        env["bids_so_far"] = self.bids_so_far
+        env["bids_made"] = made
+        env["is_last"] = made == len(self.bidding_order) - 1
+        env["is_first"] = made == 0
+        return env
+
+    def _legal_bids(self) -> list[int]:
+        if self._legal_bids_cache is None:
+            tests = self._bid_tests
+            size = self.plan[self.index].size
+            if not tests:
+                self._legal_bids_cache = list(range(size + 1))
+            else:
+                # the limits are pure formulas: remember the legal bids by the values they read
+                env = self._bid_env(self.to_act)  # type: ignore[arg-type]
+                key = (self.kind.name, *[env[n] for n in self._bid_key_names])
+                legal = self._bid_memo.get(key)
+                if legal is None:
+                    legal = []
+                    for bid in range(size + 1):
+                        env["bid"] = bid
+                        if all(t(env) for t in tests):
+                            legal.append(bid)
+                    if len(self._bid_memo) > 4096:
+                        self._bid_memo.clear()
+                    self._bid_memo[key] = legal
+                self._legal_bids_cache = legal
+        return self._legal_bids_cache
+
+    def forbidden_bids(self) -> list[int]:
+        """Bids in 0..hand size that the rules forbid the seat to act (the hook, forced bids)."""
+        legal = set(self._legal_bids()) if self.phase == BIDDING else set()
+        return [b for b in range(self.plan[self.index].size + 1) if b not in legal] if self.phase == BIDDING else []
+
+    def _legal_cards(self, seat: int) -> list[Card]:
+        """The legal cards of `seat` now (remembered until the next card is played; do not modify)."""
+        cached = self._legal_cache
+        if cached is not None and cached[0] == seat and cached[1] == len(self.trick):
+            return cached[2]
+        legal = legal_cards(self.hands[seat], self.trick, self.trump, self.rules.when_void)
+        self._legal_cache = (seat, len(self.trick), legal)
+        return legal
+
+    def can_see_own_hand(self, seat: int) -> bool:
+        view = self.kind.view
+        return not (view == "forehead" or (view == "blind" and self.phase == BIDDING))
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat}")
+        visible = self.can_see_own_hand(seat) and self.phase != OVER
+        own = tuple(c for suit in self.hands[seat] for c in suit) if visible else None
+        others: dict[int, tuple[Card, ...]] = {}
+        if self.kind.view == "forehead" and self.phase != OVER:
+            others = {
+                s: tuple(c for suit in self.hands[s] for c in suit)
+                for s in range(self.players)
+                if s != seat and s not in self.sitting_out
+            }
+        legal: tuple[int, ...] | None = None
+        if self.to_act == seat:
+            if self.phase == BIDDING:
+                legal = tuple(self._legal_bids())
+            elif visible:
+                legal = tuple(self._legal_cards(seat))
+        plan = self.plan[self.index]
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            phase=self.phase,
+            to_act=self.to_act,
+            hand_number=plan.number,
+            hand_size=plan.size,
+            kind=plan.kind,
+            view=self.kind.view,
+            extra=self.setup.extra,
+            dealer=self.dealer,
+            sitting_out=self.sitting_out,
+            trump=self.trump,
+            turn_up=self.turn_up,
+            hand=own,
+            others=others,
+            bidding_order=self.bidding_order,
+            bids=tuple(self.bid_log),
+            leader=self.leader if self.phase == PLAY else None,
+            trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            taken=tuple(self.taken),
+            totals=tuple(self.totals),
+            running=tuple(dict(r) for r in self.running),
+            legal=legal,
+            hand_env=dict(self.hand_env),
+        )
+
+    # ------------------------------------------------------------ actions
+
+    def act(self, action: Action) -> None:
+        """Apply the seat-to-act's bid or card. Raises IllegalAction (and changes nothing)."""
+        if self.phase == BIDDING:
+            self.bid(action)  # type: ignore[arg-type]
+        elif self.phase == PLAY:
+            self.play(action)
+        else:
+            raise IllegalAction("the game is over")
+
+    def bid(self, bid: int) -> None:
+        if self.phase != BIDDING:
+            raise IllegalAction("it is not time to bid")
+        legal = self._legal_bids()
+        if type(bid) is not int or bid not in legal:
+            raise IllegalAction(self._bid_refusal(bid, legal))
+        seat = self.to_act
+        self.bids[seat] = bid  # type: ignore[index]
+        self.bid_log.append((seat, bid))  # type: ignore[arg-type]
+        self.bids_so_far += bid
+        self._legal_bids_cache = None
+        if len(self.bid_log) < len(self.bidding_order):
+            self.to_act = self.bidding_order[len(self.bid_log)]
+        else:
+            self.phase = PLAY
+            self.to_act = self.leader
+            self.trick_order = self.play_orders[self.leader]
+
+    def _bid_refusal(self, bid: object, legal: list[int]) -> str:
+        size = self.plan[self.index].size
+        if type(bid) is not int or not 0 <= bid <= size:
+            return f"a bid is a whole number from 0 to {size}"
+        if len(legal) == 1:
+            return f"{bid} is not allowed here: the only allowed bid is {legal[0]}"
+        return f"{bid} is not allowed here (the bids would add up to {self.bids_so_far + bid}, the hand size)" if (
+            len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size
+        ) else f"{bid} is not allowed here; allowed: {', '.join(map(str, legal))}"
+
+    def play(self, card: Card | None) -> None:
+        """Play a card; None plays the card a seat cannot see (forehead), chosen at random among its legal cards."""
+        if self.phase != PLAY:
+            raise IllegalAction("it is not time to play a card")
+        seat: int = self.to_act  # type: ignore[assignment]
+        legal = self._legal_cards(seat)
+        if card is None:
+            if self.can_see_own_hand(seat):
+                raise IllegalAction("name the card to play")
+            card = legal[int(self.rng.random() * len(legal))]
+        elif card not in legal:
+            raise IllegalAction(self._card_refusal(seat, card))
+        self._commit_card(seat, card)
+
+    def _commit_card(self, seat: int, card: Card) -> None:
+        """Play a card already known to be legal: the trick, its winner, the end of the hand."""
+        self.hands[seat][card >> 4].remove(card)
+        self._legal_cache = None
+        trick = self.trick
+        trick.append((seat, card))
+        order = self.trick_order
+        if len(trick) < len(order):
+            self.to_act = order[len(trick)]
+            return
+        win_seat = trick_winner(trick, self.trump)
+        self.tricks.append(Trick(order[0], tuple(trick), win_seat))
+        self.taken[win_seat] += 1
+        self.trick = []
+        if len(self.tricks) < self.hand_size:
+            self.trick_order = self.play_orders[win_seat]
+            self.leader = self.to_act = win_seat
+            return
+        self._finish_hand()
+
+    def play_tricks_unobserved(self, choose: list[Callable[[list[Card]], Card]]) -> None:
+        """Play this hand's tricks to the end, asking `choose[seat](legal cards)` for each card.
+
+        For players that look at nothing but their legal cards (random play): the same rules as
+        `play`, without building views, so thousands of games a second can be simulated.
+        """
+        if self.phase != PLAY or self.kind.view == "forehead":
+            raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
+        hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
+        tricks, taken = self.tricks, self.taken
+        leader = self.to_act
+        trick = self.trick
+        for _ in range(self.hand_size - len(tricks)):
+            order = play_orders[leader]  # type: ignore[index]
+            for seat in order[len(trick):]:
+                legal = legal_cards(hands[seat], trick, trump, void_rule)
+                card = choose[seat](legal)
+                if card not in legal:
+                    raise IllegalAction(self._card_refusal(seat, card))
+                hands[seat][card >> 4].remove(card)
+                trick.append((seat, card))
+            leader = trick_winner(trick, trump)
+            tricks.append(Trick(order[0], tuple(trick), leader))
+            taken[leader] += 1
+            trick = []
+        self.trick = []
+        self._legal_cache = None
+        self._finish_hand()
+
+    def _card_refusal(self, seat: int, card: object) -> str:
+        if type(card) is not int or card not in self.deck:
+            return "that is not a card of this deck"
+        text = card_text(card)  # type: ignore[arg-type]
+        h = self.hands[seat]
+        if card not in h[card >> 4]:  # type: ignore[operator]
+            return f"you do not hold {text}"
+        led = self.trick[0][1] >> 4
+        if h[led]:
+            return f"you must follow suit: {suit_name(led)} was led and you hold {len(h[led])}"
+        if self.rules.when_void == "must_overtrump":
+            return f"you must over-trump if you can, else trump: you are void in {suit_name(led)}"
+        return f"you must trump: you are void in {suit_name(led)} and hold {suit_name(self.trump)}"
+
+    # ------------------------------------------------------------ end of hand and game
+
+    def _finish_hand(self) -> None:
+        rules, n = self.rules, self.players
+        points: list[Number] = [0] * n
+        bonuses: list[Number] = [0] * n
+        scratch = dict(self.hand_env)
+        for seat in self.bidding_order:
+            env = result_env(
+                self.hand_env,
+                self.bids[seat],  # type: ignore[arg-type]
+                self.taken[seat],
+                total=self.totals[seat],
+                is_dealer=seat == self.dealer,
+                position=self.position[seat],
+                running=self.running[seat],
+                into=scratch,
+            )
+            p, b, new_running = score_seat(rules, env)
+            points[seat] = p + b
+            bonuses[seat] = b
+            self.totals[seat] = _exact(self.totals[seat] + p + b)
+            self.running[seat] = new_running
+        plan = self.plan[self.index]
+        self.history.append(
+            HandResult(
+                number=plan.number,
+                size=plan.size,
+                kind=plan.kind,
+                mark=self.kind.mark,
+                extra=self.setup.extra,
+                dealer=self.dealer,
+                sitting_out=self.sitting_out,
+                trump=self.trump,
+                turn_up=self.turn_up,
+                deal=self.dealt,
+                bids=tuple(self.bid_log),
+                tricks=tuple(self.tricks),
+                taken=tuple(self.taken),
+                points=tuple(points),
+                bonus=tuple(bonuses),
+                totals=tuple(self.totals),
+                running=tuple(dict(r) for r in self.running),
+                rng_state=self.rng.getstate() if self.keep_rng_states else None,
+            )
+        )
+        if self.index + 1 < len(self.plan):
+            self._start_hand(self.index + 1)
+            return
+        winners = self.standings()
+        if len(winners) > 1 and self.extra_hands_left > 0:
+            self.extra_hands_left -= 1
+            self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
+            self._start_hand(self.index + 1)
+            return
+        self.phase = OVER
+        self.to_act = None
+        self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
+
+    keep_rng_states = True
+
+    def standings(self) -> list[int]:
+        """The seats that win now: `wins_outright` first, then each ranking key in turn."""
+        rules = self.rules
+        envs = []
+        for seat in range(self.players):
+            env: dict[str, Value] = {"players": self.players, "total": self.totals[seat]}
+            env.update(self.running[seat])
+            envs.append(env)
+        seats = list(range(self.players))
+        if rules.wins_outright is not None:
+            outright = [s for s in seats if rules.wins_outright(envs[s])]
+            if outright:
+                seats = outright
+        for key in rules.rank:
+            values = {s: key.formula(envs[s]) for s in seats}
+            best = max(values.values()) if key.highest else min(values.values())
+            seats = [s for s in seats if values[s] == best]
+            if len(seats) == 1:
+                break
+        return seats
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Who deals, bids and leads in which order, for one dealer (and whether the dealer sits out)."""
+
+    sitting_out: tuple[int, ...]
+    deal_order: tuple[int, ...]
+    bidding_order: tuple[int, ...]
+    position: dict[int, int]
+    play_orders: dict[int, tuple[int, ...]]
+    first_leader: int
+
+    @staticmethod
+    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool) -> "_Table":
+        out = (dealer,) if sits_out else ()
+
+        def round_from(start: int, direction: int) -> tuple[int, ...]:
+            return tuple(s for s in ((start + direction * i) % n for i in range(n)) if s not in out)
+
+        first_bidder = dealer if rules.first_bidder == "dealer" else dealer + rules.bidding_direction
+        bidding_order = round_from(first_bidder, rules.bidding_direction)
+        if rules.first_lead == "first_bidder":
+            leader = bidding_order[0]
+        else:
+            start = dealer if rules.first_lead == "dealer" else dealer + rules.play_direction
+            leader = round_from(start, rules.play_direction)[0]
+        return _Table(
+            sitting_out=out,
+            deal_order=round_from(dealer + rules.deal_direction, rules.deal_direction),
+            bidding_order=bidding_order,
+            position={s: i + 1 for i, s in enumerate(bidding_order)},
+            play_orders={s: round_from(s, rules.play_direction) for s in bidding_order},
+            first_leader=leader,
+        )
+
+
+def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str) -> list[Card]:
+    """The cards a player holding `hand` (one list per suit) may add to `trick`: follow suit if
+    possible; when void, the ruleset's `when_void` rule; otherwise any card. A new list."""
+    if trick:
+        led = trick[0][1] >> 4
+        if hand[led]:
+            return hand[led][:]
+        if trump >= 0 and hand[trump] and when_void != "free":
+            if when_void == "must_overtrump":
+                best = max((c for _, c in trick if c >> 4 == trump), default=-1)
+                return [c for c in hand[trump] if c > best] or hand[trump][:]
+            return hand[trump][:]
+    return hand[0] + hand[1] + hand[2] + hand[3]
+
+
+def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
+    """The seat that wins a complete trick: the highest trump, else the highest card of the led suit."""
+    win_seat, win_card = trick[0]
+    win_suit = win_card >> 4
+    for seat, c in trick:
+        suit = c >> 4
+        if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
+            win_seat, win_card, win_suit = seat, c, suit
+    return win_seat
+
+
+def _exact(x: Number) -> Number:
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    return x
+
