@@ -9,12 +9,11 @@ legal bid.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any, Iterable
 
-from .catalogue import SUITS, Type
-from .expression import EvalError, ExprError, Formula, formula
+from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from .expression import KEYWORDS, EvalError, ExprError, Formula, formula
 from .findings import Finding
 from .load import JsonPath, Loaded
 from .ruleset import (
@@ -39,13 +38,31 @@ _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
 _MAX_BID_CHECKS = 200_000
 
 
+#: Names a running value may not take: the language's own words and every built-in name.
+_TAKEN_NAMES = (
+    {v.name: "a built-in variable" for c in CONTEXTS.values() for v in c.variables}
+    | {n: "a constant" for n in CONSTANTS}
+    | {n: "a function" for n in FUNCTIONS}
+    | {n: "a word of the language" for n in KEYWORDS}
+)
+
+
 class _Compiler:
-    def __init__(self, loaded: Loaded):
+    def __init__(self, loaded: Loaded, running_names: Iterable[str] | None = None):
         self.loaded = loaded
         self.data = loaded.data
         self.findings: list[Finding] = []
         running = self.data.get("running") or {}
-        self.running_names = tuple(running)
+        names = tuple(running) if running_names is None else tuple(running_names)
+        for name in names:
+            if name in _TAKEN_NAMES and name in running:
+                self.report(
+                    ("running", name),
+                    "W203",
+                    f"running value `{name}` has the name of {_TAKEN_NAMES[name]}; choose another name",
+                    key=True,
+                )
+        self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -71,6 +88,8 @@ class _Compiler:
     ) -> Formula | None:
         """Compile the formula at `path` (or `text`, a part of it starting at `column_offset`)."""
         value = self.get(path)
+        if value is None or isinstance(value, (bool, list, dict)):
+            return None  # absent (the meaning checks say so where it matters) or reported by the schema
         whole = str(value) if not isinstance(value, str) else value
         source = whole if text is None else text
         try:
@@ -89,7 +108,30 @@ class _Compiler:
 
 def compile_ruleset(loaded: Loaded) -> tuple[Ruleset | None, list[Finding]]:
     """Validated data -> (Ruleset, []) or (None, findings)."""
-    c = _Compiler(loaded)
+    c, rules = _compile_formulas(loaded)
+    if c.findings:
+        return None, sorted(set(c.findings))
+    _check_meaning(c, rules)
+    if c.findings:
+        return None, sorted(set(c.findings))
+    return rules, []
+
+
+def expression_findings(loaded: Loaded, running_names: Iterable[str]) -> list[Finding]:
+    """The expression findings (W3xx) of data that is only partly valid.
+
+    `loaded` holds just the schema-valid parts of a ruleset; `running_names` are the running
+    values the whole file declares (some may have been left out as invalid), so formulas that
+    use them are not reported as using unknown names. Meaning is not checked: it needs the
+    whole ruleset.
+    """
+    c, _ = _compile_formulas(loaded, running_names)
+    return sorted({f for f in c.findings if f.code.startswith("W3")})
+
+
+def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None) -> tuple[_Compiler, Ruleset]:
+    """Compile every formula of the (validated) data; findings are left in the compiler."""
+    c = _Compiler(loaded, running_names)
     d = loaded.data
     players = d.get("players", {})
     direction = d.get("direction", "clockwise")
@@ -126,6 +168,8 @@ def compile_ruleset(loaded: Loaded) -> tuple[Ruleset | None, list[Finding]]:
     trump = d.get("trump", {})
     running = []
     for name in c.running_names:
+        if not isinstance(d.get("running", {}).get(name), dict):
+            continue  # left out of partly valid data
         start = c.formula(("running", name, "start"), "running_start", Type.NUMBER)
         after = c.formula(("running", name, "after_hand"), "running", Type.NUMBER)
         if start and after:
@@ -174,19 +218,14 @@ def compile_ruleset(loaded: Loaded) -> tuple[Ruleset | None, list[Finding]]:
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         when_void=d.get("play", {}).get("when_void", "free"),
         first_lead=d.get("play", {}).get("first_lead", "first_bidder"),
-        points=c.formula(("scoring", "points"), "scoring", Type.NUMBER),
+        points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
         running=tuple(running),
         rank=tuple(rank),
         wins_outright=c.optional(("winner", "wins_outright"), "winner", Type.BOOL),
         tiebreak=tiebreak,
     )
-    if c.findings:
-        return None, sorted(set(c.findings))
-    _check_meaning(c, rules)
-    if c.findings:
-        return None, sorted(set(c.findings))
-    return rules, []
+    return c, rules
 
 
 # ---------------------------------------------------------------- meaning
@@ -201,9 +240,14 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
     if isinstance(rules.first_dealer, int) and rules.first_dealer >= rules.players_min:
         c.report(("dealer", "first"), "W406", f"dealer.first is seat {rules.first_dealer}, but seats are numbered from 0 and there may be only {rules.players_min} players")
 
+    if rules.points is None:
+        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True)
+    if c.get(("schedule",)) is None:
+        c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True)
     trump = c.get(("trump",), {})
     if not trump.get("cycle") and not trump.get("turn_up"):
-        c.report(("trump",), "W201", "trump needs a `cycle` of suits or `turn_up: true`", key=True)
+        need = "trump needs" if "trump" in c.data else "a ruleset needs `trump`:"
+        c.report(("trump",), "W201", f"{need} a `cycle` of suits or `turn_up: true`", key=True)
     elif trump.get("cycle") and trump.get("turn_up"):
         c.report(("trump", "turn_up"), "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     for i, suit in enumerate(rules.trump_cycle or ()):
@@ -241,6 +285,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int) -> None:
             r.start({"players": players})
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
+            return
     env = {"players": players, "deck_size": deck}
     plan: list[tuple[PlannedHand, int]] = []  # each hand and the schedule entry it comes from
     for i, entry in enumerate(rules.schedule):
@@ -292,63 +337,100 @@ def _entry_path(c: _Compiler, i: int) -> JsonPath:
 
 
 def _check_bids(c: _Compiler, rules: Ruleset, players: int, setups: Iterable[Any]) -> None:
-    """No player may ever be left without a legal bid, whatever was bid before."""
+    """No player may ever be left without a legal bid, whatever legal bids came before.
+
+    A quick pass tries every sum of earlier bids that the hand size allows; a case that fails
+    there is reported only if the earlier players can really reach that sum with bids their
+    own rules allow (a "0" hand where everyone must bid 0 never has bids adding up to 3).
+    """
     seen: set[tuple[Any, ...]] = set()
-    budget = _MAX_BID_CHECKS
+    budget = [_MAX_BID_CHECKS]
     for setup in setups:
         kind = rules.kinds[setup.plan.kind]
-        tests = [f for f in (rules.allowed, kind.allowed) if f is not None]
+        tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
+        if kind.allowed is not None:
+            tests.append((kind.allowed, ("kinds", kind.name, "allowed")))
         if not tests:
             continue
-        used = set().union(*(f.names for f in tests))
-        key = (setup.plan.size, setup.plan.kind, setup.playing, setup.extra) + (
+        used = set().union(*(f.names for f, _ in tests))
+        key = (setup.plan.size, setup.plan.kind, setup.playing, setup.extra, setup.dealer_sits_out) + (
             (setup.plan.number,) if "hand_number" in used else ()
         )
         if key in seen:
             continue
         seen.add(key)
         size = setup.plan.size
-        trumps = ([*rules.suits, "none"] if "trump" in used else ["none"])
-        starts = {r.name: r.start({"players": players}) for r in rules.running}
-        for position in range(1, setup.playing + 1):
-            sums = range(0, size * (position - 1) + 1) if "bids_so_far" in used else [0]
-            for trump, so_far in itertools.product(trumps, sums):
-                env = dict(setup.env)
-                env.update(starts)
-                env.update(
-                    trump=trump,
-                    total=0,
-                    is_dealer=position == setup.playing,
-                    position=position,
-                    bids_so_far=so_far,
-                    bids_made=position - 1,
-                    is_last=position == setup.playing,
-                    is_first=position == 1,
-                )
-                ok = False
-                for bid in range(size + 1):
-                    env["bid"] = bid
-                    budget -= 1
+        uses_sum = "bids_so_far" in used
+        trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
+        base = dict(setup.env)
+        base.update({r.name: r.start({"players": players}) for r in rules.running})
+        base["total"] = 0
+
+        def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
+            env = dict(base)
+            dealer_bids_first = rules.first_bidder == "dealer"
+            env.update(
+                trump=trump,
+                is_dealer=not setup.dealer_sits_out and position == (1 if dealer_bids_first else setup.playing),
+                position=position,
+                bids_so_far=so_far,
+                bids_made=position - 1,
+                is_last=position == setup.playing,
+                is_first=position == 1,
+            )
+            legal = []
+            for bid in range(size + 1):
+                env["bid"] = bid
+                budget[0] -= 1
+                for test, path in tests:
                     try:
-                        if all(t(env) for t in tests):
-                            ok = True
+                        if not test(env):
                             break
                     except EvalError as e:
-                        c.report(("bidding", "allowed"), "W305", f"with {players} players: {e}")
+                        raise _BidCheckError(path, e) from None
+                else:
+                    legal.append(bid)
+                    if first_only:
+                        break
+            return legal
+
+        def reachable_sums(position: int, trump: str) -> set[int]:
+            """The sums the bids of the players before `position` can add up to."""
+            sums = {0}
+            for earlier in range(1, position):
+                sums = {s + b for s in sorted(sums) for b in legal_bids(earlier, s, trump, False)}
+            return sums
+
+        try:
+            for position in range(1, setup.playing + 1):
+                for trump in trumps:
+                    for so_far in range(0, size * (position - 1) + 1) if uses_sum else [0]:
+                        if legal_bids(position, so_far, trump, True):
+                            continue
+                        if uses_sum and so_far not in reachable_sums(position, trump):
+                            continue
+                        where = tests[-1][1]
+                        c.report(
+                            where,
+                            "W404",
+                            f"with {players} players, in hand {setup.plan.number} ({size} cards), the player bidding "
+                            f"{_ordinal(position)} has no legal bid"
+                            + (f" when the bids so far add up to {so_far}" if uses_sum else "")
+                            + (f" and trump is {trump}" if "trump" in used else ""),
+                        )
                         return
-                if not ok:
-                    where = ("kinds", kind.name, "allowed") if kind.allowed is not None else ("bidding", "allowed")
-                    c.report(
-                        where,
-                        "W404",
-                        f"with {players} players, in hand {setup.plan.number} ({size} cards), the player bidding "
-                        f"{_ordinal(position)} has no legal bid"
-                        + (f" when the bids so far add up to {so_far}" if "bids_so_far" in used else "")
-                        + (f" and trump is {trump}" if "trump" in used else ""),
-                    )
-                    return
-                if budget <= 0:
-                    return
+                    if budget[0] <= 0:
+                        return
+        except _BidCheckError as e:
+            c.report(e.path, "W305", f"with {players} players, in hand {setup.plan.number}: {e.error}")
+            return
+
+
+class _BidCheckError(Exception):
+    def __init__(self, path: JsonPath, error: EvalError):
+        super().__init__(str(error))
+        self.path = path
+        self.error = error
 
 
 def _ordinal(n: int) -> str:

@@ -7,8 +7,8 @@ Nothing here calls Python's `eval`; a formula sees only the variables it is give
 
 Limits (all stated in the README), each a clean finding or EvalError, never a crash:
 - an expression is at most MAX_LENGTH (2000) characters long;
-- it nests at most MAX_DEPTH (60) levels deep, counting brackets and operators alike
-  (`((1))` is 3 levels of brackets; `1 + 2 + 3` is 2 levels of `+`);
+- brackets nest at most MAX_DEPTH (60) levels deep (`((1))` is 2 levels), and so do
+  operations (`1 + 2 + 3` is 2 levels of `+`; `if`, `not`, `-` and calls count too);
 - every number met while evaluating, numerator and denominator alike, is below
   MAX_NUMBER (10^30) in size;
 - an exponent is a whole number from -MAX_EXPONENT to MAX_EXPONENT (-64..64), and the

@@ -15,7 +15,7 @@ CODES: dict[str, str] = {
     "W100": "the file cannot be read as text (binary, not UTF-8, or too large)",
     "W101": "YAML syntax error",
     "W102": "duplicate key in a mapping",
-    "W103": "YAML anchors and aliases are not allowed in rulesets",
+    "W103": "YAML anchors, aliases, merge keys (<<) and tags (!!str) are not allowed in rulesets",
     "W104": "an unquoted YAML 1.1 value that would silently change type: quote it",
     "W105": "the file is empty or is not a mapping",
     # schema

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import compile_ruleset
+from .check import compile_ruleset, expression_findings
 from .findings import Finding
-from .load import Document, LoadError, _display, load_ruleset
+from .load import Document, LoadError, Loaded, _display, load_ruleset
 from .resources import bundled_rulesets
 from .ruleset import Ruleset
-from .validate import check_versions, validate
+from .validate import check_versions, schema_valid_part, validate
 
 
 @dataclass
@@ -26,7 +26,13 @@ class LintResult:
 
 
 def lint_path(path: Path, shown: str | None = None) -> LintResult:
-    """Run every stage over one ruleset file; stop after the first stage that finds anything."""
+    """Run every stage over one ruleset file.
+
+    A file that is not readable YAML stops at the YAML stage, and one written for a newer
+    language version at the version check. A file the schema rejects gets its schema findings
+    and also the expression findings of its schema-valid parts; the meaning checks need a
+    whole valid ruleset, so they run only when every earlier stage is clean.
+    """
     shown = shown if shown is not None else str(path)
     try:
         loaded = load_ruleset(path, shown)
@@ -34,13 +40,22 @@ def lint_path(path: Path, shown: str | None = None) -> LintResult:
         return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, path, shown))
     sources = {d.path: d.lines for d in loaded.documents}
     findings = check_versions(loaded.layers)
-    if findings:
+    if any(f.code == "W204" for f in findings):
         return LintResult(shown, findings, None, sources)
-    findings = validate(loaded)
+    reported = {(f.path, f.line, f.column, f.code) for f in findings}
+    findings += [f for f in validate(loaded) if (f.path, f.line, f.column, f.code) not in reported]
     if findings:
-        return LintResult(shown, findings, None, sources)
+        return LintResult(shown, sorted(findings + _expression_findings_of_valid_part(loaded)), None, sources)
     rules, findings = compile_ruleset(loaded)
     return LintResult(shown, findings, rules, sources)
+
+
+def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
+    valid = schema_valid_part(loaded)
+    if valid is None:
+        return []
+    running = loaded.data.get("running")
+    return expression_findings(valid, tuple(running) if isinstance(running, dict) else ())
 
 
 def _sources_of_findings(findings: list[Finding], path: Path, shown: str) -> dict[str, list[str]]:

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.reader import ReaderError
 
 from .findings import Finding, Position
 from .resources import bundled_rulesets
@@ -24,6 +25,11 @@ from .resources import bundled_rulesets
 MAX_FILE_BYTES = 256 * 1024
 #: How many files an `extends:` chain may hold.
 MAX_EXTENDS_DEPTH = 16
+#: How deeply YAML lists and mappings may nest (a ruleset needs 4 or 5 levels).
+MAX_YAML_DEPTH = 50
+
+#: Line breaks, as findings count lines: \r\n, \n, or a lone \r.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 JsonPath = tuple[Any, ...]
 
@@ -37,11 +43,12 @@ class Document:
     line_starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
 
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        """The text's lines, split exactly where positions count a new line."""
+        return _LINE_BREAK.split(self.text)
 
     def position_of_index(self, index: int) -> Position:
         import bisect
@@ -71,8 +78,8 @@ class NodeRef:
         text = self.document.text
         j = self.start
         if self.style in ("|", ">"):
-            newline = text.find("\n", j, self.end)
-            j = self.end if newline < 0 else newline + 1
+            newline = _LINE_BREAK.search(text, j, self.end)
+            j = self.end if newline is None else newline.end()
         elif self.style in ("'", '"'):
             j += 1
         i = 0
@@ -130,14 +137,22 @@ class LoadError(Exception):
 
 
 class _Refused(yaml.YAMLError):
-    def __init__(self, mark: yaml.Mark, message: str):
+    def __init__(self, mark: yaml.Mark, message: str, code: str = "W103"):
         super().__init__(message)
         self.mark = mark
         self.message = message
+        self.code = code
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """A safe loader that refuses anchors and aliases while composing."""
+    """A safe loader that refuses anchors, aliases, tags and deep nesting while composing.
+
+    Refusing an alias before it is followed is what keeps an alias bomb (billion laughs)
+    from taking minutes; the depth limit keeps PyYAML's recursive composer far from Python's
+    recursion limit.
+    """
+
+    _depth = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
         event = self.peek_event()
@@ -146,7 +161,30 @@ class _StrictLoader(yaml.SafeLoader):
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise _Refused(event.start_mark, f"YAML anchor &{anchor} is not allowed: write the value out")
-        return super().compose_node(parent, index)
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!"):
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise _Refused(event.start_mark, f"YAML tag {shown} is not allowed: write a plain value (quote it for a text)")
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise _Refused(
+                    event.start_mark, f"YAML lists and mappings are nested more than {MAX_YAML_DEPTH} levels deep", "W101"
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _yaml_hint(problem: str) -> str:
+    """A plain-words hint for PyYAML's commonest complaints."""
+    if "'\\t'" in problem:
+        return " (a tab: YAML needs spaces, not tabs, for indentation and after `:`)"
+    if "mapping values are not allowed here" in problem:
+        return " (a `: ` inside a value? quote the value, or check the indentation)"
+    if "could not find expected ':'" in problem:
+        return " (a key needs `: ` after it; check the indentation)"
+    return ""
 
 
 _PLAIN_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -192,14 +230,20 @@ def parse_document(doc: Document) -> Loaded:
         finally:
             loader.dispose()
     except _Refused as e:
-        raise LoadError([doc.position_of_index(e.mark.index).finding("W103", e.message)]) from None
+        raise LoadError([doc.position_of_index(e.mark.index).finding(e.code, e.message)]) from None
+    except ReaderError as e:
+        where = doc.position_of_index(e.position) if isinstance(e.position, int) else Position(doc.path, 1, 1)
+        character = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")
+        raise LoadError(
+            [where.finding("W101", f"the control character U+{character:04X} is not allowed in YAML text: remove it")]
+        ) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = doc.position_of_index(mark.index) if mark else Position(doc.path, 1, 1)
         problem = (e.problem or "invalid YAML").strip()
         if e.context:
             problem = f"{e.context.strip()}: {problem}"
-        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}")]) from None
+        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}{_yaml_hint(problem)}")]) from None
     except yaml.YAMLError as e:
         raise LoadError([Position(doc.path, 1, 1).finding("W101", f"YAML syntax error: {e}")]) from None
     except RecursionError:
@@ -280,9 +324,12 @@ def parse_document(doc: Document) -> Loaded:
                     continue
                 if key in seen:
                     first = doc.position_of_index(seen[key].start_mark.index)
+                    again = doc.position_of_index(key_node.start_mark.index)
                     findings.append(
-                        doc.position_of_index(key_node.start_mark.index).finding(
-                            "W102", f"duplicate key `{key}` (first at line {first.line}, again at line {key_node.start_mark.line + 1})"
+                        again.finding(
+                            "W102",
+                            f"duplicate key `{key}` (first at line {first.line}, again at line {again.line}): "
+                            "YAML would silently keep only one; remove or rename one of them",
                         )
                     )
                     continue
@@ -348,12 +395,31 @@ def merge(base: Loaded, child: Loaded) -> Loaded:
     return Loaded(data, values, keys, child.documents + base.documents)
 
 
+def _is_path(target: str) -> bool:
+    """Whether `extends:` names a file (`../serbian.yaml`) rather than a bundled ruleset
+    (`serbian`, `scoring/exact`: bundled names may hold a slash too)."""
+    return target.endswith((".yaml", ".yml")) or target.startswith(("./", "../", "/", "~"))
+
+
 def _resolve_target(target: str, relative_to: Path) -> Path | None:
     """`extends:` names a file relative to the extending one, or a bundled ruleset by name."""
-    if "/" in target or target.endswith((".yaml", ".yml")):
+    if _is_path(target):
         candidate = (relative_to.parent / target).resolve()
         return candidate if candidate.is_file() else None
     return bundled_rulesets().get(target)
+
+
+def _not_found(target: str, relative_to: Path) -> str:
+    """Why an `extends:` target was not found, with a "did you mean" where one is close."""
+    import difflib
+
+    bundled = sorted(bundled_rulesets())
+    if _is_path(target):
+        looked = (relative_to.parent / target).resolve()
+        return f"extends: no file `{target}` (looked for {looked})"
+    close = difflib.get_close_matches(target, bundled, n=1, cutoff=0.6)
+    hint = f"; did you mean `{close[0]}`?" if close else f" (bundled: {', '.join(bundled)})"
+    return f"extends: `{target}` is not a bundled ruleset and not a path ending in .yaml{hint}"
 
 
 def load_ruleset(path: Path, shown: str | None = None) -> Loaded:
@@ -386,15 +452,8 @@ def load_ruleset(path: Path, shown: str | None = None) -> Loaded:
             raise LoadError([layer.where(("extends",)).finding("W202", "extends: needs a ruleset name or a relative path")])
         found = _resolve_target(target, current)
         if found is None:
-            names = ", ".join(sorted(bundled_rulesets()))
-            via = f" (via {' -> '.join(shown_chain)})" if len(shown_chain) > 1 else ""
-            raise LoadError(
-                [
-                    layer.where(("extends",)).finding(
-                        "W400", f"extends: `{target}` is neither a file next to this one nor a bundled ruleset{via}; bundled: {names}"
-                    )
-                ]
-            )
+            via = f" (in the chain {' -> '.join(shown_chain)})" if len(shown_chain) > 1 else ""
+            raise LoadError([layer.where(("extends",)).finding("W400", _not_found(target, current) + via)])
         current = found
         current_shown = _display(found)
     merged = layers[-1]

@@ -6,6 +6,7 @@ the key itself, with a "did you mean"), and all errors are reported in one run.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 from functools import cache
@@ -37,36 +38,73 @@ def _shown(value: Any) -> str:
 
 
 def _where_name(path: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in path) if path else "the ruleset"
+    if not path:
+        return "the ruleset"
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+#: What the schema's patterns mean, in words.
+_PATTERN_WORDS = {
+    "^[A-Za-z0-9_]+$": "letters, digits and _ only",
+    "^[a-z_][a-z0-9_]*$": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
+    "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
+}
+
+
+def _alternatives(error: ValidationError) -> list[list[ValidationError]]:
+    """The sub-errors of an anyOf/oneOf, one list per alternative, in the schema's order."""
+    groups: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        groups.setdefault(sub.relative_schema_path[0], []).append(sub)
+    return [groups[k] for k in sorted(groups)]
 
 
 def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
-    """For anyOf/oneOf, the sub-errors of the alternative that fits the value's type best."""
+    """For anyOf/oneOf, the errors of the alternative the value was meant to be.
+
+    An alternative whose `type` fits the value is the one meant (a mapping under `direction`
+    is the per-phase form, so its unknown keys and bad values are the problems); when no
+    alternative has the value's type, the anyOf error itself is the finding ("should be
+    this or that, not a list").
+    """
     if error.validator not in ("anyOf", "oneOf") or not error.context:
         yield error
         return
-    instance = error.instance
-    fitting = []
-    for sub in error.context:
-        if sub.validator != "type":
-            fitting.append(sub)
+    fitting = [
+        alternative
+        for alternative in _alternatives(error)
+        if not any(e.validator == "type" and not e.relative_path for e in alternative)
+    ]
     if not fitting:
         yield error
         return
-    # prefer the alternative whose errors sit deepest (the value matched its shape)
-    best = max(fitting, key=lambda e: len(e.absolute_path))
-    if isinstance(instance, (dict, list)) and best.validator not in ("additionalProperties", "required"):
-        yield best
-        return
-    yield from _leaf_errors(best)
+    for sub in min(fitting, key=len):
+        yield from _leaf_errors(sub)
 
 
 def validate(loaded: Loaded) -> list[Finding]:
-    findings: list[Finding] = []
-    for error in _validator().iter_errors(loaded.data):
-        for leaf in _leaf_errors(error):
-            findings.extend(_finding(loaded, leaf))
-    return sorted(set(findings))
+    """Every schema problem of the loaded data, each at its key or value."""
+    return sorted(set(_findings(loaded, schema_errors(loaded.data))))
+
+
+def schema_errors(data: Any) -> list[ValidationError]:
+    """The schema's errors, with anyOf/oneOf resolved to the alternative meant, and at most a
+    type error where a value has the wrong type (its other errors would only repeat it)."""
+    leaves = [leaf for error in _validator().iter_errors(data) for leaf in _leaf_errors(error)]
+    wrong_type = {tuple(e.absolute_path) for e in leaves if e.validator in ("type", "anyOf", "oneOf")}
+    return [
+        e
+        for e in leaves
+        if e.validator in ("type", "anyOf", "oneOf", "additionalProperties", "required")
+        or tuple(e.absolute_path) not in wrong_type
+    ]
+
+
+def _findings(loaded: Loaded, errors: list[ValidationError]) -> list[Finding]:
+    return [f for error in errors for f in _finding(loaded, error)]
 
 
 def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
@@ -93,26 +131,60 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         wanted = error.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
         return [
-            loaded.where(path).finding("W202", f"{_where_name(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}")
+            loaded.where(path).finding(
+                "W202",
+                f"{_where_name(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
+                + _formula_hint(wanted, error.instance),
+            )
         ]
-    if v == "propertyNames":
-        bad = error.instance
-        return [loaded.where(path).finding("W203", f"`{bad}` is not a valid name here ({error.message})")]
+    if v in ("anyOf", "oneOf"):
+        shapes: list[str] = []
+        for alternative in error.validator_value:
+            t = alternative.get("type") if isinstance(alternative, dict) else None
+            words = _type_words(" or ".join(t) if isinstance(t, list) else t) if t else "another shape"
+            if words not in shapes:
+                shapes.append(words)
+        return [
+            loaded.where(path).finding(
+                "W202", f"{_where_name(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}"
+            )
+        ]
+    if v == "pattern" and "propertyNames" in error.schema_path:
+        name = error.instance
+        words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")
+        return [
+            loaded.where(path + (name,), key=True).finding(
+                "W203", f"`{name}` is not a valid name in {_where_name(path)}: use {words}"
+            )
+        ]
     if v == "enum":
-        choices = ", ".join(_shown(c) for c in error.validator_value)
-        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` is not one of {choices}")]
+        choices: list[str] = []
+        for c in error.validator_value:
+            if _shown(c) not in choices:
+                choices.append(_shown(c))
+        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` is not one of {', '.join(choices)}")]
     if v in ("minimum", "maximum"):
         word = "at least" if v == "minimum" else "at most"
         return [loaded.where(path).finding("W203", f"{_where_name(path)} must be {word} {error.validator_value}, not {error.instance}")]
-    if v == "minItems":
+    if v in ("minItems", "minLength"):
         return [loaded.where(path).finding("W203", f"{_where_name(path)} must not be empty")]
     if v == "uniqueItems":
         return [loaded.where(path).finding("W203", f"{_where_name(path)} lists an item twice")]
     if v == "pattern":
-        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` should be written as {schema.get('description', 'documented')}")]
-    if v == "minLength":
-        return [loaded.where(path).finding("W203", f"{_where_name(path)} must not be empty")]
+        words = _PATTERN_WORDS.get(error.validator_value, f"text matching {error.validator_value}")
+        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` should be {words}")]
     return [loaded.where(path).finding("W203", f"{_where_name(path)}: {error.message}")]
+
+
+def _formula_hint(wanted: str, value: Any) -> str:
+    """A yes/no or a list written where a formula (a text) is expected."""
+    if "string" not in wanted:
+        return ""
+    if isinstance(value, bool):
+        return f": write a yes/no formula as text, e.g. '{str(value).lower()}' in quotes or `players == 6`"
+    if isinstance(value, list):
+        return ": write a list as a formula, e.g. `[13, 12, 11]` in quotes or `13 .. 11`"
+    return ""
 
 
 def _type_words(t: str) -> str:
@@ -155,3 +227,49 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
                 )
             )
     return out
+
+
+def schema_valid_part(loaded: Loaded) -> Loaded | None:
+    """The loaded data with every part the schema rejects left out, or None if that fails.
+
+    An unknown key is dropped; a mapping that misses a required key, or any value that is
+    wrong, is dropped whole; a wrong list item drops its whole list (so the positions of the
+    other items stay right). What is left is valid, so later stages may check its formulas:
+    lint reports every problem of a file in one run.
+    """
+    data = copy.deepcopy(loaded.data)
+    for _ in range(4):
+        errors = schema_errors(data)
+        if not errors:
+            return Loaded(data, loaded.values, loaded.keys, loaded.documents, loaded.layers)
+        for error in errors:
+            for target in _prune_targets(error):
+                while target and isinstance(target[-1], int):
+                    target = target[:-1]
+                if not target:
+                    return None  # the whole ruleset is wrong
+                _remove(data, target)
+    return None
+
+
+def _prune_targets(error: ValidationError) -> list[tuple[Any, ...]]:
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        return [path + (k,) for k in error.instance if k not in known]
+    if error.validator == "pattern" and "propertyNames" in error.schema_path:
+        return [path + (error.instance,)]
+    return [path]
+
+
+def _remove(data: Any, path: tuple[Any, ...]) -> None:
+    node = data
+    for key in path[:-1]:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return  # already left out with an ancestor
+    if isinstance(node, dict):
+        node.pop(path[-1], None)
