@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, NamedTuple, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Union
 
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
 from .expression import Number, Value
-from .ruleset import HandSetup, PlannedHand, Ruleset, hand_setup
+from .ruleset import HandKind, HandSetup, PlannedHand, Ruleset, hand_setup
 from .scoring import result_env, score_seat, start_running
 
 BIDDING = "bidding"
@@ -38,6 +38,17 @@ class Trick(NamedTuple):
     leader: int
     cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
     winner: int
+
+
+@dataclass(frozen=True)
+class PresetDeal:
+    """A set-up deal for one hand: each seat's cards (empty for a seat sitting out), and
+    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    dealer: int | None = None
+    turn_up: Card | None = None
+    trump: int | None = None
 
 
 class HandResult(NamedTuple):
@@ -122,35 +133,97 @@ class Game:
         seed: int | None = None,
         first_dealer: int | None = None,
         names: list[str] | None = None,
+        deals: Mapping[int, PresetDeal] | None = None,
     ):
+        """A new game. `deals` maps hand numbers to set-up deals played instead of shuffling."""
         n = players if players is not None else rules.players_default
         if not rules.players_min <= n <= rules.players_max:
             raise ValueError(f"{rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
-        self.rules = rules
-        self.players = n
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-        self.rng = random.Random(self.seed)
+        self._setup_game(rules, n, seed if seed is not None else random.SystemRandom().randrange(2**32))
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} players")
-        self.ranks = rules.deck_ranks(n)
-        self.deck = list(deck(rules.suits, self.ranks))
-        self.plan: list[PlannedHand] = list(rules.planned_hands(n))
+        self.deals = dict(deals or {})
+        self.plan = list(rules.planned_hands(n))
         self.scheduled_hands = len(self.plan)
         self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
+        self.first_dealer = self._choose_first_dealer(first_dealer)
+        self._start_hand(0)
+
+    def _setup_game(self, rules: Ruleset, n: int, seed: int | None) -> None:
+        """What every game of `rules` with `n` players starts from."""
+        self.rules = rules
+        self.players = n
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.ranks = rules.deck_ranks(n)
+        self.deck = list(deck(rules.suits, self.ranks))
         self.totals: list[Number] = [0] * n
         self.running: list[dict[str, Number]] = [start_running(rules, n) for _ in range(n)]
         self.history: list[HandResult] = []
         self.result: GameResult | None = None
         self.first_dealer_draw: tuple[Card, ...] = ()
+        self.deals: dict[int, PresetDeal] = {}
+        self.stop_after_hand = False
         shared = rules.cache.setdefault(("engine", n), {"setups": {}, "bid_memo": {}, "tables": {}})
         self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
         self._kind_tests: dict[str, tuple[list, list[str]]] = shared.setdefault("kind_tests", {})
         self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
         self._setups: dict[int, HandSetup] = shared["setups"]
         self._legal_cache: tuple[int, int, list[Card]] | None = None
-        self.first_dealer = self._choose_first_dealer(first_dealer)
-        self._start_hand(0)
+
+    @classmethod
+    def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
+        """A private game positioned where `view` is, with `hands` as every playing seat's cards now.
+
+        For computer players that look ahead: they fill in the cards they cannot see with a guess
+        and play on. The game stops at the end of this hand (`stop_after_hand`).
+        """
+        rules, n = view.rules, view.players
+        game = cls.__new__(cls)
+        game._setup_game(rules, n, None)
+        game.rng = rng
+        game.names = [f"Player {i + 1}" for i in range(n)]
+        game.stop_after_hand = True
+        plan = PlannedHand(view.hand_number, view.hand_size, view.kind)
+        game.plan = [plan]
+        game.scheduled_hands = 1
+        game.extra_hands_left, game.extra_cards = 0, 0
+        game.first_dealer = view.dealer
+        game.index = 0
+        env = dict(view.hand_env)
+        game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
+        game._begin_kind(rules.kinds[view.kind])
+        game.dealer = view.dealer
+        table = game._table(view.dealer, bool(view.sitting_out))
+        game._seat_table(table)
+        game.hands = [[[], [], [], []] for _ in range(n)]
+        for seat, cards in hands.items():
+            for c in sorted(cards, reverse=True):
+                game.hands[seat][c >> 4].append(c)
+        game.dealt = tuple(() for _ in range(n))
+        game.turn_up = view.turn_up
+        game.trump = view.trump
+        game.hand_env = env
+        game.hand_size = view.hand_size
+        game._bid_scratch = dict(env)
+        game.totals = list(view.totals)
+        game.running = [dict(r) for r in view.running]
+        game.bids = [None] * n
+        for seat, bid in view.bids:
+            game.bids[seat] = bid
+        game.bid_log = list(view.bids)
+        game.bids_so_far = sum(b for _, b in view.bids)
+        game.taken = list(view.taken)
+        game.tricks = list(view.tricks)
+        game.trick = list(view.trick)
+        game.phase = view.phase
+        game.to_act = view.to_act
+        game._legal_bids_cache = None
+        if view.phase == PLAY:
+            game.leader = view.leader if view.leader is not None else table.first_leader
+            game.trick_order = table.play_orders[game.leader]
+        return game
 
     # ------------------------------------------------------------ set-up
 
@@ -185,6 +258,22 @@ class Game:
             table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out)
         return table
 
+    def _begin_kind(self, kind: HandKind) -> None:
+        self.kind = kind
+        tests = self._kind_tests.get(kind.name)
+        if tests is None:
+            rules = self.rules
+            formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
+            tests = self._kind_tests[kind.name] = (formulas, sorted(set().union(*(f.names for f in formulas)) - {"bid"}))
+        self._bid_tests, self._bid_key_names = tests
+
+    def _seat_table(self, table: "_Table") -> None:
+        self.sitting_out = table.sitting_out
+        self.bidding_order = table.bidding_order
+        self.position = table.position
+        self.play_orders = table.play_orders
+        self.leader = table.first_leader
+
     def _start_hand(self, index: int) -> None:
         rules, n = self.rules, self.players
         plan = self.plan[index]
@@ -195,56 +284,63 @@ class Game:
             if index < self.scheduled_hands:
                 self._setups[index] = setup
         self.setup = setup
-        self.kind = kind = rules.kinds[plan.kind]
-        tests = self._kind_tests.get(kind.name)
-        if tests is None:
-            formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            tests = self._kind_tests[kind.name] = (formulas, sorted(set().union(*(f.names for f in formulas)) - {"bid"}))
-        self._bid_tests, self._bid_key_names = tests
+        self._begin_kind(rules.kinds[plan.kind])
+        preset = self.deals.get(plan.number)
         self.dealer = dealer = (self.first_dealer + rules.deal_direction * index) % n
+        if preset is not None and preset.dealer is not None:
+            if not 0 <= preset.dealer < n:
+                raise ValueError(f"hand {plan.number}: dealer {preset.dealer} is not a seat")
+            self.dealer = dealer = preset.dealer
         table = self._table(dealer, setup.dealer_sits_out)
-        self.sitting_out = table.sitting_out
-        # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed
+        self._seat_table(table)
         size = plan.size
         needed = size * setup.playing
         d = self.deck
-        rng_random = self.rng.random
         total = len(d)
-        for i in range(min(needed + 1, total)):
-            j = i + int(rng_random() * (total - i))
-            d[i], d[j] = d[j], d[i]
         hands: list[list[list[Card]]] = [[[], [], [], []] for _ in range(n)]
-        dealt: list[tuple[Card, ...]] = [()] * n
-        pos = 0
-        for seat in table.deal_order:
-            cards = d[pos : pos + size]
-            pos += size
-            dealt[seat] = tuple(cards)
-            h = hands[seat]
-            cards.sort(reverse=True)
-            for c in cards:
-                h[c >> 4].append(c)
+        if preset is None:
+            # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed
+            rng_random = self.rng.random
+            for i in range(min(needed + 1, total)):
+                j = i + int(rng_random() * (total - i))
+                d[i], d[j] = d[j], d[i]
+            dealt: list[tuple[Card, ...]] = [()] * n
+            pos = 0
+            for seat in table.deal_order:
+                cards = d[pos : pos + size]
+                pos += size
+                dealt[seat] = tuple(cards)
+                h = hands[seat]
+                cards.sort(reverse=True)
+                for c in cards:
+                    h[c >> 4].append(c)
+            turn_up = d[needed] if needed < total else None
+        else:
+            dealt = self._check_preset(preset, table, size)
+            for seat, cards in enumerate(dealt):
+                for c in sorted(cards, reverse=True):
+                    hands[seat][c >> 4].append(c)
+            turn_up = preset.turn_up
         self.hands = hands
         self.dealt = tuple(dealt)
         # trump
         self.turn_up: Card | None = None
-        if rules.trump_none_when is not None and rules.trump_none_when.cached(setup.env):
+        if preset is not None and preset.trump is not None:
+            trump = preset.trump
+            self.turn_up = preset.turn_up
+        elif rules.trump_none_when is not None and rules.trump_none_when.cached(setup.env):
             trump = NO_TRUMP
         elif rules.trump_cycle is not None:
             trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
-        elif rules.turn_up and needed < total:
-            self.turn_up = d[needed]
-            trump = self.turn_up >> 4
+        elif rules.turn_up and turn_up is not None:
+            self.turn_up = turn_up
+            trump = turn_up >> 4
         else:
             trump = NO_TRUMP
         self.trump = trump
         self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
         self.hand_size = size
         self._bid_scratch: dict[str, Value] = dict(self.hand_env)
-        self.bidding_order = table.bidding_order
-        self.position = table.position
-        self.play_orders = table.play_orders
-        self.leader = table.first_leader
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
         self.bids_so_far = 0
@@ -255,6 +351,27 @@ class Game:
         self.to_act: int | None = self.bidding_order[0]
         self._legal_bids_cache: list[int] | None = None
         self._legal_cache = None
+
+    def _check_preset(self, preset: PresetDeal, table: "_Table", size: int) -> list[tuple[Card, ...]]:
+        """A set-up deal must fit the hand: the right seats, sizes and cards of this deck, once each."""
+        n, number = self.players, self.plan[self.index].number
+        if len(preset.deal) != n:
+            raise ValueError(f"hand {number}: the deal lists {len(preset.deal)} seats, the game has {n}")
+        in_deck = set(self.deck)
+        seen: set[Card] = set()
+        for seat, cards in enumerate(preset.deal):
+            want = 0 if seat in table.sitting_out else size
+            if len(cards) != want:
+                raise ValueError(f"hand {number}: seat {seat} is dealt {len(cards)} cards; the hand needs {want}")
+            for c in cards:
+                if c not in in_deck:
+                    raise ValueError(f"hand {number}: {card_text(c)} is not in this deck")
+                if c in seen:
+                    raise ValueError(f"hand {number}: {card_text(c)} is dealt twice")
+                seen.add(c)
+        if preset.turn_up is not None and (preset.turn_up in seen or preset.turn_up not in in_deck):
+            raise ValueError(f"hand {number}: the turned-up card {card_text(preset.turn_up)} is dealt or not in the deck")
+        return [tuple(cards) for cards in preset.deal]
 
     # ------------------------------------------------------------ queries
 
@@ -543,6 +660,10 @@ class Game:
                 rng_state=self.rng.getstate() if self.keep_rng_states else None,
             )
         )
+        if self.stop_after_hand:
+            self.phase = OVER
+            self.to_act = None
+            return
         if self.index + 1 < len(self.plan):
             self._start_hand(self.index + 1)
             return

@@ -67,3 +67,13 @@ def play_out(game: Game, players: list[Player]) -> None:
             game.play_tricks_unobserved(choose)
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+
+
+def _register_bots() -> None:
+    from .bots.heuristic import HeuristicPlayer
+    from .bots.mc import MonteCarloPlayer
+
+    BOTS.update(heuristic=HeuristicPlayer, mc=MonteCarloPlayer)
+
+
+_register_bots()

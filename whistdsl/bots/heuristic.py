@@ -1,0 +1,177 @@
+"""The `heuristic` player: estimate tricks from the hand, bid for the best expected score, then
+try to win tricks while it still needs them and to lose them once it has enough.
+
+The estimate gives each card a chance to win a trick (higher cards of its suit still out,
+trump or not, how many players hold cards), turns those chances into a distribution of trick
+counts, and scores every legal bid with the ruleset's own scoring formula (and bonus).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..cards import NO_TRUMP, Card, deck
+from ..engine import SeatView, trick_winner
+from ..expression import EvalError
+from ..scoring import result_env
+
+
+def trick_distribution(chances: Sequence[float]) -> list[float]:
+    """P(exactly t tricks) for t = 0..len(chances), each card winning independently."""
+    dist = [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for t, q in enumerate(dist):
+            nxt[t] += q * (1 - p)
+            nxt[t + 1] += q * p
+        dist = nxt
+    return dist
+
+
+def unseen_cards(view: SeatView) -> list[Card]:
+    """Cards this seat has not seen: not in its hand, not played, not turned up, not on foreheads."""
+    seen = set(view.hand or ()) | view.played
+    if view.turn_up is not None:
+        seen.add(view.turn_up)
+    for cards in view.others.values():
+        seen.update(cards)
+    return [c for c in deck(view.rules.suits, view.rules.deck_ranks(view.players)) if c not in seen]
+
+
+def card_chances(view: SeatView) -> list[float]:
+    """Each card's chance to take a trick, for the cards this seat holds (or may hold)."""
+    playing = view.players - len(view.sitting_out)
+    size = view.hand_size
+    trump = view.trump
+    unseen = unseen_cards(view)
+    if view.hand is None:
+        if view.others and size == 1:
+            return [_hidden_single_card_chance(view, unseen)]
+        return [1.0 / playing] * size
+    hand = view.hand
+    held_out = (playing - 1) * size / max(len(unseen), 1)  # chance an unseen card is in an opponent's hand
+    held_out = min(held_out, 1.0)
+    chances = []
+    by_suit: dict[int, int] = {}
+    for c in hand:
+        by_suit[c >> 4] = by_suit.get(c >> 4, 0) + 1
+    for c in hand:
+        suit = c >> 4
+        higher = sum(1 for u in unseen if u >> 4 == suit and u > c)
+        p = (1 - held_out) ** higher
+        if suit == trump:
+            p = max(p, 0.25 if size > 2 else 0.0)  # a small trump can still ruff
+        else:
+            if trump != NO_TRUMP:
+                p *= 0.9 if by_suit[suit] <= 2 else 0.75  # long side suits get ruffed
+            if size == 1 and view.bidding_order and view.bidding_order[0] != view.seat:
+                p *= 1.0 / 4  # in a 1-card hand it wins only if its suit is led (or it leads)
+        chances.append(min(max(p, 0.0), 1.0))
+    return chances
+
+
+def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
+    """Forehead 1-card hand: over the cards this seat might hold, how often would it win?"""
+    if not unseen:
+        return 0.0
+    order = list(view.bidding_order)  # the first bidder leads in these games
+    wins = 0
+    for mine in unseen:
+        trick = [(s, mine if s == view.seat else view.others[s][0]) for s in order if s == view.seat or view.others.get(s)]
+        wins += trick_winner(trick, view.trump) == view.seat
+    return wins / len(unseen)
+
+
+def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
+    """The expected points (bonus included) of bidding `bid`, by the ruleset's own formulas."""
+    rules = view.rules
+    seat = view.seat
+    total = 0.0
+    for tricks, p in enumerate(dist):
+        if p < 1e-9:
+            continue
+        env = result_env(
+            view.hand_env,
+            bid,
+            tricks,
+            total=view.totals[seat],
+            is_dealer=seat == view.dealer,
+            position=len(view.bids) + 1,
+            running=view.running[seat],
+        )
+        try:
+            points = rules.points.cached(env)  # type: ignore[union-attr]
+            env["points"] = points
+            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
+        except EvalError:
+            continue
+        total += p * float(points + bonus)
+    return total
+
+
+def lowest_wins(view: SeatView) -> bool:
+    """True when the ruleset's first ranking key prefers low values (e.g. `lowest total`)."""
+    return bool(view.rules.rank) and not view.rules.rank[0].highest
+
+
+def choose_bid(view: SeatView, legal: Sequence[int]) -> int:
+    dist = trick_distribution(card_chances(view))
+    sign = -1.0 if lowest_wins(view) else 1.0
+    return max(legal, key=lambda b: (sign * expected_bid_value(view, b, dist), -abs(b - _mean(dist))))
+
+
+def _mean(dist: list[float]) -> float:
+    return sum(t * p for t, p in enumerate(dist))
+
+
+def beats(card: Card, best: Card, trump: int) -> bool:
+    """Would `card` beat `best`, the trick's winning card so far?"""
+    cs, bs = card >> 4, best >> 4
+    return (cs == bs and card > best) or (cs == trump and bs != trump)
+
+
+def choose_card(
+    legal: Sequence[Card],
+    trick: Sequence[tuple[int, Card]],
+    trump: int,
+    need: int,
+    last_to_play: bool,
+) -> Card:
+    """Win while tricks are still needed (cheaply), otherwise duck; shed high cards when safe."""
+    if not trick:  # leading
+        if need > 0:
+            return max(legal, key=lambda c: ((c >> 4) != trump, c & 15))  # the highest side-suit card first
+        return min(legal, key=lambda c: ((c >> 4) == trump, c & 15))
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if beats(c, best, trump):
+            best = c
+    winners = [c for c in legal if beats(c, best, trump)]
+    losers = [c for c in legal if not beats(c, best, trump)]
+    if need > 0 and winners:
+        pick = min if last_to_play else max
+        return pick(winners, key=lambda c: ((c >> 4) == trump, c & 15))
+    if losers:
+        if need > 0:
+            return min(losers, key=lambda c: ((c >> 4) == trump, c & 15))
+        return max(losers, key=lambda c: ((c >> 4) != trump, c & 15))  # duck with the highest safe card
+    return max(winners, key=lambda c: c & 15)  # must win: spend the highest
+
+
+class HeuristicPlayer:
+    """Bids for the best expected score of its estimate; plays to make exactly its bid."""
+
+    kind = "heuristic"
+    observes = True
+
+    def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | None:
+        assert view is not None
+        if view.phase == "bidding":
+            return choose_bid(view, legal or [0])
+        if legal is None:
+            return None  # a card this seat cannot see
+        bid = next(b for s, b in view.bids if s == view.seat)
+        need = bid - view.taken[view.seat]
+        playing = view.players - len(view.sitting_out)
+        return choose_card(legal, view.trick, view.trump, need, len(view.trick) == playing - 1)

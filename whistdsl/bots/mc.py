@@ -1,0 +1,130 @@
+"""The `mc` player: Monte Carlo over the cards it cannot see.
+
+For each decision it samples deals of the unseen cards consistent with everything its seat has
+seen (its cards, cards played, the turned-up card, the cards on others' foreheads, and voids
+shown by failing to follow suit), plays every candidate action out to the end of the hand on
+each sample with a fast rollout policy (the heuristic player's card play), and picks the action
+with the best average result by the ruleset's scoring formula, bonuses and running values included.
+The same samples are used for every candidate (common random numbers), so differences between
+candidates are not drowned in sampling noise.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..cards import NO_TRUMP, Card
+from ..engine import BIDDING, OVER, Game, SeatView
+from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
+
+
+def voids(view: SeatView) -> dict[int, set[int]]:
+    """Suits each other seat has shown it does not hold, from the tricks of this hand."""
+    out: dict[int, set[int]] = {s: set() for s in range(view.players)}
+    when_void = view.rules.when_void
+    trump = view.trump
+    for cards in [t.cards for t in view.tricks] + ([view.trick] if view.trick else []):
+        led = cards[0][1] >> 4
+        for seat, c in cards[1:]:
+            if c >> 4 != led:
+                out[seat].add(led)
+                if when_void != "free" and trump != NO_TRUMP and c >> 4 != trump:
+                    out[seat].add(trump)
+    return out
+
+
+def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
+    """A guess at every playing seat's current cards, consistent with this seat's view."""
+    played_by: dict[int, int] = {}
+    for cards in [t.cards for t in view.tricks] + [view.trick]:
+        for seat, _ in cards:
+            played_by[seat] = played_by.get(seat, 0) + 1
+    playing = [s for s in range(view.players) if s not in view.sitting_out]
+    need = {s: view.hand_size - played_by.get(s, 0) for s in playing}
+    hands: dict[int, list[Card]] = {}
+    hidden_seats = []
+    for s in playing:
+        if s == view.seat and view.hand is not None:
+            hands[s] = list(view.hand)
+        elif s in view.others:
+            hands[s] = list(view.others[s])
+        else:
+            hidden_seats.append(s)
+    pool = unseen_cards(view)
+    if view.hand is None:  # our own cards are unknown too (forehead, or blind bidding)
+        pass
+    shown = voids(view)
+    for _ in range(tries):
+        rng.shuffle(pool)
+        remaining = list(pool)
+        ok = True
+        guess: dict[int, list[Card]] = {}
+        # the most constrained seats choose first
+        for s in sorted(hidden_seats, key=lambda s: -len(shown[s])):
+            allowed = [c for c in remaining if c >> 4 not in shown[s]]
+            if len(allowed) < need[s]:
+                ok = False
+                break
+            guess[s] = allowed[: need[s]]
+            taken = set(guess[s])
+            remaining = [c for c in remaining if c not in taken]
+        if ok:
+            hands.update(guess)
+            return hands
+    # no consistent guess found quickly: ignore the voids
+    rng.shuffle(pool)
+    pos = 0
+    for s in hidden_seats:
+        hands[s] = pool[pos : pos + need[s]]
+        pos += need[s]
+    return hands
+
+
+def rollout(game: Game, rng: random.Random) -> None:
+    """Play the hand to its end: heuristic bids (from each seat's view), heuristic card play."""
+    bidder = HeuristicPlayer()
+    while game.phase != OVER:
+        seat = game.to_act
+        if game.phase == BIDDING:
+            game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]
+            continue
+        legal = game._legal_cards(seat)  # type: ignore[arg-type]
+        need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]
+        last = len(game.trick) == len(game.trick_order) - 1
+        game._commit_card(seat, choose_card(legal, game.trick, game.trump, need, last))  # type: ignore[arg-type]
+
+
+class MonteCarloPlayer:
+    """Samples the unseen cards, plays each candidate out, keeps the best average."""
+
+    kind = "mc"
+    observes = True
+
+    def __init__(self, samples: int = 48, time_budget: float = 0.5):
+        self.samples = samples
+        self.time_budget = time_budget
+
+    def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | None:
+        assert view is not None
+        if legal is None:
+            return None  # a card this seat cannot see
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == BIDDING and view.hand is None:
+            return choose_bid(view, legal)  # nothing to sample from but the heuristic's estimate
+        sign = -1.0 if lowest_wins(view) else 1.0
+        seat = view.seat
+        totals = {a: 0.0 for a in legal}
+        done = 0
+        deadline = time.perf_counter() + self.time_budget
+        while done < self.samples and (done < 4 or time.perf_counter() < deadline):
+            hands = sample_hands(view, rng)
+            for action in legal:
+                sim = Game.from_view(view, hands, rng)
+                sim.act(action)
+                rollout(sim, rng)
+                result = sim.history[-1]
+                totals[action] += sign * float(result.points[seat])
+            done += 1
+        return max(legal, key=lambda a: totals[a])
