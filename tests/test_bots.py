@@ -1,0 +1,159 @@
+"""Computer players: only legal actions, only their seat's view, and sensible play."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import pytest
+
+from whistdsl import load_rules
+from whistdsl.bots.heuristic import HeuristicPlayer, trick_distribution
+from whistdsl.bots.mc import MonteCarloPlayer, sample_hands
+from whistdsl.engine import Game, SeatView
+from whistdsl.players import BOTS, RandomPlayer, decide
+from whistdsl.resources import bundled_rulesets
+
+ALL_RULESETS = sorted(bundled_rulesets())
+
+
+def play_checked(rules, players: int, seed: int, bots) -> Game:
+    """Play a game, asserting before each action that the bot's choice is legal."""
+    game = Game(rules, players=players, seed=seed)
+    while not game.over:
+        seat = game.to_act
+        legal = game.legal_actions()
+        action = decide(game, bots[seat])
+        if action is None:
+            assert not game.can_see_own_hand(seat), "only a seat that cannot see its cards may play blind"
+        else:
+            assert action in legal, f"{bots[seat].kind} chose {action}, not in {legal}"
+        game.act(action)
+    return game
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_heuristic_and_random_players_only_make_legal_moves_in_every_bundled_ruleset(name):
+    rules = load_rules(name)
+    for players in sorted({rules.players_min, rules.players_max}):
+        for seed in range(2):
+            bots = [HeuristicPlayer() if s % 2 == 0 else RandomPlayer() for s in range(players)]
+            game = play_checked(rules, players, seed, bots)
+            assert game.result is not None
+
+
+@pytest.mark.parametrize("name", ["romanian", "romanian-forehead", "romanian-nv", "scoring/negative"])
+def test_monte_carlo_player_only_makes_legal_moves(name):
+    rules = load_rules(name)
+    n = rules.players_min
+    bots = [MonteCarloPlayer(samples=3, time_budget=0.02), HeuristicPlayer()] + [RandomPlayer()] * (n - 2)
+    play_checked(rules, n, 5, bots)
+
+
+def _reachable(root: object, limit: int = 200_000) -> list[object]:
+    seen: set[int] = set()
+    stack = [root]
+    out = []
+    while stack and len(out) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        stack.extend(gc.get_referents(obj))
+    return out
+
+
+class Spy:
+    """A player that keeps every view it is given (and plays like the heuristic player)."""
+
+    kind = "spy"
+    observes = True
+
+    def __init__(self) -> None:
+        self.views: list[SeatView] = []
+        self.inner = HeuristicPlayer()
+
+    def act(self, view, legal, rng):
+        self.views.append(view)
+        return self.inner.act(view, legal, rng)
+
+
+@pytest.mark.parametrize("name", ["romanian", "romanian-forehead", "romanian-nv"])
+def test_a_computer_player_cannot_reach_cards_its_seat_may_not_see(name):
+    rules = load_rules(name)
+    spy = Spy()
+    game = Game(rules, players=4, seed=21)
+    bots = [spy, RandomPlayer(), RandomPlayer(), RandomPlayer()]
+    while not game.over:
+        seat = game.to_act
+        if seat == 0:
+            hidden = set()
+            for other in range(1, 4):
+                if rules.kinds[game.plan[game.index].kind].view != "forehead":
+                    hidden |= {c for s in game.hands[other] for c in s}
+            if not game.can_see_own_hand(0):
+                hidden |= {c for s in game.hands[0] for c in s}
+            action = decide(game, spy)
+            view = spy.views[-1]
+            # nothing in the view leads back to the engine's state
+            reachable = _reachable(view)
+            assert not any(isinstance(o, Game) for o in reachable)
+            assert not any(o is game.hands for o in reachable)
+            # the cards in the view are the visible ones only
+            shown = set(view.hand or ()) | {c for cards in view.others.values() for c in cards}
+            assert not shown & hidden
+            game.act(action)
+        else:
+            game.act(decide(game, bots[seat]))
+    assert spy.views
+
+
+def test_trick_distribution_adds_up_to_one_and_has_the_right_mean():
+    dist = trick_distribution([0.5, 0.25, 1.0])
+    assert abs(sum(dist) - 1) < 1e-12
+    assert abs(sum(t * p for t, p in enumerate(dist)) - 1.75) < 1e-12
+
+
+def test_sampled_hands_respect_shown_voids_and_hand_sizes():
+    rules = load_rules("serbian")
+    rng = random.Random(3)
+    for seed in range(30):
+        game = Game(rules, players=4, seed=seed)
+        while game.phase == "bidding":
+            game.act(decide(game, RandomPlayer()))
+        for _ in range(9):  # a couple of tricks and a bit
+            game.act(decide(game, RandomPlayer()))
+        view = game.view(game.to_act)
+        hands = sample_hands(view, rng)
+        for seat, cards in hands.items():
+            assert len(cards) == sum(len(s) for s in game.hands[seat])
+        for t in view.tricks:
+            led = t.cards[0][1] >> 4
+            for seat, c in t.cards[1:]:
+                if c >> 4 != led and seat != view.seat:
+                    assert all(x >> 4 != led for x in hands[seat]), "a seat that showed a void got that suit"
+        everything = [c for cards in hands.values() for c in cards]
+        assert len(everything) == len(set(everything))
+
+
+def test_every_bot_name_is_registered():
+    assert {"random", "heuristic", "mc"} <= set(BOTS)
+
+
+def test_heuristic_player_outscores_random_play():
+    rules = load_rules("romanian")
+    heuristic_total = random_total = 0
+    for seed in range(20):
+        kinds = ["heuristic", "random", "random", "random"]
+        kinds = kinds[seed % 4 :] + kinds[: seed % 4]
+        game = Game(rules, players=4, seed=seed)
+        bots = [BOTS[k]() for k in kinds]
+        while not game.over:
+            game.act(decide(game, bots[game.to_act]))
+        for seat, k in enumerate(kinds):
+            if k == "heuristic":
+                heuristic_total += game.result.totals[seat]
+            else:
+                random_total += game.result.totals[seat] / 3
+    assert heuristic_total > random_total + 20 * 20  # by more than 20 points a game on average
