@@ -167,9 +167,18 @@ _CHARACTER_HINTS = {
 KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not"})
 
 
+#: Tokens that can start a value.
+_VALUE_STARTS = frozenset({"LPAR", "LSQB", "NAME", "NUMBER", "STRING", "MINUS", "IF", "NOT"})
+
+
 def _describe_expected(expected: Iterable[str]) -> str:
+    expected = set(expected)
     names = sorted({_TOKEN_NAMES.get(e, e.lower()) for e in expected})
     if len(names) > 6:
+        if expected <= _VALUE_STARTS:
+            return "a value"
+        if not expected & _VALUE_STARTS:
+            return "an operator, a closing bracket or the end"
         return "a value or an operator"
     return ", ".join(names)
 
@@ -248,9 +257,12 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
                 len(lines),
                 len(lines[-1]) + 1,
             )
+        hint = ""
+        if tok.type == "COMPARE" and "COMPARE" not in e.expected:
+            hint = ": comparisons do not chain; write `a < b and b < c`"
         return ExprProblem(
             "W300",
-            f"unexpected {str(tok)!r} (expected {_describe_expected(e.expected)})",
+            f"unexpected {str(tok)!r} (expected {_describe_expected(e.expected)}){hint}",
             line,
             column,
         )
@@ -330,6 +342,13 @@ class Checked:
     types: dict[int, Type] = field(compare=False, hash=False, repr=False)
 
 
+def _start(node: Node) -> tuple[int, int]:
+    """Where the text of `node` begins (a binary operation's node sits at its operator)."""
+    while isinstance(node, Binary):
+        node = node.left
+    return node.line, node.column
+
+
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
     return f"; did you mean `{close[0]}`?" if close else ""
@@ -350,14 +369,15 @@ def check(
     types: dict[int, Type] = {}
     names: set[str] = set()
 
-    def bad(node: Node, code: str, message: str) -> Type:
-        problems.append(ExprProblem(code, message, node.line, node.column))
+    def bad(node: Node, code: str, message: str, at: tuple[int, int] | None = None) -> Type:
+        line, column = at or (node.line, node.column)
+        problems.append(ExprProblem(code, message, line, column))
         return Type.ANY
 
     def want(node: Node, wanted: Type, what: str) -> None:
         got = visit(node)
         if got not in (wanted, Type.ANY):
-            bad(node, "W302", f"{what} needs a {wanted}, not a {got}")
+            bad(node, "W302", f"{what} needs a {wanted}, not a {got}", _start(node))
 
     def visit(node: Node) -> Type:
         t = _visit(node)
@@ -471,7 +491,7 @@ def check(
     result = visit(tree)
     if expect is not None and result not in (expect, Type.ANY) and not problems:
         problems.append(
-            ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", tree.line, tree.column)
+            ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", *_start(tree))
         )
     if problems:
         raise ExprError(problems)

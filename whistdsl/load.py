@@ -343,8 +343,17 @@ def parse_document(doc: Document) -> Loaded:
         raise LoadError(sorted(findings))
     data = holder[0]
     if not isinstance(data, dict):
-        raise LoadError([Position(doc.path, 1, 1).finding("W105", "a ruleset is a YAML mapping (key: value lines)")])
+        at = doc.position_of_index(root.start_mark.index)
+        raise LoadError([at.finding("W105", f"a ruleset is a YAML mapping (key: value lines), not {_shape(data)}")])
     return Loaded(data, values, keys, [doc])
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "an empty value"
+    return f"the single value `{str(value)[:40]}`"
 
 
 # ---------------------------------------------------------------- extends

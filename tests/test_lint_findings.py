@@ -1,0 +1,193 @@
+"""Every finding kind of `whistdsl lint`, each triggered by a small file in tests/lint_cases/.
+
+A case file states what lint must report in its leading comments, one finding a line:
+
+    # expect: LINE:COL CODE words the message must contain
+    # expect: bases/other.yaml:LINE:COL CODE words   (a finding in a file the case extends)
+    # expect: clean                                   (no findings at all)
+
+Findings are compared exactly on file, line, column and code: nothing missing, nothing extra.
+Files in lint_cases/bases/ are not cases; cases extend them. The file-level W100 cases
+(binary, not UTF-8, too large) and a few byte-level ones are written to tmp_path below.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from whistdsl.findings import CODES, Finding
+from whistdsl.lint import lint_path
+from whistdsl.load import MAX_FILE_BYTES
+
+CASES = Path(__file__).parent / "lint_cases"
+_EXPECT = re.compile(r"^#\s*expect:\s*(?P<what>.*?)\s*$")
+_FINDING = re.compile(r"^(?:(?P<file>\S+?\.ya?ml):)?(?P<line>\d+):(?P<column>\d+)\s+(?P<code>W\d{3})(?:\s+(?P<words>.*))?$")
+
+
+@dataclass(frozen=True)
+class Expected:
+    file: Path
+    line: int
+    column: int
+    code: str
+    words: str
+
+    @property
+    def key(self) -> tuple[Path, int, int, str]:
+        return (self.file, self.line, self.column, self.code)
+
+
+def case_files() -> list[Path]:
+    return sorted(CASES.glob("*.yaml"))
+
+
+def expectations(case: Path) -> list[Expected]:
+    """The findings a case declares; [] for `# expect: clean`. A case must declare something."""
+    out: list[Expected] = []
+    clean = False
+    for text in case.read_text(encoding="utf-8").splitlines():
+        if not text.startswith("#"):
+            break
+        m = _EXPECT.match(text)
+        if not m:
+            continue
+        what = m.group("what")
+        if what == "clean":
+            clean = True
+            continue
+        f = _FINDING.match(what)
+        assert f, f"{case.name}: cannot read the expectation {what!r}"
+        file = (case.parent / f.group("file")).resolve() if f.group("file") else case.resolve()
+        out.append(Expected(file, int(f.group("line")), int(f.group("column")), f.group("code"), f.group("words") or ""))
+    assert clean != bool(out), f"{case.name} must declare `# expect: clean` or at least one finding"
+    return out
+
+
+def key_of(finding: Finding) -> tuple[Path, int, int, str]:
+    return (Path(finding.path).resolve(), finding.line, finding.column, finding.code)
+
+
+def shown(findings: list[Finding]) -> str:
+    return "\n".join(f"  {f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in findings) or "  (none)"
+
+
+@pytest.mark.parametrize("case", case_files(), ids=lambda p: p.stem)
+def test_lint_reports_exactly_the_findings_a_case_declares(case: Path) -> None:
+    expected = expectations(case)
+    findings = lint_path(case).findings
+    assert {key_of(f) for f in findings} == {e.key for e in expected}, f"{case.name} gave:\n{shown(findings)}"
+    for e in expected:
+        (finding,) = [f for f in findings if key_of(f) == e.key]
+        assert e.words in finding.message, f"{case.name}: {e.words!r} is not in {finding.message!r}"
+
+
+#: Codes whose cases are generated in tmp_path by the tests below instead of stored files.
+GENERATED_CASES = {"W100"}
+
+
+def test_every_finding_code_has_a_case_that_triggers_it() -> None:
+    covered = {e.code for case in case_files() for e in expectations(case)} | GENERATED_CASES
+    assert sorted(set(CODES) - covered) == []
+
+
+def test_every_case_file_belongs_to_a_known_code() -> None:
+    for case in case_files():
+        for e in expectations(case):
+            assert e.code in CODES, case.name
+
+
+def test_the_base_rulesets_the_cases_extend_lint_clean() -> None:
+    assert lint_path(CASES / "bases" / "plain.yaml").findings == []
+
+
+def test_every_finding_is_an_error_with_a_message() -> None:
+    for case in case_files():
+        for f in lint_path(case).findings:
+            assert f.severity == "error"
+            assert f.message.strip() and "\n" not in f.message, f
+
+
+# ---------------------------------------------------------------- file-level cases, written here
+
+
+def only_finding(path: Path) -> Finding:
+    findings = lint_path(path).findings
+    assert len(findings) == 1, shown(findings)
+    return findings[0]
+
+
+def test_a_binary_file_is_w100_at_its_start(tmp_path: Path) -> None:
+    path = tmp_path / "binary.yaml"
+    path.write_bytes(b"whistdsl: 1\n\x00\x01\x02\xff garbage")
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (1, 1, "W100")
+    assert "binary" in f.message
+
+
+def test_non_utf8_text_is_w100_at_the_first_bad_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("whistdsl: 1\nname: café\n".encode("latin-1"))  # é is the byte 0xe9
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (2, 10, "W100")
+    assert "not UTF-8" in f.message and "0xe9" in f.message
+
+
+def test_a_file_too_large_for_a_ruleset_is_w100_unread(tmp_path: Path) -> None:
+    path = tmp_path / "large.yaml"
+    with path.open("wb") as out:
+        out.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing is written
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (1, 1, "W100")
+    assert "larger than 256 KiB" in f.message
+
+
+def test_a_directory_given_as_a_ruleset_file_is_w100(tmp_path: Path) -> None:
+    f = only_finding(tmp_path)
+    assert f.code == "W100" and "directory" in f.message
+
+
+def test_a_control_character_is_w101_at_its_own_position(tmp_path: Path) -> None:
+    path = tmp_path / "control.yaml"
+    path.write_bytes(b"whistdsl: 1\nname: a\x01b\n")
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (2, 8, "W101")
+    assert "U+0001" in f.message
+
+
+def test_a_tab_in_yaml_is_w101_with_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "tab.yaml"
+    path.write_text("whistdsl: 1\n\tname: x\n")
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (2, 1, "W101")
+    assert "tab" in f.message
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])
+def test_lines_are_counted_the_same_with_crlf_and_lone_cr_line_ends(tmp_path: Path, newline: str) -> None:
+    path = tmp_path / "line-ends.yaml"
+    path.write_bytes(newline.join(["whistdsl: 1", "name: x", "  foo: 1", ""]).encode())
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (3, 6, "W101")
+    lines = lint_path(path).sources[str(path)]
+    assert lines[2] == "  foo: 1"
+
+
+def test_yaml_nested_too_deeply_is_w101_at_the_level_that_is_too_deep(tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("whistdsl: 1\nname: " + "[" * 200 + "]" * 200 + "\n")
+    f = only_finding(path)
+    # the mapping is level 1, so the 50th `[` (column 7 + 49) opens level 51
+    assert (f.line, f.column, f.code) == (2, 56, "W101")
+    assert "nested more than 50 levels" in f.message
+
+
+def test_a_yaml_alias_is_w103_before_it_is_followed(tmp_path: Path) -> None:
+    path = tmp_path / "alias.yaml"
+    path.write_text("whistdsl: 1\nname: *x\n")
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (2, 7, "W103")
+    assert "alias *x" in f.message
