@@ -677,7 +677,8 @@ class Game:
         self.to_act = None
         self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
 
-    keep_rng_states = True
+    #: keep the generator's state after each hand in the history (records set it, to resume)
+    keep_rng_states = False
 
     def standings(self) -> list[int]:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""

@@ -110,6 +110,7 @@ class RecordWriter:
         self.game = game
         self.kinds = kinds
         self.written_hands = -1
+        game.keep_rng_states = True  # so the record can say how to resume
 
     def update(self, force: bool = False) -> None:
         done = len(self.game.history)
