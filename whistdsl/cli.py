@@ -21,6 +21,7 @@ from .lint import LintResult, RulesetError, lint_path, load_rules, resolve_rules
 from .resources import bundled_rulesets, schema_path
 from .ruleset import PlannedHand, Ruleset, hand_setup
 from .scoring import hand_points
+from .simulate import simulate_command
 
 app = typer.Typer(
     help="Write, check and play the rules of Oh Hell-family card games.",
@@ -172,6 +173,9 @@ def score(
             _err(f"the scoring formula cannot be evaluated here: {e}")
             raise typer.Exit(1) from None
         raise
+
+
+app.command("simulate")(simulate_command)
 
 
 def main() -> None:

@@ -1,0 +1,637 @@
+"""Tournaments of computer players: play many seeded games of one ruleset and measure the bots,
+the seats and the bidding positions (the dealer's disadvantage, measured).
+
+Games are played in chunks, in worker processes; each chunk returns a `Tally` of exact counts
+and sums (ints and Fractions) that is merged into the running total and dropped, so memory stays
+flat however many games are played. Game g is seeded from (seed, g) alone and seats the bots
+rotated by g, so the numbers do not depend on how the games were split between workers, nor on
+the order in which chunks come back.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterator, Optional
+
+import typer
+
+from .engine import Game
+from .expression import Number
+from .lint import load_rules, resolve_ruleset_argument
+from .players import BOTS, play_out
+from .ruleset import Ruleset
+
+#: At most this many bins in a score histogram (bins get wider, never more numerous).
+MAX_BINS = 128
+#: A chunk of games is at most this long, so a progress bar moves and results stream back.
+MAX_CHUNK = 250
+#: About this many bins across the drawn score distributions.
+PLOT_BINS = 40
+
+
+class SimulationError(RuntimeError):
+    """A game of the simulation failed (a bot's illegal action, a formula that cannot be evaluated)."""
+
+
+# ------------------------------------------------------------------ what to play
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What to play: `games` games of the ruleset at `ruleset` (a path or bundled name) with
+    `players` seats; `bots` names one bot kind per seat for game 0, and game g rotates it by g."""
+
+    ruleset: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+
+    def seat_bots(self, game: int) -> tuple[str, ...]:
+        """The bot kind at each seat in game `game`: the bot list rotated by game % players."""
+        shift = game % self.players
+        return self.bots[shift:] + self.bots[:shift]
+
+    def game_seed(self, game: int) -> int:
+        """Game `game`'s seed: a function of (seed, game) only."""
+        digest = hashlib.blake2b(f"{self.seed}/{game}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+
+def bots_for_seats(text: str, players: int) -> tuple[str, ...]:
+    """`--bots` as one kind per seat: one name for every seat, or exactly one per seat.
+    Raises ValueError naming the problem."""
+    names = tuple(name.strip() for name in text.split(","))
+    if not all(names):
+        raise ValueError(f"--bots {text!r}: a bot name is empty")
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(sorted(BOTS))}")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} bots for {players} players: give one name, or one per seat")
+    return names
+
+
+# ------------------------------------------------------------------ exact running statistics
+
+
+@dataclass
+class Moments:
+    """Count, sum and sum of squares of a sample of final scores, exactly."""
+
+    n: int = 0
+    total: Number = 0
+    squares: Number = 0
+
+    def add(self, x: Number) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+
+    def merge(self, other: Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def mean(self) -> float | None:
+        return float(Fraction(self.total) / self.n) if self.n else None
+
+    def sd(self) -> float | None:
+        """The sample standard deviation (n - 1 in the denominator)."""
+        if self.n < 2:
+            return None
+        variance = Fraction(self.squares * self.n - self.total * self.total) / (self.n * (self.n - 1))
+        return math.sqrt(variance)
+
+    def ci95(self) -> float | None:
+        """The half-width of the 95% confidence interval of the mean: 1.96 sd / sqrt(n)."""
+        sd = self.sd()
+        return None if sd is None else 1.96 * sd / math.sqrt(self.n)
+
+
+@dataclass
+class Histogram:
+    """Counts of scores in bins [k * width, (k + 1) * width), width = 2**shift. When there would be
+    more than MAX_BINS bins the width doubles, so the histogram stays small; since the width only
+    ever grows to the least that fits, merging in any order gives the same histogram."""
+
+    shift: int = 0
+    counts: Counter = field(default_factory=Counter)
+
+    @property
+    def width(self) -> int:
+        return 1 << self.shift
+
+    def add(self, x: Number) -> None:
+        self.counts[x.numerator // (x.denominator << self.shift)] += 1
+        if len(self.counts) > MAX_BINS:
+            self._coarsen(self.shift + 1)
+
+    def merge(self, other: Histogram) -> None:
+        if other.shift > self.shift:
+            self._coarsen(other.shift)
+        step = self.shift - other.shift
+        for k, count in other.counts.items():
+            self.counts[k >> step] += count
+        if len(self.counts) > MAX_BINS:
+            self._coarsen(self.shift + 1)
+
+    def _coarsen(self, shift: int) -> None:
+        while True:
+            step = shift - self.shift
+            counts: Counter = Counter()
+            for k, count in self.counts.items():
+                counts[k >> step] += count
+            if len(counts) <= MAX_BINS:
+                self.shift, self.counts = shift, counts
+                return
+            shift += 1
+
+    def bins(self) -> list[tuple[int, int]]:
+        """(lower edge, count) of each non-empty bin, lowest first."""
+        return [(k * self.width, self.counts[k]) for k in sorted(self.counts)]
+
+
+@dataclass
+class Line:
+    """One bot kind's (or one seat's) games: final scores, wins (a tie between k winners gives each
+    1/k) and a histogram of final scores."""
+
+    scores: Moments = field(default_factory=Moments)
+    wins: Fraction = Fraction(0)
+    histogram: Histogram = field(default_factory=Histogram)
+
+    def merge(self, other: Line) -> None:
+        self.scores.merge(other.scores)
+        self.wins += other.wins
+        self.histogram.merge(other.histogram)
+
+
+#: A contract's circumstances: (bot kind, seat, bidding position (1 = bids first), hand size, is the dealer)
+ContractKey = tuple[str, int, int, int, bool]
+
+
+@dataclass
+class Tally:
+    """Exact statistics of some games, mergeable in any order: per bot kind and per seat the final
+    scores and wins, and every contract counted by its circumstances (a bounded table whose margins
+    are the made shares by bot, seat, bidding position and hand size)."""
+
+    games: int = 0
+    bots: dict[str, Line] = field(default_factory=dict)
+    seats: dict[int, Line] = field(default_factory=dict)
+    contracts: Counter = field(default_factory=Counter)  # ContractKey -> bids
+    made: Counter = field(default_factory=Counter)  # ContractKey -> contracts made
+
+    def add_game(self, game: Game, seat_bots: tuple[str, ...]) -> None:
+        result = game.result
+        assert result is not None, "the game is not over"
+        self.games += 1
+        for seat, bot in enumerate(seat_bots):
+            score = result.totals[seat]
+            for line in (self._line(self.bots, bot), self._line(self.seats, seat)):
+                line.scores.add(score)
+                line.histogram.add(score)
+        share = Fraction(1, len(result.winners))
+        for seat in result.winners:
+            self.bots[seat_bots[seat]].wins += share
+            self.seats[seat].wins += share
+        contracts, made = self.contracts, self.made
+        for hand in game.history:
+            taken, size, dealer = hand.taken, hand.size, hand.dealer
+            for position, (seat, bid) in enumerate(hand.bids, 1):
+                key = (seat_bots[seat], seat, position, size, seat == dealer)
+                contracts[key] += 1
+                if taken[seat] == bid:
+                    made[key] += 1
+
+    @staticmethod
+    def _line(lines: dict, key: Any) -> Line:
+        line = lines.get(key)
+        if line is None:
+            line = lines[key] = Line()
+        return line
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        for mine, theirs in ((self.bots, other.bots), (self.seats, other.seats)):
+            for key, line in theirs.items():
+                self._line(mine, key).merge(line)
+        self.contracts.update(other.contracts)
+        self.made.update(other.made)
+
+    def made_by(self, part: int) -> dict[Any, tuple[int, int]]:
+        """(contracts, made) by one part of the contract key (0 bot, 1 seat, 2 position, 3 size, 4 dealer)."""
+        out: dict[Any, list[int]] = {}
+        for key, bids in self.contracts.items():
+            row = out.setdefault(key[part], [0, 0])
+            row[0] += bids
+            row[1] += self.made[key]
+        return {k: (row[0], row[1]) for k, row in sorted(out.items())}
+
+    def made_by_pair(self, first: int, second: int) -> dict[tuple[Any, Any], tuple[int, int]]:
+        """(contracts, made) by two parts of the contract key."""
+        out: dict[tuple[Any, Any], list[int]] = {}
+        for key, bids in self.contracts.items():
+            row = out.setdefault((key[first], key[second]), [0, 0])
+            row[0] += bids
+            row[1] += self.made[key]
+        return {k: (row[0], row[1]) for k, row in sorted(out.items())}
+
+
+# ------------------------------------------------------------------ playing
+
+
+@dataclass
+class _WorkerState:
+    """One process's means of playing games of a simulation: the compiled rules and the bots."""
+
+    simulation: Simulation
+    rules: Ruleset
+
+
+_WORKER: _WorkerState | None = None
+
+
+def _start_worker(simulation: Simulation) -> None:
+    global _WORKER
+    _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset))
+
+
+def _play_chunk_in_worker(chunk: tuple[int, int]) -> Tally:
+    assert _WORKER is not None
+    return play_games(_WORKER.simulation, _WORKER.rules, *chunk)
+
+
+def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int) -> Tally:
+    """Play games start..stop-1 of `simulation` and tally them."""
+    tally = Tally()
+    for g in range(start, stop):
+        seat_bots = simulation.seat_bots(g)
+        seed = simulation.game_seed(g)
+        try:
+            game = Game(rules, simulation.players, seed=seed)
+            game.keep_rng_states = False  # no game is resumed here: skip saving the generator per hand
+            play_out(game, [BOTS[bot]() for bot in seat_bots])
+        except Exception as e:
+            raise SimulationError(f"game {g} (seed {seed}, bots {','.join(seat_bots)}) failed: {type(e).__name__}: {e}") from e
+        tally.add_game(game, seat_bots)
+    return tally
+
+
+def chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Game ranges small enough to keep every worker busy and the progress bar moving."""
+    size = max(1, min(MAX_CHUNK, games // (workers * 16)))
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def available_cores() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass
+class Summary:
+    """A finished simulation: what was played, its tally, and how long it took."""
+
+    simulation: Simulation
+    rules_name: str
+    tally: Tally
+    seconds: float
+    workers: int
+
+    @property
+    def games_per_second(self) -> float:
+        return self.tally.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def simulate(
+    simulation: Simulation,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    rules: Ruleset | None = None,
+) -> Summary:
+    """Play the simulation's games in `workers` processes (default: every core; 1 plays here, in
+    this process), calling `progress(games just finished)` as chunks come back."""
+    workers = workers or available_cores()
+    work = list(chunks(simulation.games, workers))
+    workers = max(1, min(workers, len(work)))
+    if rules is None:
+        rules = load_rules(simulation.ruleset)
+    total = Tally()
+    began = time.perf_counter()
+    if workers == 1:
+        for start, stop in work:
+            total.merge(play_games(simulation, rules, start, stop))
+            if progress:
+                progress(stop - start)
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context().Pool(workers, _start_worker, (simulation,)) as pool:
+            for tally in pool.imap_unordered(_play_chunk_in_worker, work):
+                total.merge(tally)
+                if progress:
+                    progress(tally.games)
+    seconds = time.perf_counter() - began
+    return Summary(simulation, rules.name, total, seconds, workers)
+
+
+# ------------------------------------------------------------------ reports
+
+
+def _share(part: Number, whole: Number) -> float | None:
+    return round(float(Fraction(part) / whole), 6) if whole else None
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def _line_json(line: Line, games: int, contracts: tuple[int, int]) -> dict[str, Any]:
+    return {
+        "games": line.scores.n,
+        "mean": _round(line.scores.mean()),
+        "sd": _round(line.scores.sd()),
+        "ci95": _round(line.scores.ci95()),
+        "win_share": _share(line.wins, games),
+        "made_share": _share(contracts[1], contracts[0]),
+        "contracts": contracts[0],
+    }
+
+
+def summary_json(summary: Summary) -> dict[str, Any]:
+    """The summary under stable keys (the JSON of `--format json`)."""
+    sim, tally = summary.simulation, summary.tally
+    by_bot, by_seat = tally.made_by(0), tally.made_by(1)
+    by_bot_position = tally.made_by_pair(0, 2)
+    by_position_dealer = tally.made_by_pair(2, 4)
+    bots: dict[str, Any] = {}
+    for bot in dict.fromkeys(sim.bots):
+        line = tally.bots.get(bot, Line())
+        entry = _line_json(line, tally.games, by_bot.get(bot, (0, 0)))
+        entry["positions"] = {
+            str(p): {"made_share": _share(m, c), "contracts": c} for (b, p), (c, m) in by_bot_position.items() if b == bot
+        }
+        entry["histogram"] = {"bin_width": line.histogram.width, "counts": {str(lower): n for lower, n in line.histogram.bins()}}
+        bots[bot] = entry
+    positions: dict[str, Any] = {}
+    for position, (c, m) in tally.made_by(2).items():
+        dealer = by_position_dealer.get((position, True), (0, 0))[0]
+        positions[str(position)] = {"made_share": _share(m, c), "contracts": c, "dealer_share": _share(dealer, c)}
+    return {
+        "ruleset": summary.rules_name,
+        "players": sim.players,
+        "seed": sim.seed,
+        "games": tally.games,
+        "bots_in_game_0": list(sim.bots),
+        "bots": bots,
+        "seats": [
+            dict(seat=seat, **_line_json(tally.seats.get(seat, Line()), tally.games, by_seat.get(seat, (0, 0))))
+            for seat in range(sim.players)
+        ],
+        "positions": positions,
+        "hand_sizes": {str(size): {"made_share": _share(m, c), "contracts": c} for size, (c, m) in tally.made_by(3).items()},
+        "dealer": {
+            ("dealer" if is_dealer else "others"): {"made_share": _share(m, c), "contracts": c}
+            for is_dealer, (c, m) in tally.made_by(4).items()
+        },
+        "workers": summary.workers,
+        "seconds": round(summary.seconds, 3),
+        "games_per_second": round(summary.games_per_second, 1),
+    }
+
+
+#: Keys of the JSON summary that measure the machine, not the games.
+TIMING_KEYS = ("seconds", "games_per_second", "workers")
+
+
+def _text(x: Any) -> str:
+    if x is None:
+        return ""
+    return str(x)
+
+
+def summary_csv(summary: Summary) -> str:
+    """One table: a row per bot, seat, bidding position and hand size, then the run's facts."""
+    data = summary_json(summary)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["section", "name", "games", "mean", "ci95", "win_share", "made_share", "contracts", "value"])
+
+    def line_row(section: str, name: Any, d: dict[str, Any]) -> list[str]:
+        return [section, str(name), *(_text(d.get(k)) for k in ("games", "mean", "ci95", "win_share", "made_share", "contracts")), ""]
+
+    for bot, d in data["bots"].items():
+        writer.writerow(line_row("bot", bot, d))
+    for d in data["seats"]:
+        writer.writerow(line_row("seat", d["seat"], d))
+    for position, d in data["positions"].items():
+        writer.writerow(line_row("position", position, d))
+    for size, d in data["hand_sizes"].items():
+        writer.writerow(line_row("hand_size", size, d))
+    for who, d in data["dealer"].items():
+        writer.writerow(line_row("dealer", who, d))
+    for key in ("ruleset", "players", "seed", "games", "workers", "seconds", "games_per_second"):
+        writer.writerow(["run", key, "", "", "", "", "", "", _text(data[key])])
+    return out.getvalue()
+
+
+def _percent(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _mean_ci(d: dict[str, Any]) -> str:
+    if d["mean"] is None:
+        return "–"
+    return f"{d['mean']:.2f}" + ("" if d["ci95"] is None else f" ± {d['ci95']:.2f}")
+
+
+def render_tables(summary: Summary, console: Any) -> None:
+    """The summary as rich tables on `console`."""
+    from rich.table import Table
+
+    data = summary_json(summary)
+    console.print(
+        f"[bold]{data['ruleset']}[/bold], {data['players']} players, {data['games']} games, seed {data['seed']}: "
+        f"{data['games_per_second']:.0f} games/s ({data['seconds']:.1f} s, {data['workers']} worker(s))"
+    )
+    bots = Table(title="Bots (games: seats played; mean final score ± 95% interval)", title_justify="left")
+    for column in ("bot", "games", "mean score", "win share", "made share", "contracts"):
+        bots.add_column(column, justify="left" if column == "bot" else "right")
+    for bot, d in data["bots"].items():
+        bots.add_row(bot, str(d["games"]), _mean_ci(d), _percent(d["win_share"]), _percent(d["made_share"]), str(d["contracts"]))
+    console.print(bots)
+    seats = Table(title="Seats", title_justify="left")
+    for column in ("seat", "games", "mean score", "win share", "made share"):
+        seats.add_column(column, justify="right")
+    for d in data["seats"]:
+        seats.add_row(str(d["seat"]), str(d["games"]), _mean_ci(d), _percent(d["win_share"]), _percent(d["made_share"]))
+    console.print(seats)
+    names = list(data["bots"])
+    positions = Table(title="Made by bidding position", title_justify="left")
+    positions.add_column("position", justify="right")
+    positions.add_column("contracts", justify="right")
+    positions.add_column("made share", justify="right")
+    if len(names) > 1:
+        for bot in names:
+            positions.add_column(bot, justify="right")
+    for position, d in data["positions"].items():
+        label = position + (" (dealer)" if d["dealer_share"] == 1 else "")
+        row = [label, str(d["contracts"]), _percent(d["made_share"])]
+        if len(names) > 1:
+            row += [_percent(data["bots"][bot]["positions"].get(position, {}).get("made_share")) for bot in names]
+        positions.add_row(*row)
+    console.print(positions)
+    sizes = Table(title="Made by hand size", title_justify="left")
+    for column in ("cards", "contracts", "made share"):
+        sizes.add_column(column, justify="right")
+    for size, d in data["hand_sizes"].items():
+        sizes.add_row(size, str(d["contracts"]), _percent(d["made_share"]))
+    console.print(sizes)
+
+
+def plot_summary(summary: Summary, path: Path) -> None:
+    """Draw the final-score distribution of each bot and the made share by bidding position
+    (PNG or SVG, by the file's suffix). Needs matplotlib (the `plot` extra)."""
+    from matplotlib.figure import Figure  # the object API renders with Agg: no display, no pyplot state
+
+    data = summary_json(summary)
+    tally = summary.tally
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    scores, made = figure.subplots(1, 2)
+    lines = {bot: tally.bots[bot] for bot in data["bots"] if bot in tally.bots}
+    shift = max((line.histogram.shift for line in lines.values()), default=0)
+    keys = [k << line.histogram.shift for line in lines.values() for k in line.histogram.counts]
+    span = (max(keys) - min(keys)) if keys else 0
+    while span >> shift > PLOT_BINS:  # wide enough bins to show a shape
+        shift += 1
+    for bot, line in lines.items():
+        histogram = Histogram(shift)
+        histogram.merge(line.histogram)
+        bins = histogram.bins()
+        if not bins:
+            continue
+        edges = [lower for lower, _ in bins]
+        counts = [count / line.scores.n for _, count in bins]
+        scores.bar(edges, counts, width=histogram.width, align="edge", alpha=0.5, label=bot)
+    scores.set_title(f"Final scores ({data['ruleset']}, {data['players']} players, {data['games']} games)")
+    scores.set_xlabel("final score")
+    scores.set_ylabel("share of games")
+    scores.legend()
+    positions = list(data["positions"])
+    names = list(data["bots"])
+    width = 0.8 / max(1, len(names))
+    for i, bot in enumerate(names):
+        shares = [data["bots"][bot]["positions"].get(p, {}).get("made_share") or 0 for p in positions]
+        made.bar([int(p) - 0.4 + width * (i + 0.5) for p in positions], shares, width=width, label=bot)
+    made.set_xticks([int(p) for p in positions])
+    made.set_xticklabels([p + ("\ndealer" if data["positions"][p]["dealer_share"] == 1 else "") for p in positions])
+    made.set_ylim(0, 1)
+    made.set_title("Contracts made by bidding position")
+    made.set_xlabel("bidding position (1 bids first)")
+    made.set_ylabel("share made")
+    made.legend()
+    figure.savefig(path)
+
+
+# ------------------------------------------------------------------ the command
+
+
+class ReportFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def simulate_command(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.", min=1)] = 1000,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="A bot for every seat, or one per seat: heuristic,mc,random,random.")] = "random",
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="The tournament's seed (default: a random one, reported).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="Processes to play in (default: every core).", min=1)] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="table, json or csv.")] = ReportFormat.table,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report to this file instead of standard output.")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+) -> None:
+    """Play many games between computer players and measure bots, seats and bidding positions."""
+    import importlib.util
+    import json
+    import random
+
+    from rich.console import Console
+
+    from .cli import _usage, open_rules
+
+    rules = open_rules(ruleset)
+    players = players if players is not None else rules.players_default
+    if not rules.players_min <= players <= rules.players_max:
+        raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    try:
+        seat_bots = bots_for_seats(bots, players)
+    except ValueError as e:
+        raise _usage(str(e)) from None
+    if plot is not None:
+        if plot.suffix.lower() not in (".png", ".svg"):
+            raise _usage(f"--plot {plot}: the file must end in .png or .svg")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise _usage("--plot needs matplotlib: pip install 'whistdsl[plot]'")
+    for target in (out, plot):
+        if target is not None and not target.resolve().parent.is_dir():
+            raise _usage(f"{target}: no such directory")
+    path = resolve_ruleset_argument(ruleset)
+    assert path is not None  # open_rules found it
+    simulation = Simulation(
+        ruleset=str(path.resolve()),
+        players=players,
+        bots=seat_bots,
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
+        games=games,
+    )
+    status = Console(stderr=True)
+    try:
+        if status.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=status, transient=True) as bar:
+                task = bar.add_task(f"{rules.name}: playing", total=games)
+                summary = simulate(simulation, workers, lambda done: bar.advance(task, done), rules)
+        else:
+            summary = simulate(simulation, workers, None, rules)
+    except SimulationError as e:
+        typer.echo(f"whistdsl: {e}", err=True)
+        raise typer.Exit(1) from None
+    if format is ReportFormat.json:
+        text = json.dumps(summary_json(summary), indent=2) + "\n"
+    elif format is ReportFormat.csv:
+        text = summary_csv(summary)
+    else:
+        text = ""
+    if format is ReportFormat.table and out is None:
+        render_tables(summary, Console())
+    elif format is ReportFormat.table:
+        buffer = io.StringIO()
+        render_tables(summary, Console(file=buffer, width=100, no_color=True, highlight=False))
+        text = buffer.getvalue()
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out} ({summary.games_per_second:.0f} games/s)", err=True)
+    elif text:
+        typer.echo(text, nl=False)
+    if plot is not None:
+        plot_summary(summary, plot)
+        typer.echo(f"drew {plot}", err=True)
