@@ -18,6 +18,7 @@ import typer
 from .catalogue import SUITS, reference_markdown
 from .findings import render_github, render_json, render_text
 from .lint import LintResult, RulesetError, lint_path, load_rules, resolve_ruleset_argument
+from .play import play_command
 from .resources import bundled_rulesets, schema_path
 from .ruleset import PlannedHand, Ruleset, hand_setup
 from .scoring import hand_points
@@ -176,6 +177,9 @@ def score(
 
 
 app.command("simulate")(simulate_command)
+
+
+app.command("play")(play_command)
 
 
 def main() -> None:

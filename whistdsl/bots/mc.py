@@ -101,7 +101,7 @@ class MonteCarloPlayer:
     kind = "mc"
     observes = True
 
-    def __init__(self, samples: int = 48, time_budget: float = 0.5):
+    def __init__(self, samples: int = 48, time_budget: float = 1.0):
         self.samples = samples
         self.time_budget = time_budget
 

@@ -1,0 +1,463 @@
+"""`whistdsl play RULESET`: a whole game at the terminal, you against computer players, or (with
+`--watch`) computer players only.
+
+A person's seat is a `HumanPlayer`: it is shown only its seat's `SeatView`, asks for a bid or a
+card, and asks again with a one-line reason when the engine refuses the answer. `TableTalk`
+prints what happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich
+Console: colours on a terminal, plain text when the output is a file or a pipe.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Callable, Optional, Sequence
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
+from .engine import BIDDING, Game, HandResult, IllegalAction, SeatView, Trick
+from .expression import EvalError
+from .players import BOTS, Player, decide
+from .record import RecordWriter
+from .sheet import RED_SUITS, print_sheet, score_sheet, trump_label
+
+HUMAN = "human"
+INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+
+class Stop(Exception):
+    """The person at the terminal stopped the game (Ctrl-C, end of input)."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class TableTalk:
+    """What the table says: hand headers, bids, cards, tricks and results, for one console.
+
+    `names` are the seats' names; `you` is the person's seat (None when watching). Watching, the
+    talk is compact: one line for the bids and one per trick.
+    """
+
+    def __init__(self, console: Console, game: Game, names: Sequence[str], you: int | None):
+        self.console = console
+        self.game = game
+        self.names = list(names)
+        self.you = you
+        self.compact = you is None
+        self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
+
+    # -- words
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.you else self.names[seat]
+
+    def card(self, c: Card, trump: int = NO_TRUMP, dim: bool = False) -> Text:
+        """`K♠` (hearts and diamonds in red, trumps in bold) or `KS` where symbols cannot be shown."""
+        suit = c >> 4
+        text = RANK_LETTERS[c & 15] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
+        if dim:
+            return Text(text, style="dim")
+        style = "red" if suit in RED_SUITS else ""
+        return Text(text, style=f"{style} bold".strip() if suit == trump else style)
+
+    def hand(self, cards: Sequence[Card], trump: int, legal: Sequence[Card] | None = None) -> Text:
+        """A hand sorted by suit, trumps first and marked; cards that may not be played now dimmed."""
+        out = Text()
+        previous = None
+        for c in sort_hand(cards, trump):
+            suit = c >> 4
+            if previous is not None and suit != previous:
+                out.append(" (trump)" if previous == trump else "")
+                out.append("   ")
+            elif previous is not None:
+                out.append(" ")
+            out.append_text(self.card(c, trump, dim=legal is not None and c not in legal))
+            previous = suit
+        if previous is not None and previous == trump:
+            out.append(" (trump)")
+        return out
+
+    def cards_of(self, plays: Sequence[tuple[int, Card]], trump: int) -> Text:
+        """`Ana K♠, Ben 2♠`: cards with who played (or holds) them."""
+        out = Text()
+        for i, (seat, c) in enumerate(plays):
+            if i:
+                out.append(", ")
+            out.append(f"{self.who(seat)} ")
+            out.append_text(self.card(c, trump))
+        return out
+
+    def trump_words(self, trump: int) -> Text:
+        if trump == NO_TRUMP:
+            return Text("no trump")
+        out = Text("trump ")
+        if self.symbols:
+            out.append_text(trump_label(trump))
+            out.append(" ")
+        out.append(suit_name(trump))
+        return out
+
+    def say(self, *parts: str | Text, style: str = "") -> None:
+        self.console.print(Text.assemble(*parts, style=style), highlight=False, soft_wrap=True)
+
+    # -- events
+
+    def hand_starts(self) -> None:
+        g = self.game
+        view = g.view(self.you if self.you is not None else g.dealer)
+        if view.extra:
+            title = f"Hand {view.hand_number}: tie-break hand"
+        else:
+            title = f"Hand {view.hand_number} of {g.scheduled_hands}"
+        kind = g.rules.kinds[view.kind]
+        mark = f" {kind.mark}" if kind.mark else ""
+        self.console.print()
+        self.console.rule(f"{title}{mark}", align="left", style="dim")
+        header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ", self.trump_words(view.trump))
+        if view.turn_up is not None:
+            header.append(" (turned up: ")
+            header.append_text(self.card(view.turn_up))
+            header.append(")")
+        header.append(f"; dealer {self.who(view.dealer)}")
+        if view.sitting_out:
+            out = ", ".join(self.who(s) for s in view.sitting_out)
+            header.append(f"; {out} sit{'s' if out != 'You' else ''} out")
+        self.say(header)
+        what = kind.description or {
+            "forehead": "everyone sees every card but their own",
+            "blind": "everyone bids before seeing their cards",
+        }.get(view.view, "")
+        if what:
+            label = kind.mark or kind.name
+            self.say(f"{label[:1].upper()}{label[1:]} hand: {what}", style="italic")
+        if self.you is not None:
+            if self.you in view.sitting_out:
+                self.say("You sit this hand out.", style="italic")
+
+    def bid_made(self, seat: int, bid: int) -> None:
+        if not self.compact:
+            self.say(f"{self.who(seat)} bid {bid}.")
+
+    def bidding_over(self) -> None:
+        g = self.game
+        total = sum(b for _, b in g.bid_log)
+        size = g.hand_size
+        over = f"{total - size} over" if total > size else f"{size - total} under"
+        bids = ", ".join(f"{self.who(s)} {b}" for s, b in g.bid_log)
+        self.say(f"Bids: {bids} ({total} for {size} trick{'s' if size != 1 else ''}, {over})")
+
+    def card_played(self, seat: int, card: Card, trump: int) -> None:
+        if not self.compact:
+            self.say(f"{self.who(seat)} played ", self.card(card, trump), ".")
+
+    def trick_won(self, trick: Trick, number: int, trump: int, bids: dict[int, int], taken: Sequence[int]) -> None:
+        w = trick.winner
+        if self.compact:
+            self.say(f"  {number:>2}  ", self.cards_of(trick.cards, trump), f"  -> {self.who(w)}")
+        else:
+            self.say(f"{self.who(w)} won trick {number} ({taken[w]} taken, {bids[w]} bid).", style="bold")
+
+    def hand_over(self, result: HandResult) -> None:
+        bids = dict(result.bids)
+        parts = []
+        for seat in range(self.game.players):
+            if seat in result.sitting_out:
+                continue
+            made = "made" if result.taken[seat] == bids[seat] else "missed"
+            points = result.points[seat]
+            parts.append(f"{self.who(seat)} {result.taken[seat]}/{bids[seat]} {made} {'+' if points > 0 else ''}{points}")
+        self.say("Taken/bid: ", "; ".join(parts))
+        if not self.compact and not self.game.over:  # the last sheet comes with the winner
+            self.sheet()
+
+    def sheet(self, winners: Sequence[int] | None = None) -> None:
+        g = self.game
+        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
+        self.console.print()
+        print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
+
+    def game_over(self) -> None:
+        g = self.game
+        assert g.result is not None
+        self.sheet(g.result.winners)
+
+    # -- what the person sees before acting
+
+    def before_bid(self, view: SeatView, forbidden: Sequence[int]) -> None:
+        if view.hand is not None:
+            self.say("Your hand: ", self.hand(view.hand, view.trump))
+        elif view.view == "blind":
+            self.say("You bid blind: your cards are shown once the bidding is over.", style="italic")
+        if view.others:
+            self.say("Your card is on your forehead. You see: ", self.cards_of(self._others(view), view.trump))
+        if view.bids:
+            so_far = sum(b for _, b in view.bids)
+            self.say(f"Bids so far: {', '.join(f'{self.who(s)} {b}' for s, b in view.bids)} ({so_far} of {view.hand_size})")
+        else:
+            self.say("You bid first.")
+        self.say(may_bid(view, forbidden))
+
+    def before_card(self, view: SeatView) -> None:
+        trick_number = len(view.tricks) + 1
+        if view.trick:
+            self.say(f"Trick {trick_number} of {view.hand_size}, {self.who(view.trick[0][0])} led: ",
+                     self.cards_of(view.trick, view.trump))
+        else:
+            self.say(f"Trick {trick_number} of {view.hand_size}: you lead.")
+        bids = dict(view.bids)
+        taken = ", ".join(f"{self.who(s)} {view.taken[s]}/{bids[s]}" for s in view.bidding_order)
+        self.say(f"Taken/bid: {taken}", style="dim")
+        if view.hand is not None:
+            self.say("Your hand: ", self.hand(view.hand, view.trump, view.legal))
+        else:
+            self.say("Your card is on your forehead. You see: ", self.cards_of(self._others(view), view.trump))
+
+    @staticmethod
+    def _others(view: SeatView) -> list[tuple[int, Card]]:
+        return [(s, c) for s in sorted(view.others) for c in view.others[s]]
+
+
+def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
+    """What the seat may bid, with the forbidden values said plainly (the hook by its reason)."""
+    size = view.hand_size
+    legal = view.legal or ()
+    if not forbidden:
+        return f"You may bid 0 to {size}."
+    so_far = sum(b for _, b in view.bids)
+    hook = size - so_far if len(view.bids) == len(view.bidding_order) - 1 else None
+    if list(forbidden) == [hook]:
+        why = f"the bids would add up to the hand size ({so_far} + {hook} = {size})"
+        if len(legal) == 1:
+            return f"You must bid {legal[0]}: you may not bid {hook}, {why}."
+        return f"You may bid 0 to {size}, but not {hook}: {why}."
+    if len(legal) == 1:
+        return f"You must bid {legal[0]}: no other bid is allowed in this hand."
+    return f"You may bid {', '.join(map(str, legal))} (not {', '.join(map(str, forbidden))})."
+
+
+Ask = Callable[[Text], str]
+
+
+class HumanPlayer:
+    """A person at the terminal: sees its seat's view, answers a prompt, and is asked again with
+    the reason when the answer is refused. Ctrl-C and end of input raise `Stop`."""
+
+    kind = HUMAN
+    observes = True
+
+    def __init__(self, talk: TableTalk, ask: Ask):
+        self.talk = talk
+        self.ask = ask
+
+    def act(self, view: SeatView | None, legal: list[int] | None, rng: object) -> None:  # pragma: no cover
+        raise TypeError("a human player takes its turn with take_turn(game)")
+
+    def take_turn(self, game: Game) -> None:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        if game.phase == BIDDING:
+            self.talk.before_bid(view, game.forbidden_bids())
+            prompt = Text("Your bid: ", style="bold")
+            while True:
+                answer = self._read(prompt)
+                if answer in ("?", "help"):
+                    self.talk.before_bid(view, game.forbidden_bids())
+                    continue
+                try:
+                    bid = int(answer)
+                except ValueError:
+                    self._refuse(f"{answer!r} is not a bid: type a whole number from 0 to {view.hand_size}")
+                    continue
+                try:
+                    game.bid(bid)
+                    return
+                except IllegalAction as e:
+                    self._refuse(str(e))
+        else:
+            self.talk.before_card(view)
+            hidden = view.hand is None
+            prompt = Text("Press Enter to play your card: " if hidden else "Your card: ", style="bold")
+            while True:
+                answer = self._read(prompt)
+                if answer in ("?", "help"):
+                    self.talk.before_card(view)
+                    continue
+                try:
+                    if hidden:
+                        if answer:
+                            self._refuse("you cannot see your card: press Enter to play it")
+                            continue
+                        game.play(None)
+                    else:
+                        if not answer:
+                            self._refuse("type a card, rank then suit: e.g. QH, TS, 10h, 7♦")
+                            continue
+                        game.play(parse_card(answer))
+                    return
+                except (IllegalAction, CardSyntaxError) as e:
+                    self._refuse(str(e))
+
+    def _read(self, prompt: Text) -> str:
+        try:
+            return self.ask(prompt).strip()
+        except EOFError:
+            raise Stop("end of input", 1) from None
+        except KeyboardInterrupt:
+            raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+
+    def _refuse(self, reason: str) -> None:
+        """One line: the reason, then the prompt again."""
+        self.talk.say(f"{reason[:1].upper()}{reason[1:]}.", style="red")
+
+
+def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk, writer: RecordWriter | None) -> None:
+    """Play `game` to the end, telling the table what happens and writing the record after every hand."""
+    announced = -1
+    while not game.over:
+        if len(game.history) != announced:
+            announced = len(game.history)
+            talk.hand_starts()
+        seat: int = game.to_act  # type: ignore[assignment]
+        phase, hands_before, tricks_before, trump = game.phase, len(game.history), len(game.tricks), game.trump
+        player = seats[seat]
+        try:
+            if isinstance(player, HumanPlayer):
+                player.take_turn(game)
+            else:
+                game.act(decide(game, player))
+        except KeyboardInterrupt:
+            raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+        if phase == BIDDING:
+            talk.bid_made(seat, game.bid_log[-1][1])
+            if game.phase != BIDDING:
+                talk.bidding_over()
+            continue
+        finished = game.history[-1] if len(game.history) > hands_before else None
+        if finished is not None:
+            tricks, taken, bids = finished.tricks, finished.taken, dict(finished.bids)
+        else:
+            tricks, taken, bids = tuple(game.tricks), game.taken, dict(game.bid_log)
+        if len(tricks) > tricks_before:
+            trick = tricks[-1]
+            talk.card_played(seat, trick.cards[-1][1], trump)
+            talk.trick_won(trick, len(tricks), trump, bids, taken)
+        else:
+            talk.card_played(seat, game.trick[-1][1], trump)
+        if finished is not None:
+            talk.hand_over(finished)
+            if writer is not None:
+                writer.update()
+    if writer is not None:
+        writer.update(force=True)
+    talk.game_over()
+
+
+# ---------------------------------------------------------------- the command
+
+
+def _usage(message: str) -> typer.Exit:
+    typer.echo(f"whistdsl: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _split(option: str, value: str) -> list[str]:
+    parts = [p.strip() for p in value.split(",")]
+    if any(not p for p in parts):
+        raise _usage(f"{option}: an empty entry in {value!r}; separate entries with commas, e.g. A,B,C,D")
+    return parts
+
+
+def _bot_kinds(value: str, computer_seats: list[int]) -> dict[int, str]:
+    kinds = _split("--bots", value)
+    unknown = [k for k in kinds if k not in BOTS]
+    if unknown:
+        raise _usage(f"--bots: unknown computer player {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
+    if len(kinds) == 1:
+        kinds = kinds * len(computer_seats)
+    if len(kinds) != len(computer_seats):
+        raise _usage(
+            f"--bots: give one kind for every computer seat, or {len(computer_seats)} "
+            f"(one per computer seat, in seat order), not {len(kinds)}"
+        )
+    return dict(zip(computer_seats, kinds))
+
+
+def play_command(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name (see `whistdsl list`).")],
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1 (seats go clockwise).")] = 0,
+    watch: Annotated[bool, typer.Option("--watch", help="Computer players in every seat; nothing is asked.")] = False,
+    names: Annotated[Optional[str], typer.Option("--names", help="The players' names by seat: A,B,C,D.")] = None,
+    bots: Annotated[str, typer.Option("--bots", help="Computer players: one kind for all (e.g. random) or one per computer seat: KIND,KIND,...")] = "random",
+    record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) to this file after every hand.")] = None,
+    first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", help="The first dealer's seat (default: as the ruleset says).")] = None,
+) -> None:
+    """Play a whole game at the terminal against computer players (or watch them: --watch)."""
+    from .cli import open_rules  # late: cli imports this module to register the command
+
+    rules = open_rules(ruleset)
+    n = players if players is not None else rules.players_default
+    if not rules.players_min <= n <= rules.players_max:
+        raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
+    if not watch and not 0 <= seat < n:
+        raise _usage(f"--seat: a seat from 0 to {n - 1}, not {seat}")
+    if first_dealer is not None and not 0 <= first_dealer < n:
+        raise _usage(f"--first-dealer: a seat from 0 to {n - 1}, not {first_dealer}")
+    you = None if watch else seat
+    seat_names = _split("--names", names) if names is not None else [f"Player {i + 1}" for i in range(n)]
+    if len(seat_names) != n:
+        raise _usage(f"--names: {len(seat_names)} names for {n} players")
+    if len(set(seat_names)) != n:
+        raise _usage("--names: every player needs a different name")
+    computer_seats = [s for s in range(n) if s != you]
+    bot_kinds = _bot_kinds(bots, computer_seats)
+    if not watch and not sys.stdin.isatty():
+        raise _usage(
+            "standard input is not a terminal, so there is no one to ask for bids and cards; "
+            "run it in a terminal, or use --watch to let computer players take every seat"
+        )
+    try:
+        game = Game(rules, n, seed=seed, first_dealer=first_dealer, names=seat_names)
+    except EvalError as e:
+        typer.echo(f"whistdsl: {rules.name} cannot be played with {n} players: {e}", err=True)
+        raise typer.Exit(1) from None
+
+    console = Console(highlight=False)
+    talk = TableTalk(console, game, seat_names, you)
+    kinds = [bot_kinds.get(s, HUMAN) for s in range(n)]
+    seats: list[Player | HumanPlayer] = [
+        HumanPlayer(talk, lambda prompt: console.input(prompt)) if k == HUMAN else BOTS[k]() for k in kinds
+    ]
+    writer = None
+    if record is not None:
+        writer = RecordWriter(record, game, kinds)
+        try:
+            writer.update(force=True)  # a record with no hands yet: the file can be written
+        except OSError as e:
+            raise _usage(f"--record: cannot write {record}: {e.strerror or e}") from None
+
+    table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
+    talk.say(Text(f"{rules.name}: {n} players, seed {game.seed}", style="bold"))
+    talk.say(f"Seats: {table}")
+    if you is not None:
+        talk.say("Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦); ? shows the table again; "
+                 "Ctrl-D or Ctrl-C stops.", style="dim")
+    try:
+        run_game(game, seats, talk, writer)
+    except (Stop, KeyboardInterrupt) as e:
+        stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
+        done = len(game.history)
+        message = f"whistdsl: game stopped: {stop.message}, after {done} complete hand{'s' if done != 1 else ''}."
+        if record is not None:
+            message += f" The record {record} holds every complete hand."
+        console.print()
+        typer.echo(message, err=True)
+        raise typer.Exit(stop.code) from None

@@ -1,0 +1,168 @@
+"""The score sheet players keep on paper: one row per hand, each player's bid and running total.
+
+`score_sheet` builds it as a rich Table (made contracts green with a `*`, missed ones red);
+`score_sheet_text` renders the same table as plain text, and `print_sheet` prints it on a console
+at its natural width when the output is not a terminal. `play` shows it after every hand; replays
+can build it from a record's hands with `sheet_hand_from_json`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, NamedTuple, Protocol, Sequence
+
+from rich import box
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from .cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
+from .expression import Number
+from .ruleset import Ruleset
+
+MADE_MARK = "*"
+MADE_STYLE = "green"
+MISSED_STYLE = "red"
+RED_SUITS = (1, 2)  # hearts, diamonds
+
+
+class SheetHand(Protocol):
+    """What the sheet reads of a finished hand (engine.HandResult has all of it)."""
+
+    number: int
+    size: int
+    mark: str
+    trump: int
+    sitting_out: tuple[int, ...]
+    bids: tuple[tuple[int, int], ...]
+    taken: tuple[int, ...]
+    totals: tuple[Number, ...]
+
+
+class JsonHand(NamedTuple):
+    number: int
+    size: int
+    mark: str
+    trump: int
+    sitting_out: tuple[int, ...]
+    bids: tuple[tuple[int, int], ...]
+    taken: tuple[int, ...]
+    totals: tuple[Number, ...]
+
+
+def sheet_hand_from_json(hand: dict[str, Any]) -> JsonHand:
+    """A hand of a game record (whistdsl.record) as the sheet reads it."""
+    from .record import read_exact  # late: record imports the engine, which the sheet does not need
+
+    trump = hand.get("trump")
+    return JsonHand(
+        number=hand["number"],
+        size=hand["cards"],
+        mark=hand.get("mark", ""),
+        trump=NO_TRUMP if trump is None else ("spades", "hearts", "diamonds", "clubs").index(trump),
+        sitting_out=tuple(hand.get("sitting_out", ())),
+        bids=tuple((b["seat"], b["bid"]) for b in hand["bids"]),
+        taken=tuple(hand["taken"]),
+        totals=tuple(read_exact(t) for t in hand["totals"]),
+    )
+
+
+def trump_label(trump: int, symbols: bool = True) -> Text:
+    """`♠` (red for hearts and diamonds) or, without symbols, `spades`; `NT` for no trump."""
+    if trump == NO_TRUMP:
+        return Text("NT")
+    name = suit_name(trump)
+    if not symbols:
+        return Text(name)
+    return Text(SUIT_SYMBOLS[trump], style="red" if trump in RED_SUITS else "")
+
+
+def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
+    """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)`."""
+    if len(winners) == 1:
+        w = winners[0]
+        return f"Winner: {names[w]} ({totals[w]})"
+    listed = ", ".join(f"{names[w]} ({totals[w]})" for w in winners)
+    return f"Winners (tied): {listed}"
+
+
+def score_sheet(
+    rules: Ruleset,
+    names: Sequence[str],
+    hands: Sequence[SheetHand],
+    winners: Sequence[int] | None = None,
+    symbols: bool = True,
+) -> Table:
+    """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
+    or the hand's mark (`0`, `NV`), then `bid / total` per player: `*` and green when the contract
+    was made, red when missed, `-` for a seat sitting the hand out. With `winners`, a caption
+    names them."""
+    table = Table(
+        title=rules.name, title_justify="left", caption_justify="left", caption_style="none",
+        show_edge=False, pad_edge=False,
+        box=box.SIMPLE_HEAD if symbols else box.ASCII2,
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("hand", no_wrap=True)
+    for seat, name in enumerate(names):
+        style = "bold" if winners and seat in winners else ""
+        table.add_column(Text(name, style=style), justify="right", no_wrap=True)
+    # every cell the same width, so the slashes line up: `10* / -120`
+    bid_width = max((len(str(h.size)) for h in hands), default=1)
+    total_width = max((len(str(t)) for h in hands for t in h.totals), default=1)
+    for hand in hands:
+        bid_of = dict(hand.bids)
+        cells: list[Text] = []
+        for seat in range(len(names)):
+            total = f"{hand.totals[seat]!s:>{total_width}}"
+            if seat in hand.sitting_out or seat not in bid_of:
+                cells.append(Text(f"{'-':>{bid_width}}  / {total}", style="dim"))
+                continue
+            bid = bid_of[seat]
+            made = hand.taken[seat] == bid
+            mark = MADE_MARK if made else " "
+            cells.append(Text(f"{bid:>{bid_width}}{mark} / {total}", style=MADE_STYLE if made else MISSED_STYLE))
+        first = Text(f"{hand.size:>{bid_width}} ")
+        first.append_text(Text(hand.mark) if hand.mark else trump_label(hand.trump, symbols))
+        table.add_row(Text(str(hand.number)), first, *cells)
+    caption = Text(f"bid / running total; {MADE_MARK} = contract made", style="dim")
+    if winners and hands:
+        caption = Text.assemble((winners_line(names, winners, hands[-1].totals), "bold"), "\n", caption)
+    table.caption = caption
+    return table
+
+
+def print_sheet(console: Console, table: Table) -> None:
+    """Print `table` on `console`; when the output is not a terminal, at the table's full width
+    (no wrapped cells), since a file has no screen edge."""
+    width = None
+    if not console.is_terminal:
+        width = max(console.width, Measurement.get(console, console.options, table).maximum)
+    console.print(table, width=width)
+
+
+def score_sheet_text(
+    rules: Ruleset,
+    names: Sequence[str],
+    hands: Sequence[SheetHand],
+    winners: Sequence[int] | None = None,
+) -> str:
+    """The score sheet as plain text (no colours, no escape codes, ASCII rules)."""
+    out = io.StringIO()
+    console = Console(file=out, color_system=None, force_terminal=False, width=10_000, highlight=False)
+    table = score_sheet(rules, names, hands, winners, symbols=False)
+    console.print(table, width=Measurement.get(console, console.options, table).maximum)
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n"
+
+
+__all__ = [
+    "JsonHand",
+    "SheetHand",
+    "print_sheet",
+    "score_sheet",
+    "score_sheet_text",
+    "sheet_hand_from_json",
+    "trump_label",
+    "winners_line",
+]
