@@ -1,0 +1,234 @@
+"""`whistdsl simulate`: seeded tournaments whose numbers depend on the seed alone, reported under
+stable keys, with exact statistics that merge in any order; bad options are usage errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner, Result
+
+from whistdsl.cli import app
+from whistdsl.players import BOTS, RandomPlayer
+from whistdsl.simulate import MAX_BINS, TIMING_KEYS, Histogram, Moments, Simulation, Tally, simulate, summary_json
+
+runner = CliRunner()
+
+
+def run(*args: str) -> Result:
+    return runner.invoke(app, ["simulate", *args])
+
+
+def simulate_json(*args: str) -> dict:
+    result = run("--format", "json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def without_timing(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in TIMING_KEYS}
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def test_the_same_seed_gives_the_same_numbers_with_one_worker_or_two() -> None:
+    once = simulate_json("romanian", "--games", "24", "--seed", "7", "--workers", "1")
+    again = simulate_json("romanian", "--games", "24", "--seed", "7", "--workers", "1")
+    two_workers = simulate_json("romanian", "--games", "24", "--seed", "7", "--workers", "2")
+    assert without_timing(once) == without_timing(again) == without_timing(two_workers)
+    assert once["games"] == 24 and once["seed"] == 7
+
+
+def test_another_seed_plays_other_games() -> None:
+    first = simulate_json("romanian", "--games", "12", "--seed", "1", "--workers", "1")
+    second = simulate_json("romanian", "--games", "12", "--seed", "2", "--workers", "1")
+    assert first["bots"]["random"]["mean"] != second["bots"]["random"]["mean"]
+
+
+def test_game_seeds_and_seats_depend_only_on_the_tournament_seed_and_the_game_number() -> None:
+    sim = Simulation("romanian", 4, ("a", "b", "c", "d"), seed=5, games=8)
+    assert sim.game_seed(3) == Simulation("romanian", 4, ("a",) * 4, seed=5, games=1000).game_seed(3)
+    assert len({sim.game_seed(g) for g in range(8)}) == 8
+
+
+def test_seats_rotate_so_every_bot_sits_in_every_seat() -> None:
+    sim = Simulation("romanian", 4, ("a", "b", "c", "d"), seed=0, games=4)
+    assert [sim.seat_bots(g) for g in range(4)] == [
+        ("a", "b", "c", "d"),
+        ("b", "c", "d", "a"),
+        ("c", "d", "a", "b"),
+        ("d", "a", "b", "c"),
+    ]
+
+
+# ---------------------------------------------------------------- the report
+
+
+def test_json_holds_the_summary_under_stable_keys() -> None:
+    summary = simulate_json("serbian", "--games", "10", "--seed", "3", "--workers", "1", "--players", "5")
+    assert {"games", "bots", "seats", "positions", "hand_sizes", "games_per_second", "ruleset", "players", "seed"} <= set(summary)
+    assert summary["players"] == 5 and summary["games"] == 10 and summary["ruleset"] == "Serbian whist"
+    assert set(summary["bots"]) == {"random"}
+    bot = summary["bots"]["random"]
+    assert {"games", "mean", "ci95", "win_share", "made_share"} <= set(bot)
+    assert bot["games"] == 50  # seats played: 5 seats x 10 games
+    assert [seat["seat"] for seat in summary["seats"]] == [0, 1, 2, 3, 4]
+    assert list(summary["positions"]) == ["1", "2", "3", "4", "5"]
+    assert all({"made_share", "contracts"} <= set(p) for p in summary["positions"].values())
+    assert summary["positions"]["5"]["dealer_share"] == 1  # in Serbian whist the dealer bids last
+    assert all("made_share" in s for s in summary["hand_sizes"].values())
+    assert summary["games_per_second"] > 0
+
+
+def test_made_shares_are_shares_and_win_shares_add_up_to_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "also-random", RandomPlayer)  # any name in the registry is a bot
+    summary = simulate_json("romanian", "--games", "16", "--seed", "11", "--workers", "1", "--bots", "random,also-random,random,also-random")
+    assert set(summary["bots"]) == {"random", "also-random"}
+    assert summary["bots"]["random"]["games"] == summary["bots"]["also-random"]["games"] == 32
+    assert sum(b["win_share"] for b in summary["bots"].values()) == pytest.approx(1, abs=1e-5)
+    assert sum(s["win_share"] for s in summary["seats"]) == pytest.approx(1, abs=1e-5)
+    shares = [b["made_share"] for b in summary["bots"].values()]
+    shares += [s["made_share"] for s in summary["seats"]]
+    shares += [p["made_share"] for part in ("positions", "hand_sizes") for p in summary[part].values()]
+    shares += [p["made_share"] for b in summary["bots"].values() for p in b["positions"].values()]
+    assert all(0 <= share <= 1 for share in shares)
+    contracts = sum(p["contracts"] for p in summary["positions"].values())
+    assert contracts == sum(s["contracts"] for s in summary["hand_sizes"].values()) == sum(b["contracts"] for b in summary["bots"].values())
+
+
+def test_csv_and_table_reports_give_games_per_second() -> None:
+    csv_report = run("romanian", "--games", "4", "--seed", "1", "--workers", "1", "--format", "csv")
+    assert csv_report.exit_code == 0, csv_report.output
+    lines = csv_report.stdout.splitlines()
+    assert lines[0] == "section,name,games,mean,ci95,win_share,made_share,contracts,value"
+    assert any(line.startswith("bot,random,16,") for line in lines)
+    assert any(line.startswith("run,games_per_second,") for line in lines)
+    table = run("romanian", "--games", "4", "--seed", "1", "--workers", "1")
+    assert table.exit_code == 0, table.output
+    assert "games/s" in table.stdout and "4 (dealer)" in table.stdout
+
+
+def test_out_writes_the_report_to_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "summary.json"
+    result = run("romanian", "--games", "4", "--seed", "1", "--workers", "1", "--format", "json", "--out", str(target))
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["games"] == 4
+
+
+def test_plot_draws_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    figure = tmp_path / "tournament.png"
+    result = run("romanian", "--games", "6", "--seed", "1", "--workers", "1", "--plot", str(figure))
+    assert result.exit_code == 0, result.output
+    assert figure.read_bytes().startswith(b"\x89PNG") and figure.stat().st_size > 1000
+
+
+def test_plot_without_matplotlib_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # what importlib sees when it is not installed
+    result = run("romanian", "--games", "2", "--workers", "1", "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 2
+    assert "matplotlib" in result.output and not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize(
+    "options, says",
+    [
+        (["--bots", "nobody"], "unknown bot 'nobody'"),
+        (["--bots", "random,random"], "2 bots for 4 players"),
+        (["--bots", "random,"], "empty"),
+        (["--players", "9"], "--players must be within 3..6"),
+        (["--players", "2"], "--players must be within 3..6"),
+        (["--games", "0"], "--games"),
+        (["--workers", "0"], "--workers"),
+        (["--plot", "figure.pdf"], ".png or .svg"),
+        (["--format", "xml"], "--format"),
+    ],
+)
+def test_bad_options_are_usage_errors(options: list[str], says: str) -> None:
+    result = run("romanian", "--games", "2", *options)
+    assert result.exit_code == 2, result.output
+    assert says in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_unknown_ruleset_is_a_usage_error() -> None:
+    result = run("no-such-ruleset", "--games", "2")
+    assert result.exit_code == 2 and "no such ruleset" in result.output
+
+
+class IllegalBot:
+    kind = "illegal"
+    observes = False
+
+    def act(self, view, legal, rng):  # noqa: ANN001, ANN201
+        return 99  # never a legal bid
+
+
+def test_a_game_that_fails_exits_1_naming_the_game_and_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "illegal", IllegalBot)
+    result = run("romanian", "--games", "3", "--seed", "1", "--workers", "1", "--bots", "illegal")
+    assert result.exit_code == 1
+    assert "game 0 (seed " in result.output and "IllegalAction" in result.output
+
+
+# ---------------------------------------------------------------- exact statistics
+
+
+def finished(totals: tuple, winners: tuple) -> SimpleNamespace:
+    return SimpleNamespace(result=SimpleNamespace(totals=totals, winners=winners), history=[])
+
+
+def test_a_tie_between_k_winners_gives_each_one_kth_of_the_win() -> None:
+    tally = Tally()
+    tally.add_game(finished((10, 10, 10, 3), (0, 1, 2)), ("a", "b", "b", "c"))
+    tally.add_game(finished((1, 2, 3, 4), (3,)), ("a", "b", "b", "c"))
+    assert {bot: line.wins for bot, line in tally.bots.items()} == {"a": Fraction(1, 3), "b": Fraction(2, 3), "c": 1}
+    assert [tally.seats[s].wins for s in range(4)] == [Fraction(1, 3)] * 3 + [1]
+
+
+def test_mean_and_95_percent_interval_from_exact_sums() -> None:
+    scores = Moments()
+    for x in (1, 2, 3, Fraction(4)):
+        scores.add(x)
+    assert scores.mean() == 2.5
+    assert scores.sd() == pytest.approx((5 / 3) ** 0.5)
+    assert scores.ci95() == pytest.approx(1.96 * (5 / 3) ** 0.5 / 2)
+    assert Moments().mean() is None and Moments().ci95() is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-5000, 5000) | st.fractions(-300, 300, max_denominator=6), max_size=400),
+    st.integers(1, 5),
+    st.randoms(use_true_random=False),
+)
+def test_histograms_merged_in_any_order_are_the_same_and_stay_small(scores: list, parts: int, rng: random.Random) -> None:
+    whole = Histogram()
+    for x in scores:
+        whole.add(x)
+    pieces = [Histogram() for _ in range(parts)]
+    for x in scores:
+        rng.choice(pieces).add(x)
+    rng.shuffle(pieces)
+    merged = Histogram()
+    for piece in pieces:
+        merged.merge(piece)
+    assert (merged.shift, merged.counts) == (whole.shift, whole.counts)
+    assert len(whole.counts) <= MAX_BINS and sum(whole.counts.values()) == len(scores)
+    if scores:
+        low, count = whole.bins()[0]
+        assert low <= min(scores) < low + whole.width
+
+
+def test_the_library_runs_a_simulation_without_the_command() -> None:
+    summary = simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=5), workers=1)
+    data = summary_json(summary)
+    assert data["games"] == 5 and data["players"] == 3 and summary.tally.bots["random"].scores.n == 15
