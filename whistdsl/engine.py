@@ -31,7 +31,18 @@ Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the game is unchanged."""
+    """An action that the rules do not allow now; the game is unchanged.
+
+    `str(e)` speaks to the player ("you must follow suit: ..."); `reason` is a stable code
+    (`not_your_turn`, `bad_bid`, `hook`, `forced_bid`, `bid_not_allowed`, `not_a_card`,
+    `not_held`, `must_follow`, `must_trump`, `must_overtrump`, `game_over`) and `detail` says
+    the same about a seat in the third person ("holds a spade (must follow)"), for replays.
+    """
+
+    def __init__(self, message: str, reason: str = "illegal", detail: str | None = None):
+        super().__init__(message)
+        self.reason = reason
+        self.detail = detail if detail is not None else message
 
 
 class Trick(NamedTuple):
@@ -157,7 +168,8 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.ranks = rules.deck_ranks(n)
-        self.deck = list(deck(rules.suits, self.ranks))
+        self.full_deck = deck(rules.suits, self.ranks)
+        self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
         self.running: list[dict[str, Number]] = [start_running(rules, n) for _ in range(n)]
         self.history: list[HandResult] = []
@@ -295,8 +307,8 @@ class Game:
         self._seat_table(table)
         size = plan.size
         needed = size * setup.playing
-        d = self.deck
-        total = len(d)
+        d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
+        total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
         hands: list[list[list[Card]]] = [[[], [], [], []] for _ in range(n)]
         if preset is None:
             # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed
@@ -507,14 +519,14 @@ class Game:
         elif self.phase == PLAY:
             self.play(action)
         else:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "game_over")
 
     def bid(self, bid: int) -> None:
         if self.phase != BIDDING:
-            raise IllegalAction("it is not time to bid")
+            raise IllegalAction("it is not time to bid", "not_your_turn", "bid when it was not time to bid")
         legal = self._legal_bids()
         if type(bid) is not int or bid not in legal:
-            raise IllegalAction(self._bid_refusal(bid, legal))
+            raise self._bid_refusal(bid, legal)
         seat = self.to_act
         self.bids[seat] = bid  # type: ignore[index]
         self.bid_log.append((seat, bid))  # type: ignore[arg-type]
@@ -527,20 +539,22 @@ class Game:
             self.to_act = self.leader
             self.trick_order = self.play_orders[self.leader]
 
-    def _bid_refusal(self, bid: object, legal: list[int]) -> str:
+    def _bid_refusal(self, bid: object, legal: list[int]) -> IllegalAction:
         size = self.plan[self.index].size
         if type(bid) is not int or not 0 <= bid <= size:
-            return f"a bid is a whole number from 0 to {size}"
+            return IllegalAction(f"a bid is a whole number from 0 to {size}", "bad_bid", f"a bid is a whole number from 0 to {size}")
+        if len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size and len(legal) > 1:
+            why = f"the bids would add up to {size}, the hand size"
+            return IllegalAction(f"you may not bid {bid}: {why}", "hook", f"{why} (hook)")
         if len(legal) == 1:
-            return f"{bid} is not allowed here: the only allowed bid is {legal[0]}"
-        return f"{bid} is not allowed here (the bids would add up to {self.bids_so_far + bid}, the hand size)" if (
-            len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size
-        ) else f"{bid} is not allowed here; allowed: {', '.join(map(str, legal))}"
+            return IllegalAction(f"you may not bid {bid}: the only allowed bid is {legal[0]}", "forced_bid", f"the only allowed bid is {legal[0]}")
+        allowed = ", ".join(map(str, legal))
+        return IllegalAction(f"you may not bid {bid} here; allowed: {allowed}", "bid_not_allowed", f"the allowed bids are {allowed}")
 
     def play(self, card: Card | None) -> None:
         """Play a card; None plays the card a seat cannot see (forehead), chosen at random among its legal cards."""
         if self.phase != PLAY:
-            raise IllegalAction("it is not time to play a card")
+            raise IllegalAction("it is not time to play a card", "not_your_turn", "played a card during the bidding")
         seat: int = self.to_act  # type: ignore[assignment]
         legal = self._legal_cards(seat)
         if card is None:
@@ -548,7 +562,7 @@ class Game:
                 raise IllegalAction("name the card to play")
             card = legal[int(self.rng.random() * len(legal))]
         elif card not in legal:
-            raise IllegalAction(self._card_refusal(seat, card))
+            raise self._card_refusal(seat, card)
         self._commit_card(seat, card)
 
     def _commit_card(self, seat: int, card: Card) -> None:
@@ -589,7 +603,7 @@ class Game:
                 legal = legal_cards(hands[seat], trick, trump, void_rule)
                 card = choose[seat](legal)
                 if card not in legal:
-                    raise IllegalAction(self._card_refusal(seat, card))
+                    raise self._card_refusal(seat, card)
                 hands[seat][card >> 4].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
@@ -600,19 +614,32 @@ class Game:
         self._legal_cache = None
         self._finish_hand()
 
-    def _card_refusal(self, seat: int, card: object) -> str:
+    def _card_refusal(self, seat: int, card: object) -> IllegalAction:
         if type(card) is not int or card not in self.deck:
-            return "that is not a card of this deck"
+            return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
         text = card_text(card)  # type: ignore[arg-type]
         h = self.hands[seat]
         if card not in h[card >> 4]:  # type: ignore[operator]
-            return f"you do not hold {text}"
+            return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
         led = self.trick[0][1] >> 4
         if h[led]:
-            return f"you must follow suit: {suit_name(led)} was led and you hold {len(h[led])}"
+            return IllegalAction(
+                f"you must follow suit: {suit_name(led)} were led and you hold {len(h[led])}",
+                "must_follow",
+                f"holds {_a_card_of(led)} (must follow)",
+            )
+        trump = suit_name(self.trump)
         if self.rules.when_void == "must_overtrump":
-            return f"you must over-trump if you can, else trump: you are void in {suit_name(led)}"
-        return f"you must trump: you are void in {suit_name(led)} and hold {suit_name(self.trump)}"
+            return IllegalAction(
+                f"you must over-trump if you can, else trump: you are void in {suit_name(led)}",
+                "must_overtrump",
+                f"is void in {suit_name(led)} and holds a higher trump (must over-trump)",
+            )
+        return IllegalAction(
+            f"you must trump: you are void in {suit_name(led)} and hold {trump}",
+            "must_trump",
+            f"is void in {suit_name(led)} and holds {_a_card_of(self.trump)} (must trump)",
+        )
 
     # ------------------------------------------------------------ end of hand and game
 
@@ -761,6 +788,10 @@ def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
         if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
             win_seat, win_card, win_suit = seat, c, suit
     return win_seat
+
+
+def _a_card_of(suit: int) -> str:
+    return {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}[suit_name(suit)]
 
 
 def _exact(x: Number) -> Number:

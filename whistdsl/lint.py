@@ -38,7 +38,14 @@ def lint_path(path: Path, shown: str | None = None) -> LintResult:
         loaded = load_ruleset(path, shown)
     except LoadError as e:
         return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, path, shown))
+    return lint_loaded(loaded, shown)
+
+
+def lint_loaded(loaded: Loaded, shown: str) -> LintResult:
+    """The stages after loading: versions, schema, expressions, meaning."""
     sources = {d.path: d.lines for d in loaded.documents}
+    if not loaded.layers:
+        loaded.layers = [loaded]
     findings = check_versions(loaded.layers)
     if any(f.code == "W204" for f in findings):
         return LintResult(shown, findings, None, sources)
@@ -96,6 +103,27 @@ def load_rules(argument: str | Path) -> Ruleset:
     if path is None:
         raise FileNotFoundError(str(argument))
     result = lint_path(path, _display(path) if not Path(str(argument)).is_file() else str(argument))
+    if result.ruleset is None:
+        raise RulesetError(result)
+    return result.ruleset
+
+
+def rules_from_data(data: dict, shown: str) -> Ruleset:
+    """Compile a merged ruleset held as data (e.g. the copy inside a game record).
+
+    The data is written out as YAML and goes through every stage, so it is checked exactly as a
+    file would be. Raises RulesetError with the findings (positions refer to `shown`).
+    """
+    import yaml
+
+    from .load import parse_document
+
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    try:
+        loaded = parse_document(Document(shown, text))
+    except LoadError as e:
+        raise RulesetError(LintResult(shown, e.findings)) from None
+    result = lint_loaded(loaded, shown)
     if result.ruleset is None:
         raise RulesetError(result)
     return result.ruleset

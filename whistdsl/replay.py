@@ -1,0 +1,273 @@
+"""Replay: re-run a game record against its rules, resume it, or play set-up deals.
+
+Every recorded deal is handed to the engine as a set-up deal, and every recorded bid and card
+is applied through the engine's own checks; then tricks, taken counts, points, running values,
+totals and winners are compared with what the record says. The first disagreement is reported
+with the hand, the trick (or "bidding"), the seat, what the record says and what the rules say.
+Resuming is the same replay followed by restoring the random generator's state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+import jsonschema
+
+from .cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
+from .engine import Game, HandResult, IllegalAction, PresetDeal
+from .lint import RulesetError, rules_from_data
+from .record import FORMAT, exact, read_exact
+from .resources import record_schema_path
+from .ruleset import Ruleset
+
+SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
+
+
+class RecordError(Exception):
+    """A file that is not a record this version can read (exit 2 on the command line)."""
+
+
+class Disagreement(Exception):
+    """The record and the rules disagree (exit 1 on the command line)."""
+
+    def __init__(self, hand: int, where: str, message: str):
+        super().__init__(f"hand {hand}, {where}: {message}")
+        self.hand = hand
+        self.where = where
+
+
+@cache
+def _record_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(record_schema_path().read_text(encoding="utf-8")))
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """Read and shape-check a record. Raises RecordError with a clear message."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise RecordError(f"{path}: cannot be read: {e.strerror or e}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a record (not UTF-8 text)") from None
+    except json.JSONDecodeError as e:
+        truncated = e.pos >= len(raw.rstrip()) - 1
+        what = "the file ends too early (truncated?)" if truncated else f"invalid JSON: {e.msg}"
+        raise RecordError(f"{path}: not a record: {what} at line {e.lineno}, column {e.colno}") from None
+    return check_record_shape(data, str(path))
+
+
+def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RecordError(f"{shown}: not a record (a JSON object is expected)")
+    fmt = data.get("format")
+    if isinstance(fmt, str) and fmt.startswith("whistdsl-record/"):
+        version = fmt.rsplit("/", 1)[1]
+        if version.isdigit() and int(version) > SUPPORTED_VERSION:
+            raise RecordError(
+                f"{shown}: written in record format {fmt}; this whistdsl reads {FORMAT} (upgrade whistdsl)"
+            )
+    errors = sorted(_record_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "the top level"
+        raise RecordError(f"{shown}: not a valid record at {where}: {e.message}")
+    return data
+
+
+def record_rules(record: dict[str, Any]) -> Ruleset:
+    """The ruleset stored inside a record (its merged copy), compiled."""
+    try:
+        return rules_from_data(record["ruleset"]["source"], "<ruleset in record>")
+    except RulesetError as e:
+        first = e.result.findings[0] if e.result.findings else None
+        raise RecordError(f"the ruleset inside the record does not lint clean: {first.message if first else ''}") from None
+
+
+def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
+    """The record's deals as set-up deals for the engine, by hand number."""
+    deals = {}
+    for hand in record["hands"]:
+        try:
+            deal = tuple(tuple(parse_card(c) for c in cards) for cards in hand["deal"])
+            turn_up = parse_card(hand["turn_up"]) if hand.get("turn_up") else None
+        except CardSyntaxError as e:
+            raise Disagreement(hand["number"], "deal", str(e)) from None
+        trump = hand.get("trump", "unset")
+        deals[hand["number"]] = PresetDeal(
+            deal=deal,
+            dealer=hand.get("dealer"),
+            turn_up=turn_up,
+            # a set-up deal may name its trump instead of a turned-up card
+            trump=suit_number(trump) if trump is not None and trump != "unset" and turn_up is None else None,
+        )
+    return deals
+
+
+@dataclass
+class ReplayResult:
+    game: Game
+    hands: int  # hands checked completely
+    complete: bool  # the record holds the whole game, `final` included
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def replay(
+    record: dict[str, Any],
+    rules: Ruleset | None = None,
+    on_hand: Callable[[Game, HandResult], None] | None = None,
+) -> ReplayResult:
+    """Re-run `record` against `rules` (default: its own ruleset). Raises Disagreement."""
+    rules = rules if rules is not None else record_rules(record)
+    players = len(record["players"])
+    if not rules.players_min <= players <= rules.players_max:
+        raise Disagreement(1, "set-up", f"the record has {players} players; {rules.name} allows {rules.players_min} to {rules.players_max}")
+    deals = preset_deals(record)
+    hands = record["hands"]
+    first_dealer = record.get("first_dealer", hands[0]["dealer"] if hands else 0)
+    try:
+        game = Game(
+            rules,
+            players=players,
+            seed=record.get("seed"),
+            first_dealer=first_dealer,
+            names=[p["name"] for p in record["players"]],
+            deals=deals,
+        )
+    except ValueError as e:
+        raise Disagreement(1, "deal", str(e)) from None
+    complete_hands = 0
+    for i, hand in enumerate(hands):
+        number = hand["number"]
+        if game.over:
+            raise Disagreement(number, "deal", "the record goes on, but by the rules the game ended after hand " f"{number - 1}")
+        plan = game.plan[game.index]
+        if plan.number != number or plan.size != hand["cards"] or plan.kind != hand["kind"]:
+            raise Disagreement(
+                number,
+                "deal",
+                f"the record says hand {number} deals {hand['cards']} cards ({hand['kind']}); "
+                f"the rules say hand {plan.number} deals {plan.size} ({plan.kind})",
+            )
+        expected_dealer = (game.first_dealer + rules.deal_direction * game.index) % players
+        if hand["dealer"] != expected_dealer:
+            raise Disagreement(number, "deal", f"the record says seat {hand['dealer']} deals; the rules pass the deal to seat {expected_dealer}")
+        if sorted(hand["sitting_out"]) != list(game.sitting_out):
+            raise Disagreement(number, "deal", f"the record says {hand['sitting_out']} sit out; the rules say {list(game.sitting_out)}")
+        rules_trump = None if game.trump < 0 else suit_name(game.trump)
+        if "trump" in hand and hand["trump"] != rules_trump:
+            raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}; the rules say {rules_trump or 'none'}")
+        for b in hand.get("bids", []):
+            seat, bid = b["seat"], b["bid"]
+            if game.phase != "bidding":
+                raise Disagreement(number, "bidding", f"the record has a bid by seat {seat} after everyone has bid")
+            if game.to_act != seat:
+                raise Disagreement(number, "bidding", f"the record says seat {seat} bid next; by the rules seat {game.to_act} bids")
+            try:
+                game.bid(bid)
+            except IllegalAction as e:
+                raise Disagreement(number, "bidding", f"seat {seat} bid {bid} but {e.detail}") from None
+        for t, trick in enumerate(hand.get("tricks", []), start=1):
+            where = f"trick {t}"
+            if game.phase != "play":
+                raise Disagreement(number, where, "the record has a trick before the bidding is complete")
+            if trick["leader"] != game.to_act:
+                raise Disagreement(number, where, f"the record says seat {trick['leader']} led; by the rules seat {game.to_act} leads")
+            for played in trick["cards"]:
+                seat, text = played["seat"], played["card"]
+                if game.to_act != seat:
+                    raise Disagreement(number, where, f"the record says seat {seat} played next; by the rules seat {game.to_act} plays")
+                try:
+                    game.play(parse_card(text))
+                except (IllegalAction, CardSyntaxError) as e:
+                    detail = getattr(e, "detail", str(e))
+                    raise Disagreement(number, where, f"seat {seat} played {text} but {detail}") from None
+            finished = game.history[-1] if game.history and game.history[-1].number == number else None
+            last = finished.tricks[-1] if finished is not None else game.tricks[-1]
+            if trick["winner"] != last.winner:
+                cards = " ".join(card_text(c) for _, c in last.cards)
+                raise Disagreement(number, where, f"the record says seat {trick['winner']} won; by the rules seat {last.winner} wins ({cards})")
+        finished = game.history[-1] if game.history and game.history[-1].number == number else None
+        if finished is None:
+            if i != len(hands) - 1:
+                raise Disagreement(number, "end of hand", "this hand is incomplete but the record goes on")
+            break  # a partial record (set-up deals, an interrupted hand): checked as far as it goes
+        _compare_results(hand, finished)
+        complete_hands += 1
+        if on_hand is not None:
+            on_hand(game, finished)
+    final = record.get("final")
+    if final is not None:
+        if not game.over:
+            nxt = game.plan[game.index]
+            raise Disagreement(nxt.number, "end", f"the record ends the game; by the rules hand {nxt.number} ({nxt.size} cards) follows")
+        want = [exact(t) for t in game.result.totals]  # type: ignore[union-attr]
+        if final["totals"] != want:
+            raise Disagreement(hands[-1]["number"], "end", f"the record's final totals are {final['totals']}; the rules say {want}")
+        if sorted(final["winners"]) != sorted(game.result.winners):  # type: ignore[union-attr]
+            raise Disagreement(
+                hands[-1]["number"],
+                "end",
+                f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]
+            )
+    return ReplayResult(game, complete_hands, final is not None)
+
+
+def _seats(seats) -> str:
+    seats = list(seats)
+    return " and ".join(f"seat {s}" for s in seats) if seats else "nobody"
+
+
+def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
+    number = hand["number"]
+    checks = [
+        ("taken", list(result.taken), "tricks taken"),
+        ("points", [exact(p) for p in result.points], "points"),
+        ("bonus", [exact(b) for b in result.bonus], "bonus"),
+        ("totals", [exact(t) for t in result.totals], "totals"),
+    ]
+    for key, want, what in checks:
+        if key not in hand:
+            continue
+        got = hand[key]
+        if [read_exact(x) if isinstance(x, (int, str)) else x for x in got] != [read_exact(x) for x in want]:
+            seat = next((s for s, (a, b) in enumerate(zip(got, want)) if read_exact(a) != read_exact(b)), 0)
+            raise Disagreement(
+                number, "scoring", f"seat {seat}: the record says {what} {got[seat] if seat < len(got) else '?'}; the rules say {want[seat]}"
+            )
+    if "running" in hand:
+        for seat, (got, want) in enumerate(zip(hand["running"], result.running)):
+            want_json = {k: exact(v) for k, v in want.items()}
+            if got != want_json:
+                raise Disagreement(number, "scoring", f"seat {seat}: the record's running values are {got}; the rules say {want_json}")
+
+
+def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
+    """The game of an interrupted record, positioned after its last complete hand, with the
+    random generator exactly where it was: it ends as the uninterrupted game would have."""
+    state = record.get("resume")
+    if state is None:
+        raise RecordError("the record has no resume point (it was written without one, or holds no complete hand)")
+    if record.get("final") is not None:
+        raise RecordError("the game in this record is already over")
+    complete = state["after_hand"]
+    if complete != len(record["hands"]):
+        raise RecordError(f"the record's resume point is after hand {complete}, but it holds {len(record['hands'])} hands")
+    version, internal, gauss = state["rng_state"]
+    result = replay(record, rules)
+    result.game.rng.setstate((version, tuple(internal), gauss))
+    # the next hand was dealt when the last recorded hand ended, before the state was restored:
+    # deal it again from the restored generator
+    game = result.game
+    game.keep_rng_states = True
+    if not game.over:
+        game._start_hand(game.index)
+    return game
