@@ -407,7 +407,7 @@ def play_command(
     n = players if players is not None else rules.players_default
     if not rules.players_min <= n <= rules.players_max:
         raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
-    if not watch and not 0 <= seat < n:
+    if not 0 <= seat < n:
         raise _usage(f"--seat: a seat from 0 to {n - 1}, not {seat}")
     if first_dealer is not None and not 0 <= first_dealer < n:
         raise _usage(f"--first-dealer: a seat from 0 to {n - 1}, not {first_dealer}")

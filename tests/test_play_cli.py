@@ -1,0 +1,425 @@
+"""`whistdsl play`: whole games with --watch, the game record, option errors, and a person at a
+terminal (a pseudo-terminal here) whose illegal answers are refused with a reason.
+
+The terminal games use a tiny ruleset (three short hands: a normal one, a forehead one, a blind
+one). The test finds a seed that sets up the situation it needs by playing the same game through
+the engine first: the computer players draw from the game's one generator and a person's answers
+draw nothing, so the command deals and plays exactly the same cards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner, Result
+
+from whistdsl.cards import card_text
+from whistdsl.cli import app
+from whistdsl.engine import Game
+from whistdsl.lint import load_rules
+from whistdsl.players import RandomPlayer, decide
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
+runner = CliRunner()
+
+TINY = """\
+whistdsl: 1
+name: Tiny whist
+description: three short hands - a normal one, a forehead one and a blind one
+players: {min: 3, max: 4, default: 4}
+direction: clockwise
+deck:
+  suits: [spades, hearts, diamonds, clubs]
+  ranks: [A, K, Q, J, T, 9, 8, 7, 6, 5, 4, 3, 2]
+dealer:
+  first: 0
+kinds:
+  forehead:
+    view: forehead
+  nv:
+    view: blind
+    mark: NV
+schedule:
+  - 5
+  - cards: 1
+    kind: forehead
+  - cards: 2
+    kind: nv
+trump:
+  turn_up: true
+bidding:
+  allowed: not (is_last and bids_so_far + bid == hand_size)
+play:
+  when_void: must_trump
+scoring:
+  points: if made then 10 + tricks else 0
+winner:
+  rank: [highest total]
+"""
+
+YOU = 0  # the dealer of the first hand (`first: 0`): you bid last, after the hook is known
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def play(*args: str, input: str | None = None) -> Result:
+    return runner.invoke(app, ["play", *args], input=input)
+
+
+# ---------------------------------------------------------------- --watch
+
+
+def test_watch_plays_a_whole_serbian_game_without_input_and_names_the_winner() -> None:
+    result = play(str(ROOT / "rulesets" / "serbian.yaml"), "--watch", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    assert "Hand 28 of 28" in result.stdout
+    assert re.search(r"^Winners?( \(tied\))?: .*\(-?\d+\)", result.stdout, re.M)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_watch_plays_a_whole_romanian_game_for_every_table_size(players: int) -> None:
+    hands = 3 * players + 12
+    result = play("romanian", "--watch", "--seed", "7", "--players", str(players))
+    assert result.exit_code == 0, result.output
+    assert f"Hand {hands} of {hands}" in result.stdout
+    assert "Winner" in result.stdout
+    sheet_rows = re.findall(rf"^\s*{hands}\s+8 NT|^\s*{hands}\s+1 ", result.stdout, re.M)
+    assert sheet_rows, "the score sheet ends with the last hand's row"
+
+
+def test_piped_output_is_plain_text_with_made_contracts_marked_by_a_star() -> None:
+    result = play("romanian", "--watch", "--seed", "3", "--players", "3", "--names", "Adrian,Mihai,Paul")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    header = next(line for line in result.stdout.splitlines() if line.split()[:2] == ["#", "hand"])
+    assert header.split()[2:] == ["Adrian", "Mihai", "Paul"]
+    assert re.search(r"\d\* / +-?\d+", result.stdout), "made contracts carry a *"
+    assert re.search(r"\d  / +-?\d+", result.stdout), "missed contracts do not"
+
+
+def test_watch_record_is_valid_against_the_record_schema_and_holds_every_hand(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = play("romanian", "--watch", "--seed", "7", "--players", "6", "--record", str(record), "--bots", "random")
+    assert result.exit_code == 0, result.output
+    data = json.loads(record.read_text(encoding="utf-8"))
+    jsonschema.validate(data, RECORD_SCHEMA)
+    assert len(data["hands"]) == 30
+    assert [p["kind"] for p in data["players"]] == ["random"] * 6
+    assert data["final"]["winners"]
+    assert not list(tmp_path.glob(".game.json.*")), "no temporary file is left behind"
+
+
+def test_the_same_seed_prints_the_same_game() -> None:
+    first = play("oh-hell", "--watch", "--seed", "11", "--players", "7")
+    second = play("oh-hell", "--watch", "--seed", "11", "--players", "7")
+    assert first.exit_code == second.exit_code == 0
+    assert first.stdout == second.stdout
+
+
+# ---------------------------------------------------------------- refusals before the game
+
+
+def test_without_a_terminal_on_standard_input_play_says_so_and_exits_2() -> None:
+    result = play("serbian", "--seed", "1", input="3\n")
+    assert result.exit_code == 2
+    assert "not a terminal" in result.stderr and "--watch" in result.stderr
+    assert "Hand 1" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["serbian", "--players", "3"], "4 to 6 players, not 3"),
+        (["romanian", "--players", "7"], "3 to 6 players, not 7"),
+        (["serbian", "--bots", "nosuch"], "unknown computer player 'nosuch'"),
+        (["serbian", "--bots", "random,random"], "--bots"),
+        (["serbian", "--names", "A,B,C"], "3 names for 4 players"),
+        (["serbian", "--names", "A,B,A,C"], "different name"),
+        (["serbian", "--names", "A,,B,C"], "empty entry"),
+        (["serbian", "--seat", "4"], "--seat"),
+        (["serbian", "--first-dealer", "-1"], "--first-dealer"),
+        (["no-such-ruleset"], "no such ruleset"),
+        (["serbian", "--players", "many"], "--players"),
+    ],
+)
+def test_bad_options_are_refused_with_a_message_and_exit_2(options: list[str], said: str) -> None:
+    result = play(*options, "--watch")
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = play("serbian", "--watch", "--record", str(tmp_path / "missing-dir" / "game.json"))
+    assert result.exit_code == 2
+    assert "--record" in result.stderr
+    assert "Hand 1" not in result.stdout
+
+
+# ---------------------------------------------------------------- a person at a terminal
+
+
+PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card): ")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+
+
+class Terminal:
+    """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
+
+    def __init__(self, *args: str, cwd: Path):
+        env = dict(os.environ, COLUMNS="160", LINES="50", TERM="xterm-256color")
+        env.pop("NO_COLOR", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the command, with the pseudo-terminal as its terminal
+            os.chdir(cwd)
+            os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "play", *args], env)
+        self.output = ""
+        self.seen = 0
+        self.status: int | None = None
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # the child has gone and the terminal is closed
+            return False
+        if not chunk:
+            return False
+        self.output += ANSI.sub("", chunk.decode("utf-8", errors="replace"))
+        return True
+
+    def expect(self, text: str, timeout: float = 20) -> str:
+        """Wait until `text` appears after what was already expected; return the output up to it."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output[self.seen :]:
+            if time.monotonic() > deadline or not self._read(min(0.2, deadline - time.monotonic())):
+                raise AssertionError(f"{text!r} never came; the terminal shows:\n{self.output[-3000:]}")
+        at = self.output.index(text, self.seen) + len(text)
+        before, self.seen = self.output[self.seen : at], at
+        return before
+
+    def prompt(self, timeout: float = 20) -> str:
+        """Wait for the next prompt; return what was shown since the last one (the prompt included)."""
+        deadline = time.monotonic() + timeout
+        while not PROMPT.search(self.output, self.seen):
+            if time.monotonic() > deadline or not self._read(min(0.2, deadline - time.monotonic())):
+                raise AssertionError(f"no prompt came; the terminal shows:\n{self.output[-3000:]}")
+        at = PROMPT.search(self.output, self.seen).end()  # type: ignore[union-attr]
+        before, self.seen = self.output[self.seen : at], at
+        return before
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode("utf-8"))
+
+    def send(self, raw: bytes) -> None:
+        os.write(self.fd, raw)
+
+    def wait(self, timeout: float = 20) -> int:
+        """The exit code, once the command has ended (reading all it says meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._read(0.1)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while self._read(0.05) and select.select([self.fd], [], [], 0)[0]:
+                    pass
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        raise AssertionError(f"the command did not end; the terminal shows:\n{self.output[-3000:]}")
+
+    def close(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal(tiny: Path) -> Iterator[callable]:
+    opened: list[Terminal] = []
+
+    def start(*options: str) -> Terminal:
+        t = Terminal(str(tiny), "--seat", str(YOU), *options, cwd=tiny.parent)
+        opened.append(t)
+        return t
+
+    yield start
+    for t in opened:
+        t.close()
+
+
+def bots_until_you(game: Game) -> None:
+    """Let the computer seats act, exactly as the command does, until it is your turn."""
+    bot = RandomPlayer()
+    while not game.over and game.to_act != YOU:
+        game.act(decide(game, bot))
+
+
+def a_seed_where(tiny: Path, fits) -> tuple[int, Game]:
+    """The first seed whose game, played by the engine up to your first card, `fits`."""
+    rules = load_rules(tiny)
+    for seed in range(500):
+        game = Game(rules, 4, seed=seed)
+        bots_until_you(game)
+        if fits(game):
+            return seed, game
+    raise AssertionError("no seed sets up the situation")
+
+
+def hook_then_legal(game: Game) -> tuple[int, int] | None:
+    """(the hook value, a legal bid) when you bid last and the hook forbids one of several bids."""
+    forbidden, legal = game.forbidden_bids(), game.legal_actions()
+    if len(forbidden) == 1 and len(legal) > 1:
+        return forbidden[0], legal[0]
+    return None
+
+
+def test_a_hook_bid_and_garbage_are_refused_with_a_reason_then_a_legal_bid_is_accepted(tiny: Path, terminal) -> None:
+    seed, game = a_seed_where(tiny, hook_then_legal)
+    hook, legal = hook_then_legal(game)  # type: ignore[misc]
+    t = terminal("--seed", str(seed))
+    shown = t.expect("Your bid: ")
+    assert f"You may bid 0 to 5, but not {hook}: the bids would add up to the hand size" in shown
+    assert "Your hand: " in shown
+    t.type(str(hook))
+    assert "the bids would add up to" in t.expect("Your bid: ")
+    t.type("lots")
+    assert "'lots' is not a bid" in t.expect("Your bid: ")
+    t.type("6")
+    assert "A bid is a whole number from 0 to 5" in t.expect("Your bid: ")
+    t.type(str(legal))
+    t.expect(f"You bid {legal}.")
+    t.expect("Bids: ")
+    assert "Traceback" not in t.output
+
+
+def first_card_situation(game: Game):
+    """At your first card: (a card of another suit while you can follow, a card you do not hold,
+    a legal card), when you hold the led suit and another suit."""
+    if game.phase != "bidding" or hook_then_legal(game) is None:
+        return None
+    game.bid(game.legal_actions()[0])
+    bots_until_you(game)
+    view = game.view(YOU)
+    if not view.trick or view.hand is None:
+        return None
+    led = view.trick[0][1] >> 4
+    off_suit = [c for c in view.hand if c >> 4 != led and c not in view.legal]
+    if not off_suit or not view.legal:
+        return None
+    not_held = next(c for c in game.deck if c not in view.hand and c not in [c for _, c in view.trick])
+    return off_suit[0], not_held, view.legal[0]
+
+
+def test_an_illegal_card_is_refused_with_a_reason_then_a_legal_card_is_accepted(tiny: Path, terminal) -> None:
+    seed, _ = a_seed_where(tiny, lambda g: first_card_situation(g) is not None)
+    game = Game(load_rules(tiny), 4, seed=seed)
+    bots_until_you(game)
+    bid = game.legal_actions()[0]
+    off_suit, not_held, legal = first_card_situation(game)  # type: ignore[misc]
+    t = terminal("--seed", str(seed))
+    t.expect("Your bid: ")
+    t.type(str(bid))
+    t.expect("Your card: ")
+    t.type(card_text(off_suit).lower())
+    assert "You must follow suit" in t.expect("Your card: ")
+    t.type(card_text(not_held))
+    assert f"You do not hold {card_text(not_held)}" in t.expect("Your card: ")
+    t.type("the best one")
+    assert "is not a card" in t.expect("Your card: ")
+    t.type(card_text(legal))
+    t.expect("You played ")
+    assert "Traceback" not in t.output
+
+
+def test_end_of_input_at_a_prompt_stops_cleanly_with_exit_1(terminal) -> None:
+    t = terminal("--seed", "1")
+    t.expect("Your bid: ")
+    t.send(b"\x04")  # Ctrl-D: end of input
+    assert t.wait() == 1
+    assert "game stopped: end of input, after 0 complete hands" in t.output
+    assert "Traceback" not in t.output
+
+
+def inputs_for_the_whole_game(tiny: Path, seed: int) -> list[str]:
+    """Your answers, in order, for a whole game: the first legal bid or card; Enter on the forehead."""
+    game = Game(load_rules(tiny), 4, seed=seed)
+    answers = []
+    while True:
+        bots_until_you(game)
+        if game.over:
+            return answers
+        if game.phase == "bidding":
+            answers.append(str(game.legal_actions()[0]))
+            game.bid(game.legal_actions()[0])
+        elif not game.can_see_own_hand(YOU):
+            answers.append("")
+            game.play(None)
+        else:
+            answers.append(card_text(game.legal_actions()[0]))
+            game.play(game.legal_actions()[0])
+
+
+def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tiny: Path, terminal, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    seed = 5
+    first_hand = 1 + 5  # your bid and five cards
+    t = terminal("--seed", str(seed), "--record", str(record))
+    for answer in inputs_for_the_whole_game(tiny, seed)[:first_hand]:
+        t.prompt()
+        t.type(answer)
+    assert "Hand 2 of 3" in t.prompt()
+    t.send(b"\x03")  # Ctrl-C
+    assert t.wait() == 130
+    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
+    assert f"The record {record} holds every complete hand" in t.output
+    assert "Traceback" not in t.output
+    data = json.loads(record.read_text(encoding="utf-8"))
+    jsonschema.validate(data, RECORD_SCHEMA)
+    assert len(data["hands"]) == 1 and "final" not in data
+    assert data["players"][YOU]["kind"] == "human"
+
+
+def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_with_the_sheet(tiny: Path, terminal) -> None:
+    seed = 2
+    t = terminal("--seed", str(seed), "--names", "Ana,Ben,Cy,Dan")
+    seen = set()
+    for answer in inputs_for_the_whole_game(tiny, seed):
+        shown = t.prompt()
+        if "Forehead hand" in shown and shown.endswith("Your bid: "):
+            assert "Your card is on your forehead. You see: Ben " in shown
+            assert "Your hand" not in shown.split("Hand 2 of 3")[-1]
+            seen.add("forehead bid")
+        if shown.endswith("Press Enter to play your card: "):
+            seen.add("forehead card")
+        if "NV hand" in shown and shown.endswith("Your bid: "):
+            assert "You bid blind" in shown and "Your hand" not in shown.split("Hand 3 of 3")[-1]
+            seen.add("blind bid")
+        t.type(answer)
+    assert seen == {"forehead bid", "forehead card", "blind bid"}
+    assert t.wait() == 0
+    assert re.search(r"^Winners?( \(tied\))?: .*\(-?\d+\)", t.output, re.M)
+    assert re.search(r"^ *3 +2 NV ", t.output, re.M), "the blind hand's row is marked NV"
+    assert "Traceback" not in t.output
