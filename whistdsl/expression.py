@@ -269,17 +269,23 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
     return ExprProblem("W300", "syntax error", line, column)
 
 
+#: Trees that are not operations: a value, or the list of a call's arguments.
+_NOT_OPERATIONS = frozenset({"number", "string", "name", "arguments"})
+
+
 def _tree_depth(tree: Tree) -> int:
+    """How many operations nest inside each other (`1 + 2 * 3` is 2; `7` is 0)."""
     deepest = 0
-    stack: list[tuple[object, int]] = [(tree, 1)]
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
+        if node.data not in _NOT_OPERATIONS:
+            depth += 1
         if depth > deepest:
             deepest = depth
             if deepest > MAX_DEPTH:
                 return deepest
-        if isinstance(node, Tree):
-            stack.extend((child, depth + 1) for child in node.children)
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
     return deepest
 
 
@@ -390,6 +396,8 @@ def check(
                 return Type.BOOL
             if isinstance(node.value, str):
                 return Type.TEXT
+            if not _within_limit(node.value):
+                bad(node, "W305", "this number exceeds the limit of 10^30 in size (numerator and denominator alike)")
             return Type.NUMBER
         if isinstance(node, Name):
             n = node.name
@@ -499,6 +507,12 @@ def check(
 
 
 # ---------------------------------------------------------------- evaluation helpers
+
+
+def _within_limit(v: Number) -> bool:
+    if type(v) is int:
+        return -MAX_NUMBER < v < MAX_NUMBER
+    return -MAX_NUMBER < v.numerator < MAX_NUMBER and v.denominator < MAX_NUMBER
 
 
 def _num(v: Number) -> Number:
