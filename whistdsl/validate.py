@@ -243,6 +243,12 @@ def schema_valid_part(loaded: Loaded) -> Loaded | None:
         if not errors:
             return Loaded(data, loaded.values, loaded.keys, loaded.documents, loaded.layers)
         for error in errors:
+            if error.validator == "required" and not error.absolute_path:
+                # only the language version is required at the top; check_versions reports it
+                if set(error.validator_value) - set(data) != {"whistdsl"}:
+                    return None
+                data["whistdsl"] = LANGUAGE_VERSION
+                continue
             for target in _prune_targets(error):
                 while target and isinstance(target[-1], int):
                     target = target[:-1]
