@@ -607,9 +607,15 @@ def simulate_command(
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=status, transient=True) as bar:
+            # refreshed by hand, not by rich's thread: worker processes are forked from this one
+            with Progress(*columns, console=status, transient=True, auto_refresh=False) as bar:
                 task = bar.add_task(f"{rules.name}: playing", total=games)
-                summary = simulate(simulation, workers, lambda done: bar.advance(task, done), rules)
+
+                def advance(done: int) -> None:
+                    bar.advance(task, done)
+                    bar.refresh()
+
+                summary = simulate(simulation, workers, advance, rules)
         else:
             summary = simulate(simulation, workers, None, rules)
     except SimulationError as e:
