@@ -145,8 +145,10 @@ class Game:
         first_dealer: int | None = None,
         names: list[str] | None = None,
         deals: Mapping[int, PresetDeal] | None = None,
+        start_at: int = 1,
     ):
-        """A new game. `deals` maps hand numbers to set-up deals played instead of shuffling."""
+        """A new game. `deals` maps hand numbers to set-up deals played instead of shuffling;
+        `start_at` begins at that hand of the schedule (for puzzles and tests; totals start at 0)."""
         n = players if players is not None else rules.players_default
         if not rules.players_min <= n <= rules.players_max:
             raise ValueError(f"{rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
@@ -159,7 +161,9 @@ class Game:
         self.scheduled_hands = len(self.plan)
         self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
         self.first_dealer = self._choose_first_dealer(first_dealer)
-        self._start_hand(0)
+        if not 1 <= start_at <= self.scheduled_hands:
+            raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
+        self._start_hand(start_at - 1)
 
     def _setup_game(self, rules: Ruleset, n: int, seed: int | None) -> None:
         """What every game of `rules` with `n` players starts from."""
@@ -543,7 +547,7 @@ class Game:
         size = self.plan[self.index].size
         if type(bid) is not int or not 0 <= bid <= size:
             return IllegalAction(f"a bid is a whole number from 0 to {size}", "bad_bid", f"a bid is a whole number from 0 to {size}")
-        if len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size and len(legal) > 1:
+        if len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size:
             why = f"the bids would add up to {size}, the hand size"
             return IllegalAction(f"you may not bid {bid}: {why}", "hook", f"{why} (hook)")
         if len(legal) == 1:

@@ -126,41 +126,46 @@ def replay(
     on_hand: Callable[[Game, HandResult], None] | None = None,
 ) -> ReplayResult:
     """Re-run `record` against `rules` (default: its own ruleset). Raises Disagreement."""
-    rules = rules if rules is not None else record_rules(record)
-    players = len(record["players"])
+    if rules is None:
+        if "ruleset" not in record:
+            raise RecordError("this record holds no ruleset: name one (--ruleset)")
+        rules = record_rules(record)
+    hands = record["hands"]
+    players = len(record["players"]) if "players" in record else (len(hands[0]["deal"]) if hands else rules.players_default)
+    set_up = "players" not in record  # a set-up deal file may put any dealer at any hand
     if not rules.players_min <= players <= rules.players_max:
         raise Disagreement(1, "set-up", f"the record has {players} players; {rules.name} allows {rules.players_min} to {rules.players_max}")
     deals = preset_deals(record)
-    hands = record["hands"]
-    first_dealer = record.get("first_dealer", hands[0]["dealer"] if hands else 0)
+    first_dealer = record.get("first_dealer", hands[0].get("dealer", 0) if hands else 0)
     try:
         game = Game(
             rules,
             players=players,
             seed=record.get("seed"),
             first_dealer=first_dealer,
-            names=[p["name"] for p in record["players"]],
+            names=[p["name"] for p in record["players"]] if "players" in record else None,
             deals=deals,
         )
     except ValueError as e:
-        raise Disagreement(1, "deal", str(e)) from None
+        raise Disagreement(hands[0]["number"] if hands else 1, "deal", _deal_problem(e)) from None
     complete_hands = 0
     for i, hand in enumerate(hands):
         number = hand["number"]
         if game.over:
             raise Disagreement(number, "deal", "the record goes on, but by the rules the game ended after hand " f"{number - 1}")
         plan = game.plan[game.index]
-        if plan.number != number or plan.size != hand["cards"] or plan.kind != hand["kind"]:
+        cards, kind = hand.get("cards", plan.size), hand.get("kind", plan.kind)
+        if plan.number != number or plan.size != cards or plan.kind != kind:
             raise Disagreement(
                 number,
                 "deal",
-                f"the record says hand {number} deals {hand['cards']} cards ({hand['kind']}); "
+                f"the record says hand {number} deals {cards} cards ({kind}); "
                 f"the rules say hand {plan.number} deals {plan.size} ({plan.kind})",
             )
         expected_dealer = (game.first_dealer + rules.deal_direction * game.index) % players
-        if hand["dealer"] != expected_dealer:
+        if hand.get("dealer", expected_dealer) != expected_dealer and not set_up:
             raise Disagreement(number, "deal", f"the record says seat {hand['dealer']} deals; the rules pass the deal to seat {expected_dealer}")
-        if sorted(hand["sitting_out"]) != list(game.sitting_out):
+        if "sitting_out" in hand and sorted(hand["sitting_out"]) != list(game.sitting_out):
             raise Disagreement(number, "deal", f"the record says {hand['sitting_out']} sit out; the rules say {list(game.sitting_out)}")
         rules_trump = None if game.trump < 0 else suit_name(game.trump)
         if "trump" in hand and hand["trump"] != rules_trump:
@@ -175,6 +180,8 @@ def replay(
                 game.bid(bid)
             except IllegalAction as e:
                 raise Disagreement(number, "bidding", f"seat {seat} bid {bid} but {e.detail}") from None
+            except ValueError as e:  # the next hand's recorded deal does not fit
+                raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
         for t, trick in enumerate(hand.get("tricks", []), start=1):
             where = f"trick {t}"
             if game.phase != "play":
@@ -190,6 +197,8 @@ def replay(
                 except (IllegalAction, CardSyntaxError) as e:
                     detail = getattr(e, "detail", str(e))
                     raise Disagreement(number, where, f"seat {seat} played {text} but {detail}") from None
+                except ValueError as e:  # the next hand's recorded deal does not fit
+                    raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
             finished = game.history[-1] if game.history and game.history[-1].number == number else None
             last = finished.tricks[-1] if finished is not None else game.tricks[-1]
             if trick["winner"] != last.winner:
@@ -219,6 +228,12 @@ def replay(
                 f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]
             )
     return ReplayResult(game, complete_hands, final is not None)
+
+
+def _deal_problem(e: ValueError) -> str:
+    """The engine's message about a set-up deal, without its own "hand N: " prefix."""
+    text = str(e)
+    return text.split(": ", 1)[1] if text.startswith("hand ") and ": " in text else text
 
 
 def _seats(seats) -> str:
@@ -271,3 +286,48 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
     if not game.over:
         game._start_hand(game.index)
     return game
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a hand run: who acted, in which phase, the legal actions then, the action."""
+
+    seat: int
+    phase: str
+    legal: tuple[int, ...]
+    action: int | None
+
+
+@dataclass
+class HandRun:
+    steps: list[Step]
+    result: HandResult | None  # None when the actions stop before the hand ends
+    game: Game
+
+
+def run_hand(
+    rules: Ruleset,
+    deal: PresetDeal,
+    actions: list[int | str | None],
+    *,
+    players: int | None = None,
+    hand_number: int = 1,
+    seed: int = 0,
+) -> HandRun:
+    """Play one hand from a given deal: bids as numbers, then cards as text (`"QH"`) or numbers.
+
+    Returns every step with the legal actions seen at that moment, and the hand's result.
+    Raises IllegalAction (with its reason) at the first action the rules refuse.
+    """
+    game = Game(rules, players=players, seed=seed, first_dealer=deal.dealer, deals={hand_number: deal}, start_at=hand_number)
+    steps: list[Step] = []
+    for action in actions:
+        if game.over or len(game.history) > 0:
+            raise IllegalAction("the hand is over; there are more actions than it needs", "game_over")
+        seat, phase = game.to_act, game.phase
+        legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()  # type: ignore[arg-type]
+        value = parse_card(action) if isinstance(action, str) else action
+        game.act(value)
+        steps.append(Step(seat, phase, legal, value))  # type: ignore[arg-type]
+    result = game.history[0] if game.history else None
+    return HandRun(steps, result, game)

@@ -101,7 +101,9 @@ class MonteCarloPlayer:
     kind = "mc"
     observes = True
 
-    def __init__(self, samples: int = 48, time_budget: float = 1.0):
+    def __init__(self, samples: int = 48, time_budget: float | None = None):
+        """`samples` deals per decision; `time_budget` (seconds), when set, stops sampling early
+        (after at least 4 samples) -- at the cost of exact repeatability, which depends on the clock."""
         self.samples = samples
         self.time_budget = time_budget
 
@@ -117,8 +119,8 @@ class MonteCarloPlayer:
         seat = view.seat
         totals = {a: 0.0 for a in legal}
         done = 0
-        deadline = time.perf_counter() + self.time_budget
-        while done < self.samples and (done < 4 or time.perf_counter() < deadline):
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
             for action in legal:
                 sim = Game.from_view(view, hands, rng)
