@@ -184,6 +184,12 @@ def _yaml_hint(problem: str) -> str:
         return " (a `: ` inside a value? quote the value, or check the indentation)"
     if "could not find expected ':'" in problem:
         return " (a key needs `: ` after it; check the indentation)"
+    if "expected '<document start>'" in problem:
+        return " (check the indentation: the top-level keys start in column 1)"
+    if "expected <block end>" in problem or "sequence entries are not allowed here" in problem:
+        return " (check the indentation of this line)"
+    if "found undefined tag handle" in problem or "found unknown escape character" in problem:
+        return " (quote the value with '...')"
     return ""
 
 
@@ -427,7 +433,7 @@ def _not_found(target: str, relative_to: Path) -> str:
         looked = (relative_to.parent / target).resolve()
         return f"extends: no file `{target}` (looked for {looked})"
     close = difflib.get_close_matches(target, bundled, n=1, cutoff=0.6)
-    hint = f"; did you mean `{close[0]}`?" if close else f" (bundled: {', '.join(bundled)})"
+    hint = f"; did you mean `{close[0]}`?" if close else " (`whistdsl list` shows the bundled rulesets)"
     return f"extends: `{target}` is not a bundled ruleset and not a path ending in .yaml{hint}"
 
 
