@@ -3,6 +3,7 @@ code (0 clean, 1 findings, 2 usage), and never a Python traceback. Also the thre
 formats (text, json, github).
 
 Most tests use typer's CliRunner on the app; a few run `python -m whistdsl` for real.
+A hypothesis test mangles the bundled rulesets and checks that lint only ever reports.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
+from whistdsl.lint import lint_path
 
 runner = CliRunner()
 
@@ -278,3 +282,50 @@ def test_github_format_escapes_what_would_end_a_property(tmp_path: Path) -> None
     odd.write_text(TYPO)
     result = lint("--format", "github", odd)
     assert result.stdout.startswith(f"::error file={str(tmp_path).replace(':', '%3A').replace(',', '%2C')}/a%2Cb%3Ac.yaml,line=4,col=3")
+
+
+# ---------------------------------------------------------------- hypothesis: mangled rulesets
+
+ROOT = Path(__file__).resolve().parent.parent
+STANDALONE = [
+    (ROOT / "rulesets" / "serbian.yaml").read_text(encoding="utf-8"),
+    (ROOT / "rulesets" / "romanian.yaml").read_text(encoding="utf-8"),
+]
+#: Values to put where a value was: right and wrong types, YAML 1.1 traps, bad formulas.
+VALUES = [
+    "0", "-1", "13", "none", "true", "no", "on", "017", "1:30", "2001-01-01", "~", "[]", "{}", "[1, 2]",
+    "''", '"x"', "x", "players", "13 .. 0", "repeat(1, 0)", "1/0", "bid ==", "hearts", "zero",
+    "highest total", "lowest x", "10 ^ 10 ^ 10", "a: b", "{min: 10, max: 2}", "7 * players", "1.5",
+    "&a x", "*a", "!!str x", "|", "- x", '"unclosed', "((1)", "tri(bid)", "serbian", "../x.yaml",
+]
+
+
+@st.composite
+def mangled(draw: st.DrawFn) -> str:
+    lines = draw(st.sampled_from(STANDALONE)).splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(lines) - 1))
+        action = draw(st.sampled_from(["delete", "value", "duplicate", "indent", "text"]))
+        if action == "delete" and len(lines) > 1:
+            del lines[i]
+        elif action == "value" and ":" in lines[i]:
+            lines[i] = lines[i].split(":", 1)[0] + ": " + draw(st.sampled_from(VALUES))
+        elif action == "duplicate":
+            lines.insert(i, lines[draw(st.integers(0, len(lines) - 1))])
+        elif action == "indent":
+            lines[i] = " " * draw(st.integers(1, 3)) + lines[i]
+        else:
+            lines.insert(i, draw(st.text(max_size=20)))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=mangled())
+def test_a_mangled_ruleset_gets_findings_inside_the_file_never_an_exception(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    path = tmp_path_factory.mktemp("mangled") / "house.yaml"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    result = lint_path(path)
+    lines = len(text.splitlines()) + 1
+    for f in result.findings:
+        if f.path == str(path):
+            assert 1 <= f.line <= lines and f.column >= 1, f
