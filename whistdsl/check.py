@@ -394,12 +394,18 @@ def _check_bids(c: _Compiler, rules: Ruleset, players: int, setups: Iterable[Any
                         break
             return legal
 
+        reachable: dict[tuple[int, str], set[int]] = {}
+
         def reachable_sums(position: int, trump: str) -> set[int]:
             """The sums the bids of the players before `position` can add up to."""
-            sums = {0}
-            for earlier in range(1, position):
-                sums = {s + b for s in sorted(sums) for b in legal_bids(earlier, s, trump, False)}
-            return sums
+            if (position, trump) not in reachable:
+                sums = {0} if position == 1 else {
+                    s + b
+                    for s in sorted(reachable_sums(position - 1, trump))
+                    for b in legal_bids(position - 1, s, trump, False)
+                }
+                reachable[(position, trump)] = sums
+            return reachable[(position, trump)]
 
         try:
             for position in range(1, setup.playing + 1):
