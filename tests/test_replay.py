@@ -220,3 +220,37 @@ def test_unreadable_records_get_a_clear_message(tmp_path, text, needle):
     path.write_text(text)
     with pytest.raises(RecordError, match=needle):
         read_record(path)
+
+
+def test_replay_command_exit_codes_and_messages(tmp_path, romanian_record):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    runner = CliRunner()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(romanian_record))
+    result = runner.invoke(app, ["replay", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "OK" in result.output and "the whole game agrees with the rules" in result.output
+    shown = runner.invoke(app, ["replay", str(good), "--show", "--tricks"])
+    assert shown.exit_code == 0 and "trick  1:" in shown.output and "Winner" in shown.output
+
+    bad = copy.deepcopy(romanian_record)
+    bad["hands"][2]["points"][0] = 99
+    bad_path = tmp_path / "bad.json"
+    bad_path.write_text(json.dumps(bad))
+    result = runner.invoke(app, ["replay", str(bad_path)])
+    assert result.exit_code == 1
+    assert "hand 3, scoring: seat 0: the record says points 99" in result.output
+
+    truncated = tmp_path / "cut.json"
+    truncated.write_text(json.dumps(romanian_record)[:500])
+    result = runner.invoke(app, ["replay", str(truncated)])
+    assert result.exit_code == 2 and "truncated" in result.output and "Traceback" not in result.output
+
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot be read" in result.output
+
+    other = runner.invoke(app, ["replay", str(good), "--ruleset", "serbian"])
+    assert other.exit_code == 1 and "the rules deal" in other.output

@@ -182,6 +182,65 @@ app.command("simulate")(simulate_command)
 app.command("play")(play_command)
 
 
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON) written by `whistdsl play --record`.")],
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Check against this ruleset instead of the copy in the record.")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
+    tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
+) -> None:
+    """Re-run a game record against its rules and report the first disagreement."""
+    from .replay import Disagreement, RecordError, read_record
+    from .replay import replay as replay_record
+
+    try:
+        data = read_record(record)
+        rules = open_rules(ruleset) if ruleset is not None else None
+        result = replay_record(data, rules)
+    except RecordError as e:
+        raise _usage(str(e)) from None
+    except Disagreement as e:
+        typer.echo(f"{record}: {e}")
+        raise typer.Exit(1) from None
+    game = result.game
+    if show:
+        _show_record(data, game, tricks)
+    rules_used = game.rules
+    against = "" if ruleset is None else f" against {rules_used.name}"
+    if "ruleset" in data and data["ruleset"].get("sha256") not in (None, rules_used.sha256):
+        against += " (a different ruleset from the one recorded)"
+    state = "the whole game" if result.complete else f"{result.hands} complete hand(s) so far"
+    winners = ""
+    if result.complete and game.result is not None:
+        winners = "; winner: " + ", ".join(game.names[s] for s in game.result.winners)
+    typer.echo(f"{record}: OK{against}: {state} agrees with the rules{winners}")
+
+
+def _show_record(data: dict, game, with_tricks: bool) -> None:
+    from rich.console import Console
+
+    from .cards import card_text, sort_hand
+    from .sheet import print_sheet, score_sheet
+
+    console = Console(highlight=False)
+    names = [p["name"] for p in data.get("players", [])] or game.names
+    if with_tricks:
+        for hand in game.history:
+            trump = "no trump" if hand.trump < 0 else f"trump {('spades', 'hearts', 'diamonds', 'clubs')[hand.trump]}"
+            turn = f", turned up {card_text(hand.turn_up)}" if hand.turn_up is not None else ""
+            mark = f" [{hand.mark}]" if hand.mark else ""
+            console.print(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
+            for seat, cards in enumerate(hand.deal):
+                if cards:
+                    console.print(f"  {names[seat]:>12}: " + " ".join(card_text(c) for c in sort_hand(cards, hand.trump)))
+            console.print("  bids: " + ", ".join(f"{names[s]} {b}" for s, b in hand.bids))
+            for i, trick in enumerate(hand.tricks, start=1):
+                played = " ".join(f"{card_text(c)}" for _, c in trick.cards)
+                console.print(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
+    winners = list(game.result.winners) if game.result is not None else None
+    print_sheet(console, score_sheet(game.rules, names, game.history, winners))
+
+
 def main() -> None:
     """Entry point of the `whistdsl` script and `python -m whistdsl`."""
     try:

@@ -56,9 +56,10 @@ def read_record(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a record (not UTF-8 text)") from None
     except json.JSONDecodeError as e:
-        truncated = e.pos >= len(raw.rstrip()) - 1
-        what = "the file ends too early (truncated?)" if truncated else f"invalid JSON: {e.msg}"
-        raise RecordError(f"{path}: not a record: {what} at line {e.lineno}, column {e.colno}") from None
+        stripped = raw.rstrip()
+        if stripped.startswith((b"{", b"[")) and not stripped.endswith((b"}", b"]")):
+            raise RecordError(f"{path}: not a record: the file ends too early (truncated?)") from None
+        raise RecordError(f"{path}: not a record: invalid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     return check_record_shape(data, str(path))
 
 
@@ -135,6 +136,11 @@ def replay(
     set_up = "players" not in record  # a set-up deal file may put any dealer at any hand
     if not rules.players_min <= players <= rules.players_max:
         raise Disagreement(1, "set-up", f"the record has {players} players; {rules.name} allows {rules.players_min} to {rules.players_max}")
+    plan = rules.planned_hands(players)
+    for hand in hands:  # the schedule first: a deal of the wrong size says less
+        number = hand["number"]
+        if number <= len(plan) and hand.get("cards", plan[number - 1].size) != plan[number - 1].size:
+            raise Disagreement(number, "deal", f"the record says {hand['cards']} cards; the rules deal {plan[number - 1].size}")
     deals = preset_deals(record)
     first_dealer = record.get("first_dealer", hands[0].get("dealer", 0) if hands else 0)
     try:
