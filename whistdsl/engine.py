@@ -157,7 +157,10 @@ class Game:
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} players")
         self.deals = dict(deals or {})
-        self.plan = list(rules.planned_hands(n))
+        shared = rules.cache[("engine", n)]
+        if "plan" not in shared:
+            shared["plan"] = rules.planned_hands(n)
+        self.plan = list(shared["plan"])
         self.scheduled_hands = len(self.plan)
         self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
         self.first_dealer = self._choose_first_dealer(first_dealer)
@@ -295,7 +298,7 @@ class Game:
         plan = self.plan[index]
         self.index = index
         setup = self._setups.get(index)
-        if setup is None or setup.plan != plan:
+        if setup is None or setup.plan is not plan:
             setup = hand_setup(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
             if index < self.scheduled_hands:
                 self._setups[index] = setup

@@ -63,7 +63,11 @@ def play_out(game: Game, players: list[Player]) -> None:
         for p in players
     ]
     while not game.over:
-        if unobserved and game.phase == "play" and game.kind.view != "forehead":
+        if not unobserved:
+            game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+        elif game.phase == "bidding":
+            game.bid(choose[game.to_act](game._legal_bids()))  # type: ignore[index]
+        elif game.kind.view != "forehead":
             game.play_tricks_unobserved(choose)
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
