@@ -190,6 +190,7 @@ class Terminal:
         if self.pid == 0:  # the child: the command, with the pseudo-terminal as its terminal
             os.chdir(cwd)
             os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "play", *args], env)
+        self.raw = b""
         self.output = ""
         self.seen = 0
         self.status: int | None = None
@@ -204,14 +205,15 @@ class Terminal:
             return False
         if not chunk:
             return False
-        self.output += ANSI.sub("", chunk.decode("utf-8", errors="replace"))
+        self.raw += chunk  # decoded whole each time: a chunk may end inside a character or an escape
+        self.output = ANSI.sub("", self.raw.decode("utf-8", errors="replace"))
         return True
 
     def expect(self, text: str, timeout: float = 20) -> str:
         """Wait until `text` appears after what was already expected; return the output up to it."""
         deadline = time.monotonic() + timeout
         while text not in self.output[self.seen :]:
-            if time.monotonic() > deadline or not self._read(min(0.2, deadline - time.monotonic())):
+            if time.monotonic() > deadline or not self._read(0.2):
                 raise AssertionError(f"{text!r} never came; the terminal shows:\n{self.output[-3000:]}")
         at = self.output.index(text, self.seen) + len(text)
         before, self.seen = self.output[self.seen : at], at
@@ -221,7 +223,7 @@ class Terminal:
         """Wait for the next prompt; return what was shown since the last one (the prompt included)."""
         deadline = time.monotonic() + timeout
         while not PROMPT.search(self.output, self.seen):
-            if time.monotonic() > deadline or not self._read(min(0.2, deadline - time.monotonic())):
+            if time.monotonic() > deadline or not self._read(0.2):
                 raise AssertionError(f"no prompt came; the terminal shows:\n{self.output[-3000:]}")
         at = PROMPT.search(self.output, self.seen).end()  # type: ignore[union-attr]
         before, self.seen = self.output[self.seen : at], at
@@ -261,7 +263,7 @@ def terminal(tiny: Path) -> Iterator[callable]:
     opened: list[Terminal] = []
 
     def start(*options: str) -> Terminal:
-        t = Terminal(str(tiny), "--seat", str(YOU), *options, cwd=tiny.parent)
+        t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent)
         opened.append(t)
         return t
 
@@ -358,7 +360,7 @@ def test_end_of_input_at_a_prompt_stops_cleanly_with_exit_1(terminal) -> None:
     t = terminal("--seed", "1")
     t.expect("Your bid: ")
     t.send(b"\x04")  # Ctrl-D: end of input
-    assert t.wait() == 1
+    assert t.wait() == 1, t.output[-3000:]
     assert "game stopped: end of input, after 0 complete hands" in t.output
     assert "Traceback" not in t.output
 
@@ -392,7 +394,7 @@ def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tin
         t.type(answer)
     assert "Hand 2 of 3" in t.prompt()
     t.send(b"\x03")  # Ctrl-C
-    assert t.wait() == 130
+    assert t.wait() == 130, t.output[-3000:]
     assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
     assert f"The record {record} holds every complete hand" in t.output
     assert "Traceback" not in t.output
@@ -419,7 +421,7 @@ def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_wi
             seen.add("blind bid")
         t.type(answer)
     assert seen == {"forehead bid", "forehead card", "blind bid"}
-    assert t.wait() == 0
+    assert t.wait() == 0, t.output[-3000:]
     assert re.search(r"^Winners?( \(tied\))?: .*\(-?\d+\)", t.output, re.M)
     assert re.search(r"^ *3 +2 NV ", t.output, re.M), "the blind hand's row is marked NV"
     assert "Traceback" not in t.output

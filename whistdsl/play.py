@@ -389,16 +389,19 @@ def _bot_kinds(value: str, computer_seats: list[int]) -> dict[int, str]:
     return dict(zip(computer_seats, kinds))
 
 
+DEFAULT_BOT = "heuristic" if "heuristic" in BOTS else "random"
+
+
 def play_command(
-    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name (see `whistdsl list`).")],
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1 (seats go clockwise).")] = 0,
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`).")],
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
+    seat: Annotated[int, typer.Option("--seat", metavar="K", help="Your seat, 0 to N-1 (seat K+1 sits to your left).")] = 0,
     watch: Annotated[bool, typer.Option("--watch", help="Computer players in every seat; nothing is asked.")] = False,
-    names: Annotated[Optional[str], typer.Option("--names", help="The players' names by seat: A,B,C,D.")] = None,
-    bots: Annotated[str, typer.Option("--bots", help="Computer players: one kind for all (e.g. random) or one per computer seat: KIND,KIND,...")] = "random",
-    record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) to this file after every hand.")] = None,
-    first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", help="The first dealer's seat (default: as the ruleset says).")] = None,
+    names: Annotated[Optional[str], typer.Option("--names", metavar="A,B,C,D", help="The players' names, by seat.")] = None,
+    bots: Annotated[str, typer.Option("--bots", metavar="KIND[,KIND...]", help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.")] = DEFAULT_BOT,
+    record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
+    first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
     from .cli import open_rules  # late: cli imports this module to register the command
