@@ -58,6 +58,11 @@ def _ruleset_files(paths: list[Path]) -> list[Path]:
             files.append(p)
         else:
             raise _usage(f"{p}: no such file or directory")
+    for f in files:  # an unreadable path is a usage error, like a missing one
+        try:
+            f.open("rb").close()
+        except OSError as e:
+            raise _usage(f"{f}: cannot be read: {e.strerror or e}") from None
     return files
 
 

@@ -1,0 +1,32 @@
+"""Small command-line promises not covered elsewhere."""
+
+from __future__ import annotations
+
+import pathlib
+
+from typer.testing import CliRunner
+
+from whistdsl.cli import app
+
+
+def test_an_unreadable_ruleset_path_is_a_usage_error(tmp_path, monkeypatch):
+    target = tmp_path / "locked.yaml"
+    target.write_text("whistdsl: 1\n")
+    real_open = pathlib.Path.open
+
+    def refusing_open(self, *args, **kwargs):
+        if self == target:
+            raise PermissionError(13, "Permission denied")
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "open", refusing_open)
+    result = CliRunner().invoke(app, ["lint", str(target)])
+    assert result.exit_code == 2
+    assert "cannot be read: Permission denied" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_reference_prints_the_catalogue_tables():
+    result = CliRunner().invoke(app, ["reference"])
+    assert result.exit_code == 0
+    assert "| `bids_so_far` |" in result.output and "| `tri(number)` -> number |" in result.output
