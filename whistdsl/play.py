@@ -22,7 +22,7 @@ from .engine import BIDDING, Game, HandResult, IllegalAction, SeatView, Trick
 from .expression import EvalError
 from .players import BOTS, Player, decide
 from .record import RecordWriter
-from .sheet import RED_SUITS, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -112,33 +112,29 @@ class TableTalk:
         g = self.game
         view = g.view(self.you if self.you is not None else g.dealer)
         if view.extra:
-            title = f"Hand {view.hand_number}: tie-break hand"
+            title = f"Hand {view.hand_number}, a tie-break hand"
         else:
             title = f"Hand {view.hand_number} of {g.scheduled_hands}"
         kind = g.rules.kinds[view.kind]
-        mark = f" {kind.mark}" if kind.mark else ""
         self.console.print()
-        self.console.rule(f"{title}{mark}", align="left", style="dim")
+        self.console.rule(title, align="left", style="dim")
         header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ", self.trump_words(view.trump))
         if view.turn_up is not None:
             header.append(" (turned up: ")
             header.append_text(self.card(view.turn_up))
             header.append(")")
-        header.append(f"; dealer {self.who(view.dealer)}")
+        header.append(f"; dealer {'you' if view.dealer == self.you else self.names[view.dealer]}")
         if view.sitting_out:
-            out = ", ".join(self.who(s) for s in view.sitting_out)
-            header.append(f"; {out} sit{'s' if out != 'You' else ''} out")
+            out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)
+            header.append(f"; {out} sit{'' if out == 'you' or len(view.sitting_out) > 1 else 's'} out")
         self.say(header)
         what = kind.description or {
             "forehead": "everyone sees every card but their own",
             "blind": "everyone bids before seeing their cards",
         }.get(view.view, "")
         if what:
-            label = kind.mark or kind.name
-            self.say(f"{label[:1].upper()}{label[1:]} hand: {what}", style="italic")
-        if self.you is not None:
-            if self.you in view.sitting_out:
-                self.say("You sit this hand out.", style="italic")
+            label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
+            self.say(f"{label} hand: {what}", style="italic")
 
     def bid_made(self, seat: int, bid: int) -> None:
         if not self.compact:

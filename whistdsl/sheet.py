@@ -78,6 +78,12 @@ def trump_label(trump: int, symbols: bool = True) -> Text:
     return Text(SUIT_SYMBOLS[trump], style="red" if trump in RED_SUITS else "")
 
 
+def mark_label(mark: str) -> str:
+    """A hand's mark as written on the sheet: `NV`; a mark that reads as a number quoted, `"0"`,
+    so that it is not taken for the hand size beside it."""
+    return f'"{mark}"' if mark.strip("-0123456789") == "" else mark
+
+
 def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
     """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)`."""
     if len(winners) == 1:
@@ -124,7 +130,7 @@ def score_sheet(
             mark = MADE_MARK if made else " "
             cells.append(Text(f"{bid:>{bid_width}}{mark} / {total}", style=MADE_STYLE if made else MISSED_STYLE))
         first = Text(f"{hand.size:>{bid_width}} ")
-        first.append_text(Text(hand.mark) if hand.mark else trump_label(hand.trump, symbols))
+        first.append_text(Text(mark_label(hand.mark)) if hand.mark else trump_label(hand.trump, symbols))
         table.add_row(Text(str(hand.number)), first, *cells)
     caption = Text(f"bid / running total; {MADE_MARK} = contract made", style="dim")
     if winners and hands:
