@@ -126,6 +126,20 @@ def test_watch_record_is_valid_against_the_record_schema_and_holds_every_hand(tm
     assert not list(tmp_path.glob(".game.json.*")), "no temporary file is left behind"
 
 
+def test_watch_serbian_seed_7_records_28_hands_with_the_trump_cycle_and_the_deal_passing_right(tmp_path: Path) -> None:
+    record = tmp_path / "serbian.json"
+    result = play(str(ROOT / "rulesets" / "serbian.yaml"), "--watch", "--seed", "7", "--record", str(record))
+    assert result.exit_code == 0, result.output
+    hands = json.loads(record.read_text(encoding="utf-8"))["hands"]
+    assert [h["cards"] for h in hands] == [*range(13, 1, -1), 1, 1, 1, 1, *range(2, 14)]
+    cycle = ["spades", "diamonds", "hearts", "clubs", None]
+    assert [h["trump"] for h in hands] == [cycle[i % 5] for i in range(28)]
+    for before, after in zip(hands, hands[1:]):
+        assert after["dealer"] == (before["dealer"] - 1) % 4, "the deal passes to the right"
+    for h in hands:
+        assert h["tricks"][0]["leader"] == (h["dealer"] - 1) % 4, "the player right of the dealer leads"
+
+
 def test_the_same_seed_prints_the_same_game() -> None:
     first = play("oh-hell", "--watch", "--seed", "11", "--players", "7")
     second = play("oh-hell", "--watch", "--seed", "11", "--players", "7")
@@ -311,6 +325,8 @@ def test_a_hook_bid_and_garbage_are_refused_with_a_reason_then_a_legal_bid_is_ac
     assert "'lots' is not a bid" in t.expect("Your bid: ")
     t.type("6")
     assert "A bid is a whole number from 0 to 5" in t.expect("Your bid: ")
+    t.type("?")
+    assert f"but not {hook}: the bids would add up" in t.expect("Your bid: "), "? shows the table again"
     t.type(str(legal))
     t.expect(f"You bid {legal}.")
     t.expect("Bids: ")
