@@ -254,3 +254,49 @@ def test_replay_command_exit_codes_and_messages(tmp_path, romanian_record):
 
     other = runner.invoke(app, ["replay", str(good), "--ruleset", "serbian"])
     assert other.exit_code == 1 and "the rules deal" in other.output
+
+
+def test_play_resume_continues_a_watch_game_to_the_same_end(tmp_path):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    runner = CliRunner()
+    full = tmp_path / "full.json"
+    assert runner.invoke(app, ["play", "romanian", "--watch", "--seed", "3", "--bots", "random", "--record", str(full)]).exit_code == 0
+    # the record as it stood after hand 9 of the same game
+    rules = load_rules("romanian")
+    game = Game(rules, players=4, seed=3)
+    game.keep_rng_states = True
+    bots = [BOTS["random"]() for _ in range(4)]
+    while len(game.history) < 9:
+        game.act(decide(game, bots[game.to_act]))
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps(game_record(game, ["random"] * 4)))
+    result = runner.invoke(app, ["play", "--resume", str(part), "--watch"])
+    assert result.exit_code == 0, result.output
+    resumed, whole = json.loads(part.read_text()), json.loads(full.read_text())
+    assert resumed["hands"] == whole["hands"] and resumed["final"] == whole["final"]
+    assert runner.invoke(app, ["play", "--resume", str(part), "--watch"]).exit_code == 2  # already over
+
+
+def test_play_deal_plays_the_given_cards(tmp_path):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"format": "whistdsl-record/1", "hands": [
+        {"number": 1, "dealer": 2, "deal": [["AS"], ["KS"], ["9H"]], "turn_up": "TS"}]}))
+    out = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "romanian", "--deal", str(deal), "--watch", "--bots", "random", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    first = json.loads(out.read_text())["hands"][0]
+    assert first["deal"] == [["AS"], ["KS"], ["9H"]] and first["turn_up"] == "TS" and first["dealer"] == 2
+    assert [t["winner"] for t in first["tricks"]] == [0]  # the ace of trumps wins
+    second = json.loads(out.read_text())["hands"][1]
+    assert second["dealer"] == 0  # the deal passes on clockwise from the set-up dealer
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "whistdsl-record/1", "hands": [{"number": 1, "deal": [["AS"], ["AS"], ["9H"]]}]}))
+    result = CliRunner().invoke(app, ["play", "romanian", "--deal", str(bad), "--watch"])
+    assert result.exit_code == 2 and "AS is dealt twice" in result.output

@@ -305,11 +305,13 @@ class Game:
         self.setup = setup
         self._begin_kind(rules.kinds[plan.kind])
         preset = self.deals.get(plan.number)
-        self.dealer = dealer = (self.first_dealer + rules.deal_direction * index) % n
-        if preset is not None and preset.dealer is not None:
+        self.dealer = dealer = self.rotation_dealer = (self.first_dealer + rules.deal_direction * index) % n
+        if preset is not None and preset.dealer is not None and preset.dealer != dealer:
             if not 0 <= preset.dealer < n:
                 raise ValueError(f"hand {plan.number}: dealer {preset.dealer} is not a seat")
+            # a set-up deal names its dealer: the deal passes on from there
             self.dealer = dealer = preset.dealer
+            self.first_dealer = (dealer - rules.deal_direction * index) % n
         table = self._table(dealer, setup.dealer_sits_out)
         self._seat_table(table)
         size = plan.size

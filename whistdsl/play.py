@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
-from .engine import BIDDING, Game, HandResult, IllegalAction, SeatView, Trick
+from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, SeatView, Trick
 from .expression import EvalError
 from .players import BOTS, Player, decide
 from .record import RecordWriter
@@ -389,7 +389,7 @@ DEFAULT_BOT = "heuristic" if "heuristic" in BOTS else "random"
 
 
 def play_command(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`).")],
+    ruleset: Annotated[Optional[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
     seat: Annotated[int, typer.Option("--seat", metavar="K", help="Your seat, 0 to N-1 (seat K+1 sits to your left).")] = 0,
@@ -398,11 +398,21 @@ def play_command(
     bots: Annotated[str, typer.Option("--bots", metavar="KIND[,KIND...]", help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.")] = DEFAULT_BOT,
     record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
     first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
+    resume: Annotated[Optional[Path], typer.Option("--resume", metavar="RECORD", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream).")] = None,
+    deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
     from .cli import open_rules  # late: cli imports this module to register the command
 
+    if resume is not None:
+        _resume_command(resume, ruleset, watch, record)
+        return
+    if ruleset is None:
+        raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
     rules = open_rules(ruleset)
+    deals = _read_deals(deal) if deal is not None else {}
+    if players is None and deals:
+        players = len(next(iter(deals.values())).deal)
     n = players if players is not None else rules.players_default
     if not rules.players_min <= n <= rules.players_max:
         raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
@@ -424,10 +434,18 @@ def play_command(
             "run it in a terminal, or use --watch to let computer players take every seat"
         )
     try:
-        game = Game(rules, n, seed=seed, first_dealer=first_dealer, names=seat_names)
+        game = Game(rules, n, seed=seed, first_dealer=first_dealer, names=seat_names, deals=deals)
     except EvalError as e:
         typer.echo(f"whistdsl: {rules.name} cannot be played with {n} players: {e}", err=True)
         raise typer.Exit(1) from None
+    except ValueError as e:  # a set-up deal that does not fit the hand
+        raise _usage(f"--deal: {e}") from None
+    _play(game, rules, seat_names, you, bot_kinds, record)
+
+
+def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None) -> None:
+    """Seat the players, write the record after every hand, play to the end or a clean stop."""
+    n = game.players
 
     console = Console(highlight=False)
     talk = TableTalk(console, game, seat_names, you)
@@ -456,7 +474,47 @@ def play_command(
         done = len(game.history)
         message = f"whistdsl: game stopped: {stop.message}, after {done} complete hand{'s' if done != 1 else ''}."
         if record is not None:
-            message += f" The record {record} holds every complete hand."
+            message += f" The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
         console.print()
         typer.echo(message, err=True)
         raise typer.Exit(stop.code) from None
+
+
+def _read_deals(path: Path) -> dict[int, PresetDeal]:
+    """The set-up deals of a (partial) record file, by hand number."""
+    from .replay import Disagreement, RecordError, preset_deals, read_record
+
+    try:
+        return preset_deals(read_record(path))
+    except RecordError as e:
+        raise _usage(f"--deal: {e}") from None
+    except Disagreement as e:
+        raise _usage(f"--deal: {path}: {e}") from None
+
+
+def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path | None) -> None:
+    """`play --resume RECORD`: the same players in the same seats, from the last complete hand."""
+    from .cli import open_rules
+    from .replay import Disagreement, RecordError, read_record
+    from .replay import resume as resume_game
+
+    try:
+        data = read_record(path)
+        rules = open_rules(ruleset) if ruleset is not None else None
+        game = resume_game(data, rules)
+    except RecordError as e:
+        raise _usage(f"--resume: {e}") from None
+    except Disagreement as e:
+        typer.echo(f"whistdsl: --resume: {path} does not agree with the rules: {e}", err=True)
+        raise typer.Exit(1) from None
+    kinds = [p.get("kind", "random") for p in data["players"]]
+    humans = [s for s, k in enumerate(kinds) if k == HUMAN]
+    you = None if watch or not humans else humans[0]
+    if you is None:
+        kinds = [DEFAULT_BOT if k == HUMAN or k not in BOTS else k for k in kinds]
+    elif not sys.stdin.isatty():
+        raise _usage("the record has a human seat but standard input is not a terminal; use --watch to let a computer player take it")
+    bot_kinds = {s: k for s, k in enumerate(kinds) if s != you and k != HUMAN}
+    for s in humans[1:]:
+        bot_kinds.setdefault(s, DEFAULT_BOT)
+    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path)

@@ -168,7 +168,7 @@ def replay(
                 f"the record says hand {number} deals {cards} cards ({kind}); "
                 f"the rules say hand {plan.number} deals {plan.size} ({plan.kind})",
             )
-        expected_dealer = (game.first_dealer + rules.deal_direction * game.index) % players
+        expected_dealer = game.rotation_dealer if game.index > 0 else game.dealer
         if hand.get("dealer", expected_dealer) != expected_dealer and not set_up:
             raise Disagreement(number, "deal", f"the record says seat {hand['dealer']} deals; the rules pass the deal to seat {expected_dealer}")
         if "sitting_out" in hand and sorted(hand["sitting_out"]) != list(game.sitting_out):
@@ -284,7 +284,11 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
         raise RecordError(f"the record's resume point is after hand {complete}, but it holds {len(record['hands'])} hands")
     version, internal, gauss = state["rng_state"]
     result = replay(record, rules)
-    result.game.rng.setstate((version, tuple(internal), gauss))
+    restored = (version, tuple(internal), gauss)
+    result.game.rng.setstate(restored)
+    if result.game.history:  # so a record written from here on can be resumed again
+        result.game.history[-1] = result.game.history[-1]._replace(rng_state=restored)
+    result.game.first_dealer_draw = tuple(parse_card(c) for c in record.get("first_dealer_draw", []))
     # the next hand was dealt when the last recorded hand ended, before the state was restored:
     # deal it again from the restored generator
     game = result.game
