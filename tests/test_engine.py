@@ -273,3 +273,37 @@ def test_fractional_points_stay_exact_in_totals():
             assert isinstance(p, int) or "/" in p
     totals = [sum(read_exact(h["points"][s]) for h in record["hands"]) for s in range(4)]
     assert [Fraction(read_exact(t)) for t in record["final"]["totals"]] == totals
+
+
+def test_bidding_limits_that_ignore_the_hand_size_still_offer_only_bids_up_to_it(tmp_path):
+    from whistdsl.lint import rules_from_data
+
+    data = dict(load_rules("romanian").source)
+    data["bidding"] = {"allowed": "bid <= 3"}
+    rules = rules_from_data(data, "capped.yaml")
+    game = Game(rules, players=4, seed=1)
+    seen = {}
+    while not game.over:
+        if game.phase == "bidding":
+            seen.setdefault(game.hand_size, game.legal_actions())
+        game.act(game.legal_actions()[0])
+    assert seen[1] == [0, 1]
+    assert seen[2] == [0, 1, 2]
+    assert seen[8] == [0, 1, 2, 3]
+
+
+def test_memoised_scoring_keys_on_the_running_values_it_reads():
+    # the streak bonus reads a running value: a seat's points differ with its streak
+    rules = load_rules("romanian-streak-players")
+    bonuses = set()
+    for seed in range(6):
+        game = Game(rules, players=3, seed=seed)
+        play_out(game, [RandomPlayer()] * 3)
+        for hand in game_record(game)["hands"]:
+            for bid, (seat, points, bonus, taken) in zip(
+                [b["bid"] for b in sorted(hand["bids"], key=lambda b: b["seat"])],
+                [(s, hand["points"][s], hand["bonus"][s], hand["taken"][s]) for s in range(3)],
+            ):
+                assert points - bonus == romanian_points(bid, taken, hand)
+                bonuses.add(bonus)
+    assert bonuses <= {0, 10, -10} and -10 in bonuses  # players + 1 = 4 misses in a row cost 10

@@ -190,6 +190,17 @@ class Game:
         self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
         self._setups: dict[int, HandSetup] = shared["setups"]
         self._legal_cache: tuple[int, int, list[Card]] | None = None
+        if "score_reads" not in shared:
+            formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
+            reads = set().union(*(f.names for f in formulas))
+            by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
+            by_seat = {"total", "is_dealer", "position", *rules.running_names}
+            shared["score_reads"] = (
+                sorted(reads - by_result - by_seat),  # read from the hand's env
+                sorted(reads & by_seat),
+                {},
+            )
+        self._score_reads: tuple[list[str], list[str], dict] = shared["score_reads"]
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
@@ -245,6 +256,31 @@ class Game:
         return game
 
     # ------------------------------------------------------------ set-up
+
+    def _bidder_value(self, seat: int, name: str) -> Value:
+        """The bidder's own value of a bidding name (see `_bid_env`, which sets them all)."""
+        made = len(self.bid_log)
+        if name == "bids_so_far":
+            return self.bids_so_far
+        if name == "bids_made":
+            return made
+        if name == "is_last":
+            return made == len(self.bidding_order) - 1
+        if name == "is_first":
+            return made == 0
+        if name == "position":
+            return made + 1
+        return self._seat_value(seat, name)
+
+    def _seat_value(self, seat: int, name: str) -> Value:
+        """A seat's own value of a scoring name other than its bid and tricks."""
+        if name == "total":
+            return self.totals[seat]
+        if name == "is_dealer":
+            return seat == self.dealer
+        if name == "position":
+            return self.position[seat]
+        return self.running[seat][name]
 
     def _choose_first_dealer(self, given: int | None) -> int:
         n = self.players
@@ -437,10 +473,16 @@ class Game:
                 self._legal_bids_cache = list(range(size + 1))
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
-                env = self._bid_env(self.to_act)  # type: ignore[arg-type]
-                key = (self.kind.name, *[env[n] for n in self._bid_key_names])
+                seat: int = self.to_act  # type: ignore[assignment]
+                hand_env = self.hand_env
+                key = (
+                    self.kind.name,
+                    size,
+                    *[hand_env[n] if n in hand_env else self._bidder_value(seat, n) for n in self._bid_key_names],
+                )
                 legal = self._bid_memo.get(key)
                 if legal is None:
+                    env = self._bid_env(seat)
                     legal = []
                     for bid in range(size + 1):
                         env["bid"] = bid
@@ -656,23 +698,36 @@ class Game:
         rules, n = self.rules, self.players
         points: list[Number] = [0] * n
         bonuses: list[Number] = [0] * n
-        scratch = dict(self.hand_env)
+        scratch: dict[str, Value] | None = None
+        # the scoring formulas are pure: remember each seat's score by the values they read
+        hand_names, seat_names, memo = self._score_reads
+        hand_key = tuple([self.hand_env[name] for name in hand_names])
         for seat in self.bidding_order:
-            env = result_env(
-                self.hand_env,
-                self.bids[seat],  # type: ignore[arg-type]
-                self.taken[seat],
-                total=self.totals[seat],
-                is_dealer=seat == self.dealer,
-                position=self.position[seat],
-                running=self.running[seat],
-                into=scratch,
-            )
-            p, b, new_running = score_seat(rules, env)
+            bid, tricks = self.bids[seat], self.taken[seat]
+            key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names])
+            scored = memo.get(key)
+            if scored is None:
+                if scratch is None:
+                    scratch = dict(self.hand_env)
+                env = result_env(
+                    self.hand_env,
+                    bid,  # type: ignore[arg-type]
+                    tricks,
+                    total=self.totals[seat],
+                    is_dealer=seat == self.dealer,
+                    position=self.position[seat],
+                    running=self.running[seat],
+                    into=scratch,
+                )
+                scored = score_seat(rules, env)
+                if len(memo) > 8192:
+                    memo.clear()
+                memo[key] = scored
+            p, b, new_running = scored
             points[seat] = p + b
             bonuses[seat] = b
             self.totals[seat] = _exact(self.totals[seat] + p + b)
-            self.running[seat] = new_running
+            self.running[seat] = dict(new_running)
         plan = self.plan[self.index]
         self.history.append(
             HandResult(
