@@ -377,3 +377,342 @@ def test_every_ruleset_plays_a_whole_watched_game_by_the_rules(name, players):
         assert said == f"Winner: Player {winners[0] + 1} ({totals[winners[0]]})"
     else:
         assert said == "Winners (tied): " + ", ".join(f"Player {w + 1} ({totals[w]})" for w in winners)
+
+
+# ---------------------------------------------------------------- scripted games
+
+# Offsets from the tricks a seat will take, in order of preference: the seat bids tricks + offset.
+MAKE = (0,)
+MISS = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8, -8, 9, -9, 10, -10, 11, -11, 12, -12, 13, -13)
+ANY = (0, *MISS)  # make if the hook allows it, else miss
+
+
+def miss_by(diff: int) -> tuple[int, ...]:
+    return (diff, -diff)
+
+
+Plan = Callable[[int, int, list[int]], dict[int, tuple[int, ...]]]
+
+
+def first_legal(game: Game) -> int:
+    return game.legal_actions()[0]
+
+
+def tricks_to_come(game: Game) -> list[int]:
+    """How many tricks each seat will take in the hand about to be bid when every card is the
+    first legal one: the same deal, played on the side."""
+    number = game.hand_number
+    deal = PresetDeal(game.dealt, game.dealer, game.turn_up, game.trump)
+    side = Game(game.rules, game.players, seed=0, deals={number: deal}, start_at=number)
+    while not side.history:
+        side.act(first_legal(side))
+    return list(side.history[0].taken)
+
+
+def choose_bids(taken: list[int], size: int, wishes: dict[int, tuple[int, ...]]) -> dict[int, int]:
+    """Bids that give every seat one of its wished offsets and that do not add up to the hand
+    size (the hook: the tricks always add up to it, so the offsets may not add up to 0)."""
+    seats = sorted(wishes)
+    options = [[o for o in wishes[s] if 0 <= taken[s] + o <= size] for s in seats]
+    for offsets in itertools.product(*options):
+        if sum(offsets) != 0:
+            return {s: taken[s] + o for s, o in zip(seats, offsets)}
+    raise AssertionError(f"no bids fit the plan {wishes} and the hook (tricks {taken})")
+
+
+def play_scripted(name: str, players: int, seed: int, plan: Plan, first_dealer: int = 0) -> Game:
+    """A whole game whose bids follow `plan(hand number, hand size, tricks each seat will take)`."""
+    game = Game(load_rules(name), players, seed=seed, first_dealer=first_dealer)
+    while not game.over:
+        taken = tricks_to_come(game)
+        bids = choose_bids(taken, game.hand_size, plan(game.hand_number, game.hand_size, taken))
+        while game.phase == "bidding":
+            game.bid(bids[game.to_act])
+        done = len(game.history)
+        while len(game.history) == done:
+            game.play(first_legal(game))
+        assert list(game.history[-1].taken) == taken, "the hand on the side foresaw the tricks"
+    return game
+
+
+def bonuses_by_seat(game: Game) -> dict[int, dict[int, int]]:
+    """{seat: {hand number: bonus}} for every bonus that is not 0."""
+    return {s: {h.number: h.bonus[s] for h in game.history if h.bonus[s]} for s in range(game.players)}
+
+
+def running(game: Game, seat: int, name: str) -> list[int]:
+    """A running value of `seat` after every hand."""
+    return [h.running[seat][name] for h in game.history]
+
+
+ROMANIAN_4 = [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]  # hands 1..24
+
+
+def test_streak_10_gives_30_for_the_tenth_contract_made_or_failed_in_a_row():
+    def plan(number, size, taken):
+        return {
+            0: MAKE,  # every hand, the 1-card hands too: hands 5..14 are its first 10 counted hands
+            1: MISS,  # every hand: 10 failures at hand 14
+            2: ANY if size == 1 else MISS if number == 9 else MAKE,  # one miss, hand 9: a new run 10..19
+            3: MAKE if 5 <= number <= 13 else MISS,  # 9 made in a row only; then 7 counted misses
+        }
+
+    game = play_scripted("romanian-streak-10", 4, seed=1, plan=plan)
+    assert [h.size for h in game.history] == ROMANIAN_4
+    # 1-card hands (1..4, 21..24) do not count: 10 in a row are hands 5..14, not 1..10
+    assert bonuses_by_seat(game) == {0: {14: 30}, 1: {14: -30}, 2: {19: 30}, 3: {}}
+    # after the bonus the run starts again from zero: 15..20 are 6 more, then 1-card hands
+    assert running(game, 0, "made_in_a_row") == [0] * 4 + list(range(1, 10)) + [0] + list(range(1, 7)) + [6] * 4
+    assert running(game, 1, "missed_in_a_row") == [0] * 4 + list(range(1, 10)) + [0] + list(range(1, 7)) + [6] * 4
+    # seat 3's misses on 1-card hands neither start nor extend its run of failures
+    assert running(game, 3, "missed_in_a_row") == [0] * 13 + list(range(1, 8)) + [7] * 4
+    for h in game.history:
+        assert all(p - b == romanian_basic(h.size, dict(h.bids)[s], h.taken[s], None, 4) for s, (p, b) in enumerate(zip(h.points, h.bonus)))
+    check_played_game("romanian-streak-10", 4, game_record(game))
+
+
+def test_streak_players_gives_10_for_players_plus_one_in_a_row_and_starts_again():
+    def plan(number, size, taken):
+        return {
+            0: MAKE,  # counted hands 5..20: runs of 5 end at hands 9, 14 and 19
+            1: MISS,
+            2: ANY if size == 1 else MISS if number == 8 else MAKE,  # 5, 6, 7, miss, then 9..20
+            3: MISS if size == 1 or number == 5 else MAKE,  # misses 1..5 (only hand 5 counts), then 6..20
+        }
+
+    game = play_scripted("romanian-streak-players", 4, seed=2, plan=plan)
+    assert [h.size for h in game.history] == ROMANIAN_4
+    assert bonuses_by_seat(game) == {
+        0: {9: 10, 14: 10, 19: 10},
+        1: {9: -10, 14: -10, 19: -10},
+        2: {13: 10, 18: 10},
+        3: {10: 10, 15: 10, 20: 10},
+    }
+    assert running(game, 3, "missed_in_a_row")[:5] == [0, 0, 0, 0, 1]  # five misses, one counted
+    check_played_game("romanian-streak-players", 4, game_record(game))
+
+
+def test_streak_players_with_3_players_needs_4_in_a_row():
+    game = play_scripted("romanian-streak-players", 3, seed=3, plan=lambda number, size, taken: {0: MAKE, 1: MISS, 2: ANY})
+    assert [h.size for h in game.history] == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1]
+    bonuses = bonuses_by_seat(game)
+    assert bonuses[0] == {7: 10, 11: 10, 15: 10}  # counted hands 4..18, four at a time
+    assert bonuses[1] == {7: -10, 11: -10, 15: -10}
+    check_played_game("romanian-streak-players", 3, game_record(game))
+
+
+def consecutive_zeros(game: Game, seat: int, numbers: range) -> bool:
+    zero = [game.history[n - 1].taken[seat] == 0 for n in numbers]
+    return any(a and b for a, b in zip(zero, zero[1:]))
+
+
+def test_two_zero_bids_in_a_row_cancel_the_streak_bonus_in_the_no_zeros_sibling():
+    # Seats 0..2 make every hand (so they bid 0 exactly when they take no trick), seat 3 misses
+    # every hand. Find a deal where one seat takes no trick in two consecutive hands of its first
+    # run (hands 5..9) but not in its second (10..14), and another seat does not in 5..9.
+    def plan(number, size, taken):
+        return {0: MAKE, 1: MAKE, 2: MAKE, 3: MISS}
+
+    for seed in range(100):
+        game = play_scripted("romanian-streak-players-no-zeros", 4, seed, plan)
+        zeros = [s for s in range(3) if consecutive_zeros(game, s, range(5, 10)) and not consecutive_zeros(game, s, range(10, 15))]
+        others = [s for s in range(3) if not consecutive_zeros(game, s, range(5, 10))]
+        if zeros and others:
+            break
+    else:
+        pytest.fail("no seed in 100 gives a seat two 0 bids in a row in its first run")
+    cancelled, paid = zeros[0], others[0]
+    bonuses = bonuses_by_seat(game)
+    assert 9 not in bonuses[cancelled]  # its first run of 5 (hands 5..9) earns nothing
+    assert bonuses[cancelled][14] == 10  # its next run starts afresh and earns +10
+    assert bonuses[paid][9] == 10
+    assert bonuses[3] == {9: -10, 14: -10, 19: -10}  # failures cost 10 as before
+    record = game_record(game)
+    check_played_game("romanian-streak-players-no-zeros", 4, record)
+    # the same game under the plain streak rule pays the first run too
+    plain = play_scripted("romanian-streak-players", 4, seed, plan)
+    assert [h.deal for h in plain.history] == [h.deal for h in game.history]
+    assert bonuses_by_seat(plain)[cancelled][9] == 10
+
+
+def tricks_of_every_hand(name: str, players: int, seed: int) -> list[list[int]]:
+    """The tricks each seat takes in every hand of the seed's deals, every card the first legal one
+    (the bids do not change them)."""
+    game = play_scripted(name, players, seed, lambda number, size, taken: {s: ANY for s in range(players)})
+    return [list(h.taken) for h in game.history]
+
+
+def path_to_zero(sizes: list[int], tricks: list[int]) -> list[tuple[int, ...]]:
+    """Offsets, hand by hand, that leave a Romanian total at exactly 0 after the last hand:
+    made contracts (5 + tricks) as early as possible, then misses (-1 a trick off)."""
+
+    @cache
+    def search(i: int, total: int) -> tuple[tuple[int, ...], ...] | None:
+        if i == len(sizes):
+            return () if total == 0 else None
+        if total > 5 * len(sizes) or total < -5 * len(sizes):
+            return None
+        t = tricks[i]
+        for offsets, gain in [(MAKE, 5 + t)] + [(miss_by(k), -k) for k in range(1, max(t, sizes[i] - t) + 1)]:
+            rest = search(i + 1, total + gain)
+            if rest is not None:
+                return (offsets, *rest)
+        return None
+
+    path = search(0, 0)
+    assert path is not None, "no way to end at 0"
+    return list(path)
+
+
+def test_zero_final_a_player_who_ends_at_exactly_0_wins():
+    seed = 5
+    taken = tricks_of_every_hand("romanian-zero-final", 4, seed)
+    to_zero = path_to_zero(ROMANIAN_4, [t[0] for t in taken])
+
+    def plan(number, size, tricks):
+        # seat 0 steers to 0; seat 1 makes every contract; seat 3 misses every one; seat 2 as the hook allows
+        return {0: to_zero[number - 1], 1: MAKE, 2: ANY, 3: MISS}
+
+    game = play_scripted("romanian-zero-final", 4, seed, plan)
+    totals = game.result.totals
+    assert totals[0] == 0
+    assert totals[1] >= 24 * 5  # 24 contracts made: far ahead
+    assert game.result.winners == (0,)
+    check_played_game("romanian-zero-final", 4, game_record(game))
+    # the same game under plain Romanian rules goes to the highest total
+    plain = play_scripted("romanian", 4, seed, plan)
+    assert plain.result.totals == totals
+    assert plain.result.winners == tuple(s for s in range(4) if totals[s] == max(totals))
+    assert 0 not in plain.result.winners
+
+
+def test_scratch_ranks_by_fewest_scratches_then_by_most_tricks_in_made_bids():
+    # Seats 0 and 1 make every contract (no scratch); seat 2 misses the first five hands; seat 3
+    # misses every hand. Seats 0 and 1 tie on scratches; the one whose made bids hold more
+    # tricks wins. Then the same deals with that seat missing one hand in which it took no trick
+    # (its made-bid tricks unchanged): one scratch more, and the other seat wins.
+    def plan(number, size, taken):
+        return {0: MAKE, 1: MAKE, 2: MISS if number <= 5 else ANY, 3: MISS}
+
+    for seed in range(20):
+        game = play_scripted("scoring/scratch", 4, seed, plan)
+        made_tricks = [sum(h.taken[s] for h in game.history if dict(h.bids)[s] == h.taken[s]) for s in range(4)]
+        if made_tricks[0] != made_tricks[1]:
+            break
+    else:
+        pytest.fail("no seed in 20 gives seats 0 and 1 different made-bid tricks")
+    more, fewer = (0, 1) if made_tricks[0] > made_tricks[1] else (1, 0)
+    scratches = game.result.totals
+    assert scratches[0] == scratches[1] == 0
+    assert scratches[2] >= 5 and scratches[3] == 28
+    assert [game.result.running[s]["made_bid_tricks"] for s in (0, 1)] == made_tricks[:2]
+    assert game.result.winners == (more,)
+    check_played_game("scoring/scratch", 4, game_record(game))
+
+    no_trick = next(h.number for h in game.history if h.taken[more] == 0)
+
+    def plan_with_a_scratch(number, size, taken):
+        wishes = plan(number, size, taken)
+        if number == no_trick:
+            wishes[more] = MISS  # it bids more than the 0 tricks it takes
+        return wishes
+
+    game = play_scripted("scoring/scratch", 4, seed, plan_with_a_scratch)
+    assert game.result.totals[more] == 1 and game.result.totals[fewer] == 0
+    assert [game.result.running[s]["made_bid_tricks"] for s in (0, 1)] == made_tricks[:2]  # unchanged
+    assert game.result.winners == (fewer,)
+    check_played_game("scoring/scratch", 4, game_record(game))
+
+
+# ---------------------------------------------------------------- "0" tie-break hands
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(card(c[0], c[1]) for c in text.split())
+
+
+def by_suit(*suits_by_seat: str) -> PresetDeal:
+    """An 8-card deal (32 cards, A..7) where each seat holds one whole suit: with no trump, the
+    seat that leads takes all 8 tricks."""
+    return PresetDeal(tuple(cards(" ".join(r + s for r in "AKQJT987")) for s in suits_by_seat))
+
+
+# The last scheduled hand (1 card, dealer seat 0, seat 1 leads, clubs turned up): everyone bids 0
+# and seat 2 takes the trick with the 8 of hearts: seats 0, 1 and 3 score 5, seat 2 -1.
+LAST_HAND = PresetDeal((cards("AS"), cards("7H"), cards("8H"), cards("9D")), turn_up=card("K", "C"))
+
+
+def play_from_the_last_hand(deals: dict[int, PresetDeal]) -> Game:
+    game = Game(load_rules("romanian-tiebreak"), 4, seed=0, first_dealer=1, deals={24: LAST_HAND, **deals}, start_at=24)
+    while not game.over:
+        if game.phase == "bidding":
+            assert game.legal_actions() == [0] or game.hand_number == 24
+            game.bid(0)
+        else:
+            game.play(first_legal(game))
+    return game
+
+
+def test_a_tie_is_played_off_in_0_hands_until_it_is_broken():
+    # the extra hands' dealers are 1, 2, 3: the leaders (who take all 8) are seats 2, 3, 0
+    game = play_from_the_last_hand({25: by_suit("D", "C", "S", "H"), 26: by_suit("D", "C", "H", "S"), 27: by_suit("S", "C", "H", "D")})
+    hands = game.history
+    assert [h.number for h in hands] == [24, 25, 26, 27]
+    assert hands[0].totals == (5, 5, -1, 5)  # a three-way tie after the last scheduled hand
+    for h in hands[1:]:
+        assert (h.size, h.kind, h.mark, h.extra, h.trump) == (8, "zero", "0", True, -1)
+        assert [b for _, b in h.bids] == [0, 0, 0, 0]
+    assert [h.dealer for h in hands] == [0, 1, 2, 3]
+    assert [h.taken for h in hands[1:]] == [(0, 0, 8, 0), (0, 0, 0, 8), (8, 0, 0, 0)]
+    assert [h.totals for h in hands[1:]] == [(10, 10, -9, 10), (15, 15, -4, 2), (7, 20, 1, 7)]
+    # hand 27 breaks the tie: no fourth extra hand although 4 players allow 4
+    assert game.result.winners == (1,)
+    record = game_record(game)
+    assert record["hands"][1]["mark"] == "0" and record["final"]["winners"] == [1]
+
+
+def test_a_tie_that_lasts_stops_after_as_many_0_hands_as_players():
+    # seat 2 holds the aces and kings: it takes every trick of every extra hand (-8), the tied
+    # seats each make their 0 (+5) and stay tied
+    top = PresetDeal(tuple(cards(" ".join(r + s for s in "SHDC" for r in ranks)) for ranks in ("QJ", "T9", "AK", "87")))
+    game = play_from_the_last_hand({n: top for n in (25, 26, 27, 28)})
+    hands = game.history
+    assert [h.number for h in hands] == [24, 25, 26, 27, 28]
+    assert all(h.taken == (0, 0, 8, 0) for h in hands[1:])
+    assert [h.totals for h in hands[1:]] == [(10, 10, -9, 10), (15, 15, -17, 15), (20, 20, -25, 20), (25, 25, -33, 25)]
+    assert game.result.winners == (0, 1, 3)
+
+
+def test_in_a_0_hand_no_bid_but_0_is_allowed():
+    game = Game(load_rules("romanian-tiebreak"), 4, seed=0, first_dealer=1, deals={24: LAST_HAND}, start_at=24)
+    for _ in range(4):
+        game.bid(0)
+    for _ in range(4):
+        game.play(first_legal(game))
+    assert game.history[-1].totals == (5, 5, -1, 5) and not game.over
+    assert game.legal_actions() == [0]
+    with pytest.raises(IllegalAction) as refused:
+        game.bid(1)
+    assert refused.value.reason == "forced_bid"
+
+
+def test_a_whole_bot_game_that_ends_tied_plays_0_hands():
+    """A game played by computer players from the first hand: the first seed that ends tied."""
+    rules = load_rules("romanian-tiebreak")
+    for seed in range(300):
+        game = Game(rules, 3, seed=seed)
+        play_out(game, [RandomPlayer() for _ in range(3)])
+        if game.history[-1].extra:
+            break
+    else:
+        pytest.fail("no game in 300 seeds ended tied")
+    scheduled = 3 * 3 + 12
+    extra = game.history[scheduled:]
+    assert 1 <= len(extra) <= 3
+    totals_before = game.history[scheduled - 1].totals
+    assert sorted(totals_before)[-1] == sorted(totals_before)[-2], "the scheduled hands ended tied"
+    check_played_game("romanian-tiebreak", 3, game_record(game))
+    # each extra hand is played only while the lead is still shared
+    for h in extra[:-1]:
+        assert sorted(h.totals)[-1] == sorted(h.totals)[-2]
+    if len(extra) < 3:
+        assert len(game.result.winners) == 1
