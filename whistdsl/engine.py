@@ -727,7 +727,8 @@ class Game:
             points[seat] = p + b
             bonuses[seat] = b
             self.totals[seat] = _exact(self.totals[seat] + p + b)
-            self.running[seat] = dict(new_running)
+            if new_running:  # a fresh dict each hand: the history keeps the old ones
+                self.running[seat] = dict(new_running)
         plan = self.plan[self.index]
         self.history.append(
             HandResult(
@@ -747,7 +748,7 @@ class Game:
                 points=tuple(points),
                 bonus=tuple(bonuses),
                 totals=tuple(self.totals),
-                running=tuple(dict(r) for r in self.running),
+                running=tuple(self.running),
                 rng_state=self.rng.getstate() if self.keep_rng_states else None,
             )
         )
