@@ -124,3 +124,12 @@ def test_score_asks_for_both_bid_and_tricks_or_neither() -> None:
     result = runner.invoke(app, ["score", "serbian", "--cards", "3", "--bid", "1"])
     assert result.exit_code == 2
     assert "give both --bid and --tricks" in result.output
+
+
+def test_score_refuses_a_hand_the_deck_cannot_deal() -> None:
+    # Romanian whist with 3 players keeps 24 cards: no 9-card hands (and no endless table)
+    result = runner.invoke(app, ["score", "romanian", "--cards", "9", "--players", "3"])
+    assert result.exit_code == 2
+    assert "3 players need 27 cards, but the deck has 24" in result.output
+    result = runner.invoke(app, ["score", "serbian", "--cards", "100000"])
+    assert result.exit_code == 2

@@ -160,9 +160,14 @@ def score(
     for name, value in (("--bid", bid), ("--tricks", tricks)):
         if value is not None and value > cards:
             raise _usage(f"{name} {value} is more than the {cards} cards in the hand")
-    setup = hand_setup(rules, players, PlannedHand(hand, cards, kind), len(rules.planned_hands(players)))
-    env = dict(setup.env, trump=trump)
     try:
+        setup = hand_setup(rules, players, PlannedHand(hand, cards, kind), len(rules.planned_hands(players)))
+        if setup.cards_left < 0:
+            raise _usage(
+                f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, "
+                f"but the deck has {rules.deck_count(players)}"
+            )
+        env = dict(setup.env, trump=trump)
         if bid is not None and tricks is not None:
             typer.echo(_number(hand_points(rules, env, bid, tricks)))
             return
