@@ -21,8 +21,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import subprocess
-import sys
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -32,9 +30,11 @@ import pytest
 from typer.testing import CliRunner
 
 from test_engine import check_record
+from test_play_cli import Terminal
+from test_readme import table_after
 from test_variant_rulesets import SCORING
 from whistdsl import load_rules
-from whistdsl.cards import card
+from whistdsl.cards import RANK_LETTERS, SUIT_SYMBOLS, card, card_text
 from whistdsl.cli import app
 from whistdsl.engine import Game, IllegalAction, PresetDeal
 from whistdsl.players import BOTS, RandomPlayer, decide, play_out
@@ -716,3 +716,231 @@ def test_a_whole_bot_game_that_ends_tied_plays_0_hands():
         assert sorted(h.totals)[-1] == sorted(h.totals)[-2]
     if len(extra) < 3:
         assert len(game.result.winners) == 1
+
+
+# ---------------------------------------------------------------- forehead and NV hands: who sees what
+
+
+class Watching:
+    """A computer player that keeps every view it is given."""
+
+    observes = True
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.kind = inner.kind
+        self.views = []
+
+    def act(self, view, legal, rng):
+        self.views.append(view)
+        return self.inner.act(view, legal, rng)
+
+
+def cards_now(game: Game, seat: int) -> set[int]:
+    """The cards `seat` holds now: dealt, less those it played."""
+    played = {c for t in game.tricks for _, c in t.cards} | {c for _, c in game.trick}
+    return set(game.dealt[seat]) - played
+
+
+def play_watched(name: str, players: int, seed: int, every_step: Callable[[Game], None]) -> tuple[Game, list[Watching]]:
+    """A whole game of heuristic players, calling `every_step(game)` before every action."""
+    game = Game(load_rules(name), players, seed=seed)
+    seats = [Watching(BOTS["heuristic"]()) for _ in range(players)]
+    while not game.over:
+        every_step(game)
+        game.act(decide(game, seats[game.to_act]))
+    return game, seats
+
+
+@pytest.mark.parametrize("name", ["romanian-forehead", "romanian-forehead-both"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_in_every_forehead_hand_each_seat_sees_the_other_cards_and_not_its_own(name, players):
+    looked = set()
+
+    def check(game: Game) -> None:
+        if game.view(game.to_act).view != "forehead":
+            return
+        looked.add(game.hand_number)
+        playing = [s for s in range(players) if s not in game.sitting_out]
+        for seat in range(players):
+            view = game.view(seat)
+            assert (view.view, view.hand) == ("forehead", None)
+            assert set(view.others) == {s for s in playing if s != seat}
+            for other, held in view.others.items():
+                assert set(held) == cards_now(game, other)
+            assert not cards_now(game, seat) & {c for held in view.others.values() for c in held}
+
+    game, seats = play_watched(name, players, seed=players, every_step=check)
+    forehead_hands = [i + 1 for i, (kind, _) in enumerate(expected_kinds(name, players)) if kind == "forehead"]
+    assert sorted(looked) == forehead_hands
+    given = [v for p in seats for v in p.views if v.view == "forehead"]
+    assert len(given) >= len(forehead_hands) * 2 * (players - (players == 6)), "each bid and card of those hands"
+    for view in given:
+        assert view.hand is None and view.seat not in view.others and view.others
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_in_the_nv_hand_bids_are_made_before_anyone_sees_their_cards(players):
+    bidding_views, playing_views = [], []
+
+    def check(game: Game) -> None:
+        if game.view(game.to_act).kind != "nv":
+            return
+        for seat in range(players):
+            view = game.view(seat)
+            assert view.view == "blind" and view.others == {}
+            if game.phase == "bidding":
+                assert view.hand is None
+            elif seat not in game.sitting_out:
+                assert set(view.hand) == cards_now(game, seat)
+        (bidding_views if game.phase == "bidding" else playing_views).append(game.to_act)
+
+    game, seats = play_watched("romanian-nv", players, seed=11, every_step=check)
+    nv = game.history[-1]
+    assert (nv.number, nv.size, nv.kind, nv.mark, nv.extra, nv.trump) == (3 * players + 13, 8, "nv", "NV", False, -1)
+    playing = players - (players == 6)
+    assert len(bidding_views) == playing and len(playing_views) == 8 * playing
+    given = [v for p in seats for v in p.views if v.kind == "nv"]
+    assert [v.hand for v in given if v.phase == "bidding"] == [None] * playing
+    assert all(v.legal for v in given if v.phase == "bidding"), "the blind bidder is offered its bids"
+    assert all(v.hand for v in given if v.phase == "play")
+    assert game_record(game)["hands"][-1]["mark"] == "NV"
+
+
+# ---------------------------------------------------------------- ... and what a person sees
+
+NAMES = ["Ana", "Ben", "Cy"]
+YOU = 0
+
+
+def human_game(name: str, seed: int) -> Iterator[tuple[Game, str]]:
+    """Your prompts, in order, in a 3-player game against random players: the game as the prompt
+    finds it, and your answer (the first legal bid or card; Enter for a card you cannot see).
+    The command plays the same game: computer players draw from the game's one generator in the
+    same order, and your answers draw nothing (a forehead card is drawn the same way)."""
+    game = Game(load_rules(name), 3, seed=seed, names=NAMES)
+    bot = RandomPlayer()
+    while True:
+        while not game.over and game.to_act != YOU:
+            game.act(decide(game, bot))
+        if game.over:
+            return
+        if game.phase == "bidding":
+            answer = game.legal_actions()[0]
+            yield game, str(answer)
+            game.bid(answer)
+        elif not game.can_see_own_hand(YOU):
+            yield game, ""
+            game.play(None)
+        else:
+            answer = game.legal_actions()[0]
+            yield game, card_text(answer)
+            game.play(answer)
+
+
+def on_screen(c: int) -> tuple[str, str]:
+    """A card as the table shows it: `Q♥`, or `QH` where the terminal cannot show symbols."""
+    return RANK_LETTERS[c & 15] + SUIT_SYMBOLS[c >> 4], card_text(c)
+
+
+def shows(text: str, c: int) -> bool:
+    return any(form in text for form in on_screen(c))
+
+
+@pytest.fixture
+def terminal() -> Iterator[Callable[..., Terminal]]:
+    opened: list[Terminal] = []
+
+    def start(ruleset: str, seed: int) -> Terminal:
+        args = ["--seed", str(seed), "--players", "3", "--seat", str(YOU), "--bots", "random", "--names", ",".join(NAMES)]
+        opened.append(Terminal(str(RULESETS / f"{ruleset}.yaml"), *args, cwd=ROOT))
+        return opened[-1]
+
+    yield start
+    for t in opened:
+        t.close()
+
+
+def test_a_person_sees_the_other_players_forehead_cards_and_not_their_own(terminal):
+    seed = 1
+    t = terminal("romanian-forehead", seed)
+    checked = []
+    for game, answer in human_game("romanian-forehead", seed):
+        shown = t.prompt()
+        if game.view(YOU).view == "forehead":
+            own = next(iter(cards_now(game, YOU)))
+            if game.phase == "bidding":  # what was shown since this hand's header
+                shown = shown[shown.index(f"Hand {game.hand_number} of 21") :]
+                assert "Forehead hand" in shown
+            seen = shown[shown.rindex("Your card is on your forehead. You see: ") :].splitlines()[0]
+            others = [s for s in (1, 2) if cards_now(game, s)]
+            assert seen.split("You see: ")[1] in (
+                ", ".join(f"{NAMES[s]} {on_screen(next(iter(cards_now(game, s))))[form]}" for s in others) for form in (0, 1)
+            )
+            assert not shows(shown, own), f"your own card {card_text(own)} was shown:\n{shown}"
+            assert "Your hand" not in shown
+            checked.append((game.hand_number, game.phase))
+        t.type(answer)
+    assert checked == [(n, phase) for n in (19, 20, 21) for phase in ("bidding", "play")]
+    assert t.wait() == 0, t.output[-3000:]
+    assert "Traceback" not in t.output
+
+
+def test_a_person_bids_the_nv_hand_before_their_cards_are_shown(terminal):
+    seed = 2
+    t = terminal("romanian-nv", seed)
+    seen = []
+    for game, answer in human_game("romanian-nv", seed):
+        shown = t.prompt()
+        if game.view(YOU).kind == "nv":
+            mine = game.dealt[YOU]
+            if game.phase == "bidding":
+                shown = shown[shown.index("Hand 22 of 22") :]
+                assert shown.endswith("Your bid: ") and "NV hand" in shown
+                assert "You bid blind: your cards are shown once the bidding is over." in shown
+                assert "Your hand" not in shown
+                assert not any(shows(shown, c) for c in mine), f"a card of yours was shown before your bid:\n{shown}"
+                seen.append("bid")
+            elif "card" not in seen:  # your first card: now your hand is shown
+                hand_line = shown[shown.index("Your hand: ") :].splitlines()[0]
+                assert all(shows(hand_line, c) for c in cards_now(game, YOU))
+                seen.append("card")
+        t.type(answer)
+    assert seen == ["bid", "card"]
+    assert t.wait() == 0, t.output[-3000:]
+    assert re.search(r"^ *22 +8 NV ", t.output, re.M), "the sheet marks the blind hand NV"
+
+
+# ---------------------------------------------------------------- the variants live in data only
+
+VARIANT_WORDS = re.compile(r"serbian|romanian|cypriot|montreal|hassenpfeffer", re.I)
+
+
+def test_no_python_file_of_the_package_names_a_variant():
+    """What `grep -rniE --include='*.py' 'serbian|romanian|cypriot|montreal|hassenpfeffer' whistdsl/`
+    checks: the engine, the language and the commands know no game by name."""
+    hits = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "whistdsl").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if VARIANT_WORDS.search(line)
+    ]
+    assert not hits, "variant names in the package's Python code:\n" + "\n".join(hits)
+
+
+@pytest.mark.parametrize("name, hands", [("serbian", 28), ("scoring/get-fred", 28), ("romanian-nv", 25)])
+def test_play_takes_a_bundled_ruleset_by_its_name(name, hands):
+    result = runner.invoke(app, ["play", name, "--watch", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{load_rules(name).name}: 4 players, seed 3")
+    assert f"Hand {hands} of {hands}" in result.stdout
+    assert "\nWinner" in result.stdout
+
+
+def test_the_readme_table_lists_every_bundled_ruleset_with_its_players():
+    rows = table_after("## Bundled rulesets")
+    listed = [row[0].strip("`") for row in rows]
+    assert sorted(listed) == bundled_names()
+    for name, _, players in rows:
+        rules = load_rules(name.strip("`"))
+        assert players == f"{rules.players_min}-{rules.players_max}", name
