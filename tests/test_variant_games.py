@@ -774,7 +774,7 @@ def test_in_every_forehead_hand_each_seat_sees_the_other_cards_and_not_its_own(n
     forehead_hands = [i + 1 for i, (kind, _) in enumerate(expected_kinds(name, players)) if kind == "forehead"]
     assert sorted(looked) == forehead_hands
     given = [v for p in seats for v in p.views if v.view == "forehead"]
-    assert len(given) >= len(forehead_hands) * 2 * (players - (players == 6)), "each bid and card of those hands"
+    assert len(given) == len(forehead_hands) * 2 * (players - (players == 6)), "each bid and each card of those hands"
     for view in given:
         assert view.hand is None and view.seat not in view.others and view.others
 
