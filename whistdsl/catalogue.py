@@ -39,6 +39,7 @@ class Context:
     doc: str
     variables: tuple[Variable, ...]
     sees_running: bool = False  # the ruleset's own running values (per player)
+    sees_lets: bool = True  # the ruleset's named values (`let`), fixed once per game
 
     def variable(self, name: str) -> Variable | None:
         for v in self.variables:
@@ -82,7 +83,13 @@ _RESULT = (
 CONTEXTS: dict[str, Context] = {
     c.name: c
     for c in (
-        Context("setup", "deck.size", "fixed once per game, from the player count", (_PLAYERS,)),
+        Context("setup", "deck.size", "fixed once per game, from the player count", (_PLAYERS,), sees_lets=False),
+        Context(
+            "let",
+            "let.*",
+            "named values, once per game, in order: each sees the ones before it",
+            (_PLAYERS, _DECK_SIZE),
+        ),
         Context(
             "schedule",
             "schedule, tiebreak.hands, tiebreak.cards",
@@ -205,8 +212,9 @@ def reference_markdown() -> str:
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
     for c in CONTEXTS.values():
         names = ", ".join(f"`{v.name}`" for v in c.variables)
-        if c.sees_running:
-            names += ", and the ruleset's running values"
+        extra = [w for w, seen in (("`let` values", c.sees_lets), ("running values", c.sees_running)) if seen]
+        if extra:
+            names += ", and the ruleset's " + " and ".join(extra)
         out.append(f"| {c.name} | {c.where} | {c.doc} | {names} |")
     out += ["", "| name | type | meaning |", "|---|---|---|"]
     seen: set[str] = set()

@@ -16,6 +16,7 @@ from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
 from .expression import KEYWORDS, EvalError, ExprError, Formula, formula
 from .findings import Finding
 from .load import JsonPath, Loaded
+from .scoring import start_running
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
@@ -28,6 +29,7 @@ from .ruleset import (
     RunningValue,
     ScheduleEntry,
     Tiebreak,
+    LetError,
     as_sizes,
     hand_setup,
 )
@@ -63,6 +65,7 @@ class _Compiler:
                     key=True,
                 )
         self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
+        self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -93,7 +96,7 @@ class _Compiler:
         whole = str(value) if not isinstance(value, str) else value
         source = whole if text is None else text
         try:
-            return formula(source, context, self.running_names, expect)
+            return formula(source, context, self.running_names, expect, self.lets)
         except ExprError as e:
             ref = self.loaded.ref(path)
             for p in e.problems:
@@ -141,6 +144,17 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         deal, bidding, play = (_DIRECTIONS[direction.get(k, "clockwise")] for k in ("deal", "bidding", "play"))
     deck = d.get("deck", {})
     ranks = tuple("T" if str(r) == "10" else str(r) for r in deck.get("ranks", STANDARD_RANKS))
+
+    lets: list[tuple[str, Formula]] = []
+    for name, value in (d.get("let") or {}).items():
+        taken = _TAKEN_NAMES.get(name) or ("a running value" if name in c.running_names else None)
+        if taken:
+            c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
+            continue
+        f = c.formula(("let", name), "let", None)  # each sees the ones before it
+        if f is not None:
+            lets.append((name, f))
+            c.lets[name] = f.type
 
     kinds: dict[str, HandKind] = {NORMAL: HandKind(NORMAL, "normal", "")}
     for name, spec in (d.get("kinds") or {}).items():
@@ -198,6 +212,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         description=d.get("description", ""),
         version=d.get("whistdsl", 1),
         source=d,
+        lets=tuple(lets),
         players_min=players.get("min", 4),
         players_max=players.get("max", 4),
         players_default=players.get("default", players.get("min", 4)),
@@ -280,13 +295,18 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int) -> None:
     except EvalError as e:
         c.report(("deck", "size"), "W406", str(e))
         return
+    try:
+        lets = rules.let_values(players)
+    except LetError as e:
+        c.report(("let", e.name), "W305", f"{with_n}: {e}")
+        return
     for r in rules.running:
         try:
-            r.start({"players": players})
+            r.start({"players": players, **lets})
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
-    env = {"players": players, "deck_size": deck}
+    env = {"players": players, "deck_size": deck, **lets}
     plan: list[tuple[PlannedHand, int]] = []  # each hand and the schedule entry it comes from
     for i, entry in enumerate(rules.schedule):
         try:
@@ -363,7 +383,7 @@ def _check_bids(c: _Compiler, rules: Ruleset, players: int, setups: Iterable[Any
         uses_sum = "bids_so_far" in used
         trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
         base = dict(setup.env)
-        base.update({r.name: r.start({"players": players}) for r in rules.running})
+        base.update(start_running(rules, players))
         base["total"] = 0
 
         def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:

@@ -776,8 +776,9 @@ class Game:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""
         rules = self.rules
         envs = []
+        lets = rules.let_values(self.players)
         for seat in range(self.players):
-            env: dict[str, Value] = {"players": self.players, "total": self.totals[seat]}
+            env: dict[str, Value] = {**lets, "players": self.players, "total": self.totals[seat]}
             env.update(self.running[seat])
             envs.append(env)
         seats = list(range(self.players))

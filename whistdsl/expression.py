@@ -22,7 +22,7 @@ import difflib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Callable, Iterable, Union
+from typing import Callable, Iterable, Mapping, Union
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -365,12 +365,20 @@ def check(
     context: Context,
     running: Iterable[str] = (),
     expect: Type | None = None,
+    lets: Mapping[str, Type] | None = None,
 ) -> Checked:
-    """Resolve names and infer types. Raises ExprError with every problem found."""
+    """Resolve names and infer types. Raises ExprError with every problem found.
+
+    `running` names the ruleset's running values (numbers), `lets` its named values and their
+    types; each is known where the context sees it.
+    """
     running = tuple(running)
+    lets = lets or {}
     known: dict[str, Type] = {v.name: v.type for v in context.variables}
     if context.sees_running:
         known.update({r: Type.NUMBER for r in running})
+    if context.sees_lets:
+        known.update(lets)
     problems: list[ExprProblem] = []
     types: dict[int, Type] = {}
     names: set[str] = set()
@@ -420,6 +428,8 @@ def check(
                 )
             if n in running and not context.sees_running:
                 return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
+            if n in lets and not context.sees_lets:
+                return bad(node, "W303", f"`let` value `{n}` is not available in {context.where}")
             return bad(
                 node,
                 "W301",
@@ -767,10 +777,11 @@ def formula(
     context: str | Context,
     running: Iterable[str] = (),
     expect: Type | None = None,
+    lets: Mapping[str, Type] | None = None,
 ) -> Formula:
     """Parse, check and compile `text` for `context`. Raises ExprError."""
     ctx = CONTEXTS[context] if isinstance(context, str) else context
-    checked = check(parse(text), ctx, running, expect)
+    checked = check(parse(text), ctx, running, expect, lets)
     fn, constant = compile_(checked)
     return Formula(text, checked.type, checked.names, fn, constant, tuple(sorted(checked.names)))
 

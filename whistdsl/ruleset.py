@@ -74,6 +74,7 @@ class Ruleset:
     description: str
     version: int
     source: dict[str, Any] = field(repr=False, compare=False)  # the merged data
+    lets: tuple[tuple[str, Formula], ...] = ()  # named values, in order
     players_min: int = 4
     players_max: int = 4
     players_default: int = 4
@@ -129,9 +130,29 @@ class Ruleset:
     def deck_count(self, players: int) -> int:
         return len(self.suits) * len(self.deck_ranks(players))
 
+    def let_values(self, players: int) -> dict[str, Value]:
+        """The `let` values for `players` (each sees `players`, `deck_size` and the ones before).
+        Raises LetError naming the value that cannot be evaluated."""
+        key = ("let", players)
+        values = self.cache.get(key)
+        if values is None:
+            env: dict[str, Value] = {"players": players, "deck_size": self.deck_count(players)} if self.lets else {}
+            values = {}
+            for name, f in self.lets:
+                try:
+                    env[name] = values[name] = f(env)
+                except EvalError as e:
+                    raise LetError(name, str(e)) from None
+            self.cache[key] = values
+        return dict(values)
+
+    def game_env(self, players: int) -> dict[str, Value]:
+        """What every hand's formulas see of the game: `players`, `deck_size` and the `let` values."""
+        return {"players": players, "deck_size": self.deck_count(players), **self.let_values(players)}
+
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind."""
-        env = {"players": players, "deck_size": self.deck_count(players)}
+        env = self.game_env(players)
         hands: list[PlannedHand] = []
         for entry in self.schedule:
             for size in as_sizes(entry.cards(env), "schedule"):
@@ -144,7 +165,7 @@ class Ruleset:
         """(most extra hands, their size) for `players`; (0, 0) without tie-break hands."""
         if self.tiebreak is None:
             return 0, 0
-        env = {"players": players, "deck_size": self.deck_count(players)}
+        env = self.game_env(players)
         hands, cards = self.tiebreak.hands(env), self.tiebreak.cards(env)
         if not isinstance(hands, int) or not 0 <= hands <= MAX_HANDS:
             raise EvalError(f"tiebreak.hands gives {hands}; it must be a whole number from 0 to {MAX_HANDS}")
@@ -154,6 +175,14 @@ class Ruleset:
 
 
 MAX_HANDS = 1000
+
+
+class LetError(EvalError):
+    """A `let` value that cannot be evaluated for some player count."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(f"let {name}: {message}")
+        self.name = name
 
 
 def as_sizes(value: Value, where: str) -> tuple[int, ...]:
@@ -185,6 +214,7 @@ def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int
     """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
     deck = rules.deck_count(players)
     env: dict[str, Value] = {
+        **rules.let_values(players),
         "players": players,
         "deck_size": deck,
         "hand_number": plan.number,

@@ -54,7 +54,9 @@ def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, d
 
 
 def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
-    return {r.name: r.start({"players": players}) for r in rules.running}  # type: ignore[misc]
+    """Each running value's value before the first hand."""
+    env = {"players": players, **rules.let_values(players)}
+    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
 def hand_points(rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int) -> Number:
