@@ -411,8 +411,8 @@ def merge(base: Loaded, child: Loaded) -> Loaded:
 
 
 def _is_path(target: str) -> bool:
-    """Whether `extends:` names a file (`../serbian.yaml`) rather than a bundled ruleset
-    (`serbian`, `scoring/exact`: bundled names may hold a slash too)."""
+    """Whether `extends:` names a file (`../base.yaml`) rather than a bundled ruleset
+    (`base`, `scoring/exact`: bundled names may hold a slash too)."""
     return target.endswith((".yaml", ".yml")) or target.startswith(("./", "../", "/", "~"))
 
 

@@ -91,8 +91,7 @@ def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
-            f.write("\n")
+            f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")  # dumps: the C encoder
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -134,7 +134,9 @@ def score_sheet(
         table.add_row(Text(str(hand.number)), first, *cells)
     caption = Text(f"bid / running total; {MADE_MARK} = contract made", style="dim")
     if winners and hands:
-        caption = Text.assemble((winners_line(names, winners, hands[-1].totals), "bold"), "\n", caption)
+        line = winners_line(names, winners, hands[-1].totals)
+        caption = Text.assemble((line, "bold"), "\n", caption)
+        table.min_width = len(line)  # the caption wraps at the table's width: never the winners' line
     table.caption = caption
     return table
 
