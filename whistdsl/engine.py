@@ -237,6 +237,7 @@ class Game:
         game.hand_env = env
         game.hand_size = view.hand_size
         game._bid_scratch = dict(env)
+        game._keep_bid_hand_key()
         game.totals = list(view.totals)
         game.running = [dict(r) for r in view.running]
         game.bids = [None] * n
@@ -256,21 +257,6 @@ class Game:
         return game
 
     # ------------------------------------------------------------ set-up
-
-    def _bidder_value(self, seat: int, name: str) -> Value:
-        """The bidder's own value of a bidding name (see `_bid_env`, which sets them all)."""
-        made = len(self.bid_log)
-        if name == "bids_so_far":
-            return self.bids_so_far
-        if name == "bids_made":
-            return made
-        if name == "is_last":
-            return made == len(self.bidding_order) - 1
-        if name == "is_first":
-            return made == 0
-        if name == "position":
-            return made + 1
-        return self._seat_value(seat, name)
 
     def _seat_value(self, seat: int, name: str) -> Value:
         """A seat's own value of a scoring name other than its bid and tricks."""
@@ -319,8 +305,23 @@ class Game:
         if tests is None:
             rules = self.rules
             formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            tests = self._kind_tests[kind.name] = (formulas, sorted(set().union(*(f.names for f in formulas)) - {"bid"}))
-        self._bid_tests, self._bid_key_names = tests
+            reads = set().union(*(f.names for f in formulas)) - {"bid"}
+            by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
+            tests = self._kind_tests[kind.name] = (
+                formulas,
+                sorted(reads - by_turn - {"total", "is_dealer", *rules.running_names}),  # the hand's own
+                sorted(reads & {"total", "is_dealer", *rules.running_names}),  # the bidder's own
+            )
+        self._bid_tests, self._bid_hand_names, self._bid_seat_names = tests
+
+    def _keep_bid_hand_key(self) -> None:
+        """What the bidding limits read of this hand: the first part of their memo's key."""
+        self._bid_hand_key = (
+            self.kind.name,
+            self.hand_size,
+            len(self.bidding_order),
+            *[self.hand_env[n] for n in self._bid_hand_names],
+        )
 
     def _seat_table(self, table: "_Table") -> None:
         self.sitting_out = table.sitting_out
@@ -398,6 +399,7 @@ class Game:
         self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
         self.hand_size = size
         self._bid_scratch: dict[str, Value] = dict(self.hand_env)
+        self._keep_bid_hand_key()
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
         self.bids_so_far = 0
@@ -473,13 +475,11 @@ class Game:
                 self._legal_bids_cache = list(range(size + 1))
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
+                # (the turn's values all follow from how many have bid and what they bid)
                 seat: int = self.to_act  # type: ignore[assignment]
-                hand_env = self.hand_env
-                key = (
-                    self.kind.name,
-                    size,
-                    *[hand_env[n] if n in hand_env else self._bidder_value(seat, n) for n in self._bid_key_names],
-                )
+                key = (self._bid_hand_key, len(self.bid_log), self.bids_so_far)
+                if self._bid_seat_names:
+                    key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
                 legal = self._bid_memo.get(key)
                 if legal is None:
                     env = self._bid_env(seat)
