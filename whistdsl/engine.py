@@ -504,7 +504,7 @@ class Game:
         cached = self._legal_cache
         if cached is not None and cached[0] == seat and cached[1] == len(self.trick):
             return cached[2]
-        legal = legal_cards(self.hands[seat], self.trick, self.trump, self.rules.when_void)
+        legal = list(legal_cards(self.hands[seat], self.trick, self.trump, self.rules.when_void))
         self._legal_cache = (seat, len(self.trick), legal)
         return legal
 
@@ -660,8 +660,7 @@ class Game:
             leader = trick_winner(trick, trump)
             tricks.append(Trick(order[0], tuple(trick), leader))
             taken[leader] += 1
-            trick = []
-        self.trick = []
+            trick = self.trick = []
         self._legal_cache = None
         self._finish_hand()
 
@@ -832,16 +831,19 @@ class _Table:
 
 def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str) -> list[Card]:
     """The cards a player holding `hand` (one list per suit) may add to `trick`: follow suit if
-    possible; when void, the ruleset's `when_void` rule; otherwise any card. A new list."""
+    possible; when void, the ruleset's `when_void` rule; otherwise any card.
+
+    The result may be one of the hand's own suit lists: read it, do not keep or change it.
+    """
     if trick:
         led = trick[0][1] >> 4
         if hand[led]:
-            return hand[led][:]
+            return hand[led]
         if trump >= 0 and hand[trump] and when_void != "free":
             if when_void == "must_overtrump":
                 best = max((c for _, c in trick if c >> 4 == trump), default=-1)
-                return [c for c in hand[trump] if c > best] or hand[trump][:]
-            return hand[trump][:]
+                return [c for c in hand[trump] if c > best] or hand[trump]
+            return hand[trump]
     return hand[0] + hand[1] + hand[2] + hand[3]
 
 
