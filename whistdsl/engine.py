@@ -186,7 +186,7 @@ class Game:
         self.stop_after_hand = False
         shared = rules.cache.setdefault(("engine", n), {"setups": {}, "bid_memo": {}, "tables": {}})
         self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
-        self._kind_tests: dict[str, tuple[list, list[str]]] = shared.setdefault("kind_tests", {})
+        self._kind_tests: dict[str, tuple[list, list[str], list[str]]] = shared.setdefault("kind_tests", {})
         self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
         self._setups: dict[int, HandSetup] = shared["setups"]
         self._legal_cache: tuple[int, int, list[Card]] | None = None
