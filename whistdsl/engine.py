@@ -186,6 +186,7 @@ class Game:
         self.stop_after_hand = False
         shared = rules.cache.setdefault(("engine", n), {"setups": {}, "bid_memo": {}, "tables": {}})
         self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
+        self._hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple]] = shared.setdefault("hand_envs", {})
         self._kind_tests: dict[str, tuple[list, list[str], list[str]]] = shared.setdefault("kind_tests", {})
         self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
         self._setups: dict[int, HandSetup] = shared["setups"]
@@ -396,10 +397,17 @@ class Game:
         else:
             trump = NO_TRUMP
         self.trump = trump
-        self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
         self.hand_size = size
-        self._bid_scratch: dict[str, Value] = dict(self.hand_env)
-        self._keep_bid_hand_key()
+        # the hand's env is read-only once built: shared by every game that reaches this hand
+        cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
+        if cached is None:
+            self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
+            self._keep_bid_hand_key()
+            if index < self.scheduled_hands:
+                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key)
+        else:
+            self.hand_env, self._bid_hand_key = cached
+        self._bid_scratch: dict[str, Value] | None = None
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
         self.bids_so_far = 0
@@ -456,6 +464,8 @@ class Game:
     def _bid_env(self, seat: int) -> dict[str, Value]:
         """The `bidding` context for `seat` (one dict per hand, refilled for each bidder)."""
         env = self._bid_scratch
+        if env is None:
+            env = self._bid_scratch = dict(self.hand_env)
         env.update(self.running[seat])
         made = len(self.bid_log)
         env["total"] = self.totals[seat]
@@ -578,6 +588,10 @@ class Game:
         legal = self._legal_bids()
         if type(bid) is not int or bid not in legal:
             raise self._bid_refusal(bid, legal)
+        self._commit_bid(bid)
+
+    def _commit_bid(self, bid: int) -> None:
+        """Record a bid already known to be legal; after the last one, the play begins."""
         seat = self.to_act
         self.bids[seat] = bid  # type: ignore[index]
         self.bid_log.append((seat, bid))  # type: ignore[arg-type]
@@ -635,6 +649,16 @@ class Game:
             self.leader = self.to_act = win_seat
             return
         self._finish_hand()
+
+    def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
+        """Finish this hand's bidding, asking `choose[seat](legal bids)` for each bid (see
+        `play_tricks_unobserved`)."""
+        while self.phase == BIDDING:
+            legal = self._legal_bids()
+            bid = choose[self.to_act](legal)  # type: ignore[index]
+            if type(bid) is not int or bid not in legal:
+                raise self._bid_refusal(bid, legal)
+            self._commit_bid(bid)
 
     def play_tricks_unobserved(self, choose: list[Callable[[list[Card]], Card]]) -> None:
         """Play this hand's tricks to the end, asking `choose[seat](legal cards)` for each card.

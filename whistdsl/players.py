@@ -66,7 +66,7 @@ def play_out(game: Game, players: list[Player]) -> None:
         if not unobserved:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
         elif game.phase == "bidding":
-            game.bid(choose[game.to_act](game._legal_bids()))  # type: ignore[index]
+            game.bid_unobserved(choose)
         elif game.kind.view != "forehead":
             game.play_tricks_unobserved(choose)
         else:
