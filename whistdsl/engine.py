@@ -174,17 +174,27 @@ class Game:
         self.players = n
         self.seed = seed
         self.rng = random.Random(seed)
-        self.ranks = rules.deck_ranks(n)
-        self.full_deck = deck(rules.suits, self.ranks)
+        shared = rules.cache.get(("engine", n))
+        if shared is None:
+            ranks = rules.deck_ranks(n)
+            shared = rules.cache[("engine", n)] = {
+                "setups": {},
+                "bid_memo": {},
+                "tables": {},
+                "ranks": ranks,
+                "full_deck": deck(rules.suits, ranks),
+                "running": start_running(rules, n),
+            }
+        self.ranks = shared["ranks"]
+        self.full_deck = shared["full_deck"]
         self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
-        self.running: list[dict[str, Number]] = [start_running(rules, n) for _ in range(n)]
+        self.running: list[dict[str, Number]] = [dict(shared["running"]) for _ in range(n)]
         self.history: list[HandResult] = []
         self.result: GameResult | None = None
         self.first_dealer_draw: tuple[Card, ...] = ()
         self.deals: dict[int, PresetDeal] = {}
         self.stop_after_hand = False
-        shared = rules.cache.setdefault(("engine", n), {"setups": {}, "bid_memo": {}, "tables": {}})
         self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
         self._hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple]] = shared.setdefault("hand_envs", {})
         self._kind_tests: dict[str, tuple[list, list[str], list[str]]] = shared.setdefault("kind_tests", {})
