@@ -376,18 +376,16 @@ class Game:
             dealt: list[tuple[Card, ...]] = [()] * n
             pos = 0
             for seat in table.deal_order:
-                cards = d[pos : pos + size]
+                cards = dealt[seat] = tuple(d[pos : pos + size])
                 pos += size
-                dealt[seat] = tuple(cards)
                 h = hands[seat]
-                cards.sort(reverse=True)
-                for c in cards:
+                for c in cards:  # each suit's cards in the order dealt (views sort them)
                     h[c >> 4].append(c)
             turn_up = d[needed] if needed < total else None
         else:
             dealt = self._check_preset(preset, table, size)
             for seat, cards in enumerate(dealt):
-                for c in sorted(cards, reverse=True):
+                for c in cards:
                     hands[seat][c >> 4].append(c)
             turn_up = preset.turn_up
         self.hands = hands
@@ -463,12 +461,12 @@ class Game:
     def legal_actions(self) -> list[int]:
         """The legal bids (bidding) or cards (play) of the seat to act; [] when the game is over.
 
-        Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit.
+        Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit (`by_suit`).
         """
         if self.phase == BIDDING:
             return list(self._legal_bids())
         if self.phase == PLAY:
-            return list(self._legal_cards(self.to_act))  # type: ignore[arg-type]
+            return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]
         return []
 
     def _bid_env(self, seat: int) -> dict[str, Value]:
@@ -537,11 +535,11 @@ class Game:
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
         visible = self.can_see_own_hand(seat) and self.phase != OVER
-        own = tuple(c for suit in self.hands[seat] for c in suit) if visible else None
+        own = tuple(by_suit(c for suit in self.hands[seat] for c in suit)) if visible else None
         others: dict[int, tuple[Card, ...]] = {}
         if self.kind.view == "forehead" and self.phase != OVER:
             others = {
-                s: tuple(c for suit in self.hands[s] for c in suit)
+                s: tuple(by_suit(c for suit in self.hands[s] for c in suit))
                 for s in range(self.players)
                 if s != seat and s not in self.sitting_out
             }
@@ -550,7 +548,7 @@ class Game:
             if self.phase == BIDDING:
                 legal = tuple(self._legal_bids())
             elif visible:
-                legal = tuple(self._legal_cards(seat))
+                legal = tuple(by_suit(self._legal_cards(seat)))
         plan = self.plan[self.index]
         return SeatView(
             seat=seat,
@@ -879,6 +877,11 @@ def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: in
                 return [c for c in hand[trump] if c > best] or hand[trump]
             return hand[trump]
     return hand[0] + hand[1] + hand[2] + hand[3]
+
+
+def by_suit(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the order people read them: spades, hearts, diamonds, clubs; high to low in a suit."""
+    return sorted(cards, key=lambda c: (c >> 4, -c))
 
 
 def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
