@@ -195,6 +195,7 @@ class Game:
         self.first_dealer_draw: tuple[Card, ...] = ()
         self.deals: dict[int, PresetDeal] = {}
         self.stop_after_hand = False
+        self.kind: HandKind | None = None  # this hand's kind, once a hand has begun
         self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
         self._hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple]] = shared.setdefault("hand_envs", {})
         self._kind_tests: dict[str, tuple[list, list[str], list[str]]] = shared.setdefault("kind_tests", {})
@@ -351,8 +352,9 @@ class Game:
             if index < self.scheduled_hands:
                 self._setups[index] = setup
         self.setup = setup
-        self._begin_kind(rules.kinds[plan.kind])
-        preset = self.deals.get(plan.number)
+        if self.kind is None or self.kind.name != plan.kind:
+            self._begin_kind(rules.kinds[plan.kind])
+        preset = self.deals.get(plan.number) if self.deals else None
         self.dealer = dealer = self.rotation_dealer = (self.first_dealer + rules.deal_direction * index) % n
         if preset is not None and preset.dealer is not None and preset.dealer != dealer:
             if not 0 <= preset.dealer < n:
@@ -360,7 +362,7 @@ class Game:
             # a set-up deal names its dealer: the deal passes on from there
             self.dealer = dealer = preset.dealer
             self.first_dealer = (dealer - rules.deal_direction * index) % n
-        table = self._table(dealer, setup.dealer_sits_out)
+        table = self._tables.get((dealer, setup.dealer_sits_out)) or self._table(dealer, setup.dealer_sits_out)
         self._seat_table(table)
         size = plan.size
         needed = size * setup.playing
@@ -683,11 +685,12 @@ class Game:
         for _ in range(self.hand_size - len(tricks)):
             order = play_orders[leader]  # type: ignore[index]
             for seat in order[len(trick):]:
-                legal = legal_cards(hands[seat], trick, trump, void_rule)
+                hand = hands[seat]
+                legal = legal_cards(hand, trick, trump, void_rule)
                 card = choose[seat](legal)
                 if card not in legal:
                     raise self._card_refusal(seat, card)
-                hands[seat][card >> 4].remove(card)
+                hand[card >> 4].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
             tricks.append(Trick(order[0], tuple(trick), leader))
