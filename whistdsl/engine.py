@@ -250,6 +250,7 @@ class Game:
         game.hand_size = view.hand_size
         game._bid_scratch = dict(env)
         game._keep_bid_hand_key()
+        game._score_hand_key = tuple([env[name] for name in game._score_reads[0]])
         game.totals = list(view.totals)
         game.running = [dict(r) for r in view.running]
         game.bids = [None] * n
@@ -413,10 +414,11 @@ class Game:
         if cached is None:
             self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
             self._keep_bid_hand_key()
+            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
             if index < self.scheduled_hands:
-                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key)
+                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key, self._score_hand_key)
         else:
-            self.hand_env, self._bid_hand_key = cached
+            self.hand_env, self._bid_hand_key, self._score_hand_key = cached
         self._bid_scratch: dict[str, Value] | None = None
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
@@ -734,11 +736,11 @@ class Game:
         bonuses: list[Number] = [0] * n
         scratch: dict[str, Value] | None = None
         # the scoring formulas are pure: remember each seat's score by the values they read
-        hand_names, seat_names, memo = self._score_reads
-        hand_key = tuple([self.hand_env[name] for name in hand_names])
+        _, seat_names, memo = self._score_reads
+        hand_key = self._score_hand_key
         for seat in self.bidding_order:
             bid, tricks = self.bids[seat], self.taken[seat]
-            key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names])
+            key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names]) if seat_names else (bid, tricks, hand_key)
             scored = memo.get(key)
             if scored is None:
                 if scratch is None:
@@ -760,30 +762,31 @@ class Game:
             p, b, new_running = scored
             points[seat] = p + b
             bonuses[seat] = b
-            self.totals[seat] = _exact(self.totals[seat] + p + b)
+            total = self.totals[seat] + p + b
+            self.totals[seat] = total if type(total) is int else _exact(total)
             if new_running:  # a fresh dict each hand: the history keeps the old ones
                 self.running[seat] = dict(new_running)
         plan = self.plan[self.index]
         self.history.append(
-            HandResult(
-                number=plan.number,
-                size=plan.size,
-                kind=plan.kind,
-                mark=self.kind.mark,
-                extra=self.setup.extra,
-                dealer=self.dealer,
-                sitting_out=self.sitting_out,
-                trump=self.trump,
-                turn_up=self.turn_up,
-                deal=self.dealt,
-                bids=tuple(self.bid_log),
-                tricks=tuple(self.tricks),
-                taken=tuple(self.taken),
-                points=tuple(points),
-                bonus=tuple(bonuses),
-                totals=tuple(self.totals),
-                running=tuple(self.running),
-                rng_state=self.rng.getstate() if self.keep_rng_states else None,
+            HandResult(  # positional, in the order of its fields (a hot path)
+                plan.number,
+                plan.size,
+                plan.kind,
+                self.kind.mark,
+                self.setup.extra,
+                self.dealer,
+                self.sitting_out,
+                self.trump,
+                self.turn_up,
+                self.dealt,
+                tuple(self.bid_log),
+                tuple(self.tricks),
+                tuple(self.taken),
+                tuple(points),
+                tuple(bonuses),
+                tuple(self.totals),
+                tuple(self.running),
+                self.rng.getstate() if self.keep_rng_states else None,
             )
         )
         if self.stop_after_hand:
