@@ -371,20 +371,28 @@ class Game:
         total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
         hands: list[list[list[Card]]] = [[[], [], [], []] for _ in range(n)]
         if preset is None:
-            # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed
+            # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed, each
+            # card going to its seat as it is drawn (a suit's cards in the order dealt)
             rng_random = self.rng.random
-            for i in range(min(needed + 1, total)):
-                j = i + int(rng_random() * (total - i))
-                d[i], d[j] = d[j], d[i]
             dealt: list[tuple[Card, ...]] = [()] * n
-            pos = 0
+            i = 0
             for seat in table.deal_order:
-                cards = dealt[seat] = tuple(d[pos : pos + size])
-                pos += size
                 h = hands[seat]
-                for c in cards:  # each suit's cards in the order dealt (views sort them)
+                first = i
+                for i in range(first, first + size):
+                    j = i + int(rng_random() * (total - i))
+                    c = d[j]
+                    d[j] = d[i]
+                    d[i] = c
                     h[c >> 4].append(c)
-            turn_up = d[needed] if needed < total else None
+                i = first + size
+                dealt[seat] = tuple(d[first:i])
+            turn_up = None
+            if needed < total:  # the next card, for a turn-up trump
+                j = needed + int(rng_random() * (total - needed))
+                turn_up = d[j]
+                d[j] = d[needed]
+                d[needed] = turn_up
         else:
             dealt = self._check_preset(preset, table, size)
             for seat, cards in enumerate(dealt):
