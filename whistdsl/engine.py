@@ -670,6 +670,12 @@ class Game:
             return
         self._finish_hand()
 
+    def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
+        """Bid and play the rest of this hand with players that see only their legal actions."""
+        if self.phase == BIDDING:
+            self.bid_unobserved(choose)
+        self.play_tricks_unobserved(choose)
+
     def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Finish this hand's bidding, asking `choose[seat](legal bids)` for each bid (see
         `play_tricks_unobserved`)."""
@@ -703,7 +709,7 @@ class Game:
                 hand[card >> 4].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
-            tricks.append(Trick(order[0], tuple(trick), leader))
+            tricks.append(_new_trick(Trick, (order[0], tuple(trick), leader)))
             taken[leader] += 1
             trick = self.trick = []
         self._legal_cache = None
@@ -873,6 +879,9 @@ class _Table:
             play_orders={s: round_from(s, rules.play_direction) for s in bidding_order},
             first_leader=leader,
         )
+
+
+_new_trick = tuple.__new__  # Trick(...) without its keyword handling: the hot path's constructor
 
 
 def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str) -> list[Card]:

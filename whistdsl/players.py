@@ -65,10 +65,10 @@ def play_out(game: Game, players: list[Player]) -> None:
     while not game.over:
         if not unobserved:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+        elif game.kind.view != "forehead":
+            game.play_hand_unobserved(choose)
         elif game.phase == "bidding":
             game.bid_unobserved(choose)
-        elif game.kind.view != "forehead":
-            game.play_tricks_unobserved(choose)
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
 
