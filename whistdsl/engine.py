@@ -500,7 +500,7 @@ class Game:
     def _legal_bids(self) -> list[int]:
         if self._legal_bids_cache is None:
             tests = self._bid_tests
-            size = self.plan[self.index].size
+            size = self.hand_size
             if not tests:
                 self._legal_bids_cache = list(range(size + 1))
             else:
