@@ -2,14 +2,14 @@
 
 `score_sheet` builds it as a rich Table (made contracts green with a `*`, missed ones red);
 `score_sheet_text` renders the same table as plain text, and `print_sheet` prints it on a console
-at its natural width when the output is not a terminal. `play` shows it after every hand; replays
-can build it from a record's hands with `sheet_hand_from_json`.
+at its natural width when the output is not a terminal. `play` shows it after every hand and
+`replay --show` for a whole record (from the hands the replay recomputes).
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any, NamedTuple, Protocol, Sequence
+from typing import Protocol, Sequence
 
 from rich import box
 from rich.console import Console
@@ -38,34 +38,6 @@ class SheetHand(Protocol):
     bids: tuple[tuple[int, int], ...]
     taken: tuple[int, ...]
     totals: tuple[Number, ...]
-
-
-class JsonHand(NamedTuple):
-    number: int
-    size: int
-    mark: str
-    trump: int
-    sitting_out: tuple[int, ...]
-    bids: tuple[tuple[int, int], ...]
-    taken: tuple[int, ...]
-    totals: tuple[Number, ...]
-
-
-def sheet_hand_from_json(hand: dict[str, Any]) -> JsonHand:
-    """A hand of a game record (whistdsl.record) as the sheet reads it."""
-    from .record import read_exact  # late: record imports the engine, which the sheet does not need
-
-    trump = hand.get("trump")
-    return JsonHand(
-        number=hand["number"],
-        size=hand["cards"],
-        mark=hand.get("mark", ""),
-        trump=NO_TRUMP if trump is None else ("spades", "hearts", "diamonds", "clubs").index(trump),
-        sitting_out=tuple(hand.get("sitting_out", ())),
-        bids=tuple((b["seat"], b["bid"]) for b in hand["bids"]),
-        taken=tuple(hand["taken"]),
-        totals=tuple(read_exact(t) for t in hand["totals"]),
-    )
 
 
 def trump_label(trump: int, symbols: bool = True) -> Text:
@@ -165,12 +137,10 @@ def score_sheet_text(
 
 
 __all__ = [
-    "JsonHand",
     "SheetHand",
     "print_sheet",
     "score_sheet",
     "score_sheet_text",
-    "sheet_hand_from_json",
     "trump_label",
     "winners_line",
 ]
