@@ -343,7 +343,7 @@ class Game:
         self.play_orders = table.play_orders
         self.leader = table.first_leader
 
-    def _start_hand(self, index: int) -> None:
+    def _start_hand(self, index: int, reuse_hands: bool = False) -> None:
         rules, n = self.rules, self.players
         plan = self.plan[index]
         self.index = index
@@ -369,7 +369,8 @@ class Game:
         needed = size * setup.playing
         d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
         total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
-        hands: list[list[list[Card]]] = [[[], [], [], []] for _ in range(n)]
+        # after a finished hand every suit list is empty again: deal into the same lists
+        hands = self.hands if reuse_hands else [[[], [], [], []] for _ in range(n)]
         if preset is None:
             # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed, each
             # card going to its seat as it is drawn (a suit's cards in the order dealt)
@@ -808,13 +809,13 @@ class Game:
             self.to_act = None
             return
         if self.index + 1 < len(self.plan):
-            self._start_hand(self.index + 1)
+            self._start_hand(self.index + 1, reuse_hands=True)
             return
         winners = self.standings()
         if len(winners) > 1 and self.extra_hands_left > 0:
             self.extra_hands_left -= 1
             self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
-            self._start_hand(self.index + 1)
+            self._start_hand(self.index + 1, reuse_hands=True)
             return
         self.phase = OVER
         self.to_act = None
