@@ -307,3 +307,16 @@ def test_memoised_scoring_keys_on_the_running_values_it_reads():
                 assert points - bonus == romanian_points(bid, taken, hand)
                 bonuses.add(bonus)
     assert bonuses <= {0, 10, -10} and -10 in bonuses  # players + 1 = 4 misses in a row cost 10
+
+
+def test_random_play_can_take_over_in_the_middle_of_a_trick():
+    rules = load_rules("serbian")
+    game = Game(rules, players=4, seed=3)
+    while game.phase == "bidding":
+        game.act(game.legal_actions()[0])
+    game.act(game.legal_actions()[0])  # one card of the first trick
+    chooser = RandomPlayer().chooser(game.rng)
+    game.play_tricks_unobserved([chooser] * 4)
+    first = game.history[0].tricks[0]
+    assert [s for s, _ in first.cards] == [(first.leader - i) % 4 for i in range(4)]  # counter-clockwise
+    check_record(game_record(game), must_trump=True, hook=True, points=serbian_points)

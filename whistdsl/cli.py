@@ -6,7 +6,6 @@ Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import Enum
 from fractions import Fraction
@@ -17,7 +16,7 @@ import typer
 
 from .catalogue import SUITS, reference_markdown
 from .findings import render_github, render_json, render_text
-from .lint import LintResult, RulesetError, lint_path, load_rules, resolve_ruleset_argument
+from .lint import LintResult, RulesetError, lint_path, load_rules
 from .play import play_command
 from .resources import bundled_rulesets, schema_path
 from .ruleset import PlannedHand, Ruleset, hand_setup

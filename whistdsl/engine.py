@@ -363,7 +363,7 @@ class Game:
             # a set-up deal names its dealer: the deal passes on from there
             self.dealer = dealer = preset.dealer
             self.first_dealer = (dealer - rules.deal_direction * index) % n
-        table = self._tables.get((dealer, setup.dealer_sits_out)) or self._table(dealer, setup.dealer_sits_out)
+        table = self._table(dealer, setup.dealer_sits_out)
         self._seat_table(table)
         size = plan.size
         needed = size * setup.playing
@@ -527,8 +527,10 @@ class Game:
 
     def forbidden_bids(self) -> list[int]:
         """Bids in 0..hand size that the rules forbid the seat to act (the hook, forced bids)."""
-        legal = set(self._legal_bids()) if self.phase == BIDDING else set()
-        return [b for b in range(self.plan[self.index].size + 1) if b not in legal] if self.phase == BIDDING else []
+        if self.phase != BIDDING:
+            return []
+        legal = set(self._legal_bids())
+        return [b for b in range(self.hand_size + 1) if b not in legal]
 
     def _legal_cards(self, seat: int) -> list[Card]:
         """The legal cards of `seat` now (remembered until the next card is played; do not modify)."""
@@ -697,8 +699,8 @@ class Game:
             raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
         tricks, taken = self.tricks, self.taken
-        leader = self.to_act
         trick = self.trick
+        leader = trick[0][0] if trick else self.to_act  # a trick may be under way
         for _ in range(self.hand_size - len(tricks)):
             order = play_orders[leader]  # type: ignore[index]
             for seat in order[len(trick):]:

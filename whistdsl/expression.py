@@ -530,7 +530,7 @@ def _num(v: Number) -> Number:
     if type(v) is int:
         if -MAX_NUMBER < v < MAX_NUMBER:
             return v
-        raise EvalError(f"a number exceeds the limit of 10^30 in size")
+        raise EvalError("a number exceeds the limit of 10^30 in size")
     if v.denominator == 1:
         return _num(v.numerator)
     if -MAX_NUMBER < v.numerator < MAX_NUMBER and v.denominator < MAX_NUMBER:
