@@ -99,13 +99,13 @@ def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
             turn_up = parse_card(hand["turn_up"]) if hand.get("turn_up") else None
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
-        trump = hand.get("trump", "unset")
+        trump = hand.get("trump")
         deals[hand["number"]] = PresetDeal(
             deal=deal,
             dealer=hand.get("dealer"),
             turn_up=turn_up,
-            # a set-up deal may name its trump instead of a turned-up card
-            trump=suit_number(trump) if trump is not None and trump != "unset" and turn_up is None else None,
+            # a set-up deal may name its trump suit instead of a turned-up card
+            trump=suit_number(trump) if trump is not None and turn_up is None else None,
         )
     return deals
 
@@ -115,10 +115,6 @@ class ReplayResult:
     game: Game
     hands: int  # hands checked completely
     complete: bool  # the record holds the whole game, `final` included
-
-
-def _seat_name(seat: int) -> str:
-    return f"seat {seat}"
 
 
 def replay(
@@ -250,20 +246,22 @@ def _seats(seats) -> str:
 def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
     number = hand["number"]
     checks = [
-        ("taken", list(result.taken), "tricks taken"),
-        ("points", [exact(p) for p in result.points], "points"),
-        ("bonus", [exact(b) for b in result.bonus], "bonus"),
-        ("totals", [exact(t) for t in result.totals], "totals"),
+        ("taken", result.taken, "tricks taken"),
+        ("points", result.points, "points"),
+        ("bonus", result.bonus, "bonus"),
+        ("totals", result.totals, "totals"),
     ]
     for key, want, what in checks:
         if key not in hand:
             continue
         got = hand[key]
-        if [read_exact(x) if isinstance(x, (int, str)) else x for x in got] != [read_exact(x) for x in want]:
-            seat = next((s for s, (a, b) in enumerate(zip(got, want)) if read_exact(a) != read_exact(b)), 0)
-            raise Disagreement(
-                number, "scoring", f"seat {seat}: the record says {what} {got[seat] if seat < len(got) else '?'}; the rules say {want[seat]}"
-            )
+        if len(got) != len(want):
+            raise Disagreement(number, "scoring", f"the record lists {what} for {len(got)} seats; the game has {len(want)}")
+        for seat, (recorded, computed) in enumerate(zip(got, want)):
+            if read_exact(recorded) != computed:
+                raise Disagreement(
+                    number, "scoring", f"seat {seat}: the record says {what} {recorded}; the rules say {exact(computed)}"
+                )
     if "running" in hand:
         for seat, (got, want) in enumerate(zip(hand["running"], result.running)):
             want_json = {k: exact(v) for k, v in want.items()}
