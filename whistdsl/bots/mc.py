@@ -51,9 +51,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             hands[s] = list(view.others[s])
         else:
             hidden_seats.append(s)
-    pool = unseen_cards(view)
-    if view.hand is None:  # our own cards are unknown too (forehead, or blind bidding)
-        pass
+    pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
     shown = voids(view)
     for _ in range(tries):
         rng.shuffle(pool)
