@@ -306,7 +306,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int) -> None:
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
-    env = {"players": players, "deck_size": deck, **lets}
+    env = rules.game_env(players)
     plan: list[tuple[PlannedHand, int]] = []  # each hand and the schedule entry it comes from
     for i, entry in enumerate(rules.schedule):
         try:
