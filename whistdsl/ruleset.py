@@ -212,17 +212,15 @@ class HandSetup:
 
 def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
     """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
-    deck = rules.deck_count(players)
-    env: dict[str, Value] = {
-        **rules.let_values(players),
-        "players": players,
-        "deck_size": deck,
+    env = rules.game_env(players)
+    deck = env["deck_size"]
+    env.update({
         "hand_number": plan.number,
         "hand_size": plan.size,
         "hands": hands_total,
         "kind": plan.kind,
         "extra": extra,
-    }
+    })
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing
