@@ -10,12 +10,13 @@ legal bid.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterable
 
 from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
 from .expression import KEYWORDS, EvalError, ExprError, Formula, formula
 from .findings import Finding
-from .load import JsonPath, Loaded
+from .load import JsonPath, Loaded, dotted
 from .scoring import start_running
 from .ruleset import (
     CLOCKWISE,
@@ -96,7 +97,7 @@ class _Compiler:
         whole = str(value) if not isinstance(value, str) else value
         source = whole if text is None else text
         try:
-            return formula(source, context, self.running_names, expect, self.lets)
+            compiled = formula(source, context, self.running_names, expect, self.lets)
         except ExprError as e:
             ref = self.loaded.ref(path)
             for p in e.problems:
@@ -104,6 +105,7 @@ class _Compiler:
                 where = ref.position_in_value(whole, p.line, column) if ref else self.loaded.where(path)
                 self.findings.append(where.finding(p.code, p.message))
             return None
+        return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None

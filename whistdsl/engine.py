@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
 from .expression import Number, Value
@@ -43,6 +43,57 @@ class IllegalAction(ValueError):
         super().__init__(message)
         self.reason = reason
         self.detail = detail if detail is not None else message
+
+
+class RuleError(Exception):
+    """The rules cannot go on: a formula cannot be evaluated here, or leaves a seat no legal action.
+
+    Raised by the engine with everything a ruleset's author needs to find the cause: the hand,
+    the seat (None for what concerns the whole table), the formula's origin (`scoring.points
+    (house.yaml:12:11)`, through the extends chain) and the values it read. The game is left as
+    it was before the failing step; every hand finished before it is in `history`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hand: int | None = None,
+        seat: int | None = None,
+        origin: str = "",
+        values: Mapping[str, Value] | None = None,
+    ):
+        self.message = message
+        self.hand = hand
+        self.seat = seat
+        self.origin = origin
+        self.values = dict(values or {})
+        super().__init__(self.describe())
+
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """`rule error in hand 9, seat 2 (Ana): bidding.allowed (house.yaml:7:12) ...: why (read: ...)`."""
+        where = []
+        if self.hand is not None:
+            where.append(f"hand {self.hand}")
+        if self.seat is not None:
+            who = f" ({names[self.seat]})" if names is not None and 0 <= self.seat < len(names) else ""
+            where.append(f"seat {self.seat}{who}")
+        text = "rule error" + (f" in {', '.join(where)}" if where else "")
+        if self.origin:
+            text += f": {self.origin}"
+        text += f": {self.message}"
+        if self.values:
+            shown = ", ".join(f"{k}={_shown_value(v)}" for k, v in sorted(self.values.items()))
+            text += f" (it read {shown})"
+        return text
+
+
+def _shown_value(v: Value) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
+    return str(v)
 
 
 class Trick(NamedTuple):

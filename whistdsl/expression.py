@@ -659,6 +659,8 @@ class Formula:
     constant: Value | None = None
     key_names: tuple[str, ...] = ()  # the names it uses, in a fixed order (for `cached`)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    #: where the formula is written, for rule errors: `scoring.points (house.yaml:12:11)`
+    origin: str = field(default="", compare=False)
 
     def __call__(self, env: Env) -> Value:
         return self.evaluate(env)

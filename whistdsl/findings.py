@@ -70,6 +70,9 @@ class Position:
         assert code in CODES, code
         return Finding(self.path, self.line, self.column, code, message, severity)
 
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
     def shifted(self, line_offset: int, column: int) -> "Position":
         return Position(self.path, self.line + line_offset, column)
 

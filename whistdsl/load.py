@@ -34,6 +34,14 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 JsonPath = tuple[Any, ...]
 
 
+def dotted(path: JsonPath) -> str:
+    """A path into the ruleset as its author writes it: `scoring.points`, `schedule[2].cards`."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "the ruleset"
+
+
 @dataclass
 class Document:
     """One YAML file, its text and the nodes its values came from."""

@@ -16,7 +16,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from .findings import Finding
-from .load import Loaded
+from .load import Loaded, dotted
 from .resources import schema_path
 
 LANGUAGE_VERSION = 1
@@ -35,15 +35,6 @@ def _validator() -> jsonschema.Draft202012Validator:
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _where_name(path: tuple[Any, ...]) -> str:
-    if not path:
-        return "the ruleset"
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
 
 
 #: What the schema's patterns mean, in words.
@@ -119,13 +110,13 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
                 close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
                 hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(known)}"
                 out.append(
-                    loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {_where_name(path)}{hint}")
+                    loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{hint}")
                 )
         return out
     if v == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         return [
-            loaded.where(path, key=True).finding("W201", f"{_where_name(path)} needs `{k}`") for k in missing
+            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`") for k in missing
         ]
     if v == "type":
         wanted = error.validator_value
@@ -133,7 +124,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         return [
             loaded.where(path).finding(
                 "W202",
-                f"{_where_name(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
+                f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
                 + _formula_hint(wanted, error.instance),
             )
         ]
@@ -146,7 +137,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
                 shapes.append(words)
         return [
             loaded.where(path).finding(
-                "W202", f"{_where_name(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}"
+                "W202", f"{dotted(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}"
             )
         ]
     if v == "pattern" and "propertyNames" in error.schema_path:
@@ -154,7 +145,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")
         return [
             loaded.where(path + (name,), key=True).finding(
-                "W203", f"`{name}` is not a valid name in {_where_name(path)}: use {words}"
+                "W203", f"`{name}` is not a valid name in {dotted(path)}: use {words}"
             )
         ]
     if v == "enum":
@@ -162,18 +153,18 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         for c in error.validator_value:
             if _shown(c) not in choices:
                 choices.append(_shown(c))
-        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` is not one of {', '.join(choices)}")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)}: `{_shown(error.instance)}` is not one of {', '.join(choices)}")]
     if v in ("minimum", "maximum"):
         word = "at least" if v == "minimum" else "at most"
-        return [loaded.where(path).finding("W203", f"{_where_name(path)} must be {word} {error.validator_value}, not {error.instance}")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)} must be {word} {error.validator_value}, not {error.instance}")]
     if v in ("minItems", "minLength"):
-        return [loaded.where(path).finding("W203", f"{_where_name(path)} must not be empty")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)} must not be empty")]
     if v == "uniqueItems":
-        return [loaded.where(path).finding("W203", f"{_where_name(path)} lists an item twice")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)} lists an item twice")]
     if v == "pattern":
         words = _PATTERN_WORDS.get(error.validator_value, f"text matching {error.validator_value}")
-        return [loaded.where(path).finding("W203", f"{_where_name(path)}: `{_shown(error.instance)}` should be {words}")]
-    return [loaded.where(path).finding("W203", f"{_where_name(path)}: {error.message}")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)}: `{_shown(error.instance)}` should be {words}")]
+    return [loaded.where(path).finding("W203", f"{dotted(path)}: {error.message}")]
 
 
 def _formula_hint(wanted: str, value: Any) -> str:
