@@ -14,13 +14,14 @@ game's seed; its state at the end of each hand is kept so a game can be resumed 
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
-from .expression import Number, Value
-from .ruleset import HandKind, HandSetup, PlannedHand, Ruleset, hand_setup
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, _within_limit
+from .ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .scoring import result_env, score_seat, start_running
 
 BIDDING = "bidding"
@@ -209,11 +210,12 @@ class Game:
             raise ValueError(f"{len(self.names)} names for {n} players")
         self.deals = dict(deals or {})
         shared = rules.cache[("engine", n)]
-        if "plan" not in shared:
-            shared["plan"] = rules.planned_hands(n)
+        with _rule_errors_of_the_game(rules, n):
+            if "plan" not in shared:
+                shared["plan"] = rules.planned_hands(n)
+            self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
         self.plan = list(shared["plan"])
         self.scheduled_hands = len(self.plan)
-        self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
         self.first_dealer = self._choose_first_dealer(first_dealer)
         if not 1 <= start_at <= self.scheduled_hands:
             raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
@@ -227,14 +229,16 @@ class Game:
         self.rng = random.Random(seed)
         shared = rules.cache.get(("engine", n))
         if shared is None:
-            ranks = rules.deck_ranks(n)
+            with _rule_errors_of_the_game(rules, n):
+                ranks = rules.deck_ranks(n)
+                running = start_running(rules, n)
             shared = rules.cache[("engine", n)] = {
                 "setups": {},
                 "bid_memo": {},
                 "tables": {},
                 "ranks": ranks,
                 "full_deck": deck(rules.suits, ranks),
-                "running": start_running(rules, n),
+                "running": running,
             }
         self.ranks = shared["ranks"]
         self.full_deck = shared["full_deck"]
@@ -400,7 +404,17 @@ class Game:
         self.index = index
         setup = self._setups.get(index)
         if setup is None or setup.plan is not plan:
-            setup = hand_setup(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+            try:
+                setup = hand_setup(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+            except EvalError as e:
+                env = hand_env(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+                raise _formula_error(e, (rules.sits_out,), env, hand=plan.number) from None
+            if setup.playing < 2:
+                raise RuleError(
+                    f"only {setup.playing} seat would play this hand; a hand needs at least 2",
+                    hand=plan.number,
+                    origin=rules.sits_out.origin if rules.sits_out is not None else "",
+                )
             if index < self.scheduled_hands:
                 self._setups[index] = setup
         self.setup = setup
@@ -458,7 +472,7 @@ class Game:
         if preset is not None and preset.trump is not None:
             trump = preset.trump
             self.turn_up = preset.turn_up
-        elif rules.trump_none_when is not None and rules.trump_none_when.cached(setup.env):
+        elif rules.trump_none_when is not None and self._no_trump(setup):
             trump = NO_TRUMP
         elif rules.trump_cycle is not None:
             trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
@@ -490,6 +504,12 @@ class Game:
         self.to_act: int | None = self.bidding_order[0]
         self._legal_bids_cache: list[int] | None = None
         self._legal_cache = None
+
+    def _no_trump(self, setup: HandSetup) -> bool:
+        try:
+            return bool(self.rules.trump_none_when.cached(setup.env))  # type: ignore[union-attr]
+        except EvalError as e:
+            raise _formula_error(e, (self.rules.trump_none_when,), setup.env, hand=setup.plan.number) from None
 
     def _check_preset(self, preset: PresetDeal, table: "_Table", size: int) -> list[tuple[Card, ...]]:
         """A set-up deal must fit the hand: the right seats, sizes and cards of this deck, once each."""
@@ -566,10 +586,22 @@ class Game:
                 if legal is None:
                     env = self._bid_env(seat)
                     legal = []
-                    for bid in range(size + 1):
-                        env["bid"] = bid
-                        if all(t(env) for t in tests):
-                            legal.append(bid)
+                    try:
+                        for bid in range(size + 1):
+                            env["bid"] = bid
+                            if all(t(env) for t in tests):
+                                legal.append(bid)
+                    except EvalError as e:
+                        raise _formula_error(e, tests, env, hand=self.hand_number, seat=seat) from None
+                    if not legal:
+                        env.pop("bid", None)
+                        raise RuleError(
+                            f"no bid from 0 to {size} is allowed: this seat has no legal bid",
+                            hand=self.hand_number,
+                            seat=seat,
+                            origin=" and ".join(t.origin for t in tests),
+                            values={n: env[n] for t in tests for n in t.names if n in env},
+                        )
                     if len(self._bid_memo) > 4096:
                         self._bid_memo.clear()
                     self._bid_memo[key] = legal
@@ -802,6 +834,8 @@ class Game:
         rules, n = self.rules, self.players
         points: list[Number] = [0] * n
         bonuses: list[Number] = [0] * n
+        totals_after = list(self.totals)
+        running_after = list(self.running)
         scratch: dict[str, Value] | None = None
         # the scoring formulas are pure: remember each seat's score by the values they read
         _, seat_names, memo = self._score_reads
@@ -823,7 +857,11 @@ class Game:
                     running=self.running[seat],
                     into=scratch,
                 )
-                scored = score_seat(rules, env)
+                try:
+                    scored = score_seat(rules, env)
+                except EvalError as e:
+                    formulas = (rules.points, rules.bonus, *(r.after_hand for r in rules.running))
+                    raise _formula_error(e, formulas, env, hand=self.hand_number, seat=seat) from None
                 if len(memo) > 8192:
                     memo.clear()
                 memo[key] = scored
@@ -831,9 +869,18 @@ class Game:
             points[seat] = p + b
             bonuses[seat] = b
             total = self.totals[seat] + p + b
-            self.totals[seat] = total if type(total) is int else _exact(total)
+            if type(total) is int:
+                if not -MAX_NUMBER < total < MAX_NUMBER:
+                    raise self._total_too_large(seat, total)
+            else:
+                total = _exact(total)
+                if not _within_limit(total):
+                    raise self._total_too_large(seat, total)
+            totals_after[seat] = total
             if new_running:  # a fresh dict each hand: the history keeps the old ones
-                self.running[seat] = dict(new_running)
+                running_after[seat] = dict(new_running)
+        self.totals = totals_after
+        self.running = running_after
         plan = self.plan[self.index]
         self.history.append(
             HandResult(  # positional, in the order of its fields (a hot path)
@@ -877,6 +924,15 @@ class Game:
     #: keep the generator's state after each hand in the history (records set it, to resume)
     keep_rng_states = False
 
+    def _total_too_large(self, seat: int, total: Number) -> RuleError:
+        return RuleError(
+            f"the total would pass the number limit of 10^{len(str(MAX_NUMBER)) - 1} in size",
+            hand=self.hand_number,
+            seat=seat,
+            origin=self.rules.points.origin if self.rules.points is not None else "",
+            values={"total": self.totals[seat]},
+        )
+
     def standings(self) -> list[int]:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""
         rules = self.rules
@@ -888,16 +944,54 @@ class Game:
             envs.append(env)
         seats = list(range(self.players))
         if rules.wins_outright is not None:
-            outright = [s for s in seats if rules.wins_outright(envs[s])]
+            outright = [s for s in seats if self._winner_formula(rules.wins_outright, envs[s], s)]
             if outright:
                 seats = outright
         for key in rules.rank:
-            values = {s: key.formula(envs[s]) for s in seats}
+            values = {s: self._winner_formula(key.formula, envs[s], s) for s in seats}
             best = max(values.values()) if key.highest else min(values.values())
             seats = [s for s in seats if values[s] == best]
             if len(seats) == 1:
                 break
         return seats
+
+
+    def _winner_formula(self, formula: Formula, env: dict[str, Value], seat: int) -> Value:
+        try:
+            return formula(env)
+        except EvalError as e:
+            hand = self.history[-1].number if self.history else None
+            raise _formula_error(e, (formula,), env, hand=hand, seat=seat) from None
+
+
+def _formula_error(
+    error: EvalError, formulas: Iterable[Formula | None], env: Mapping[str, Value], *, hand: int | None, seat: int | None = None
+) -> RuleError:
+    """A RuleError naming the formula of `formulas` that raised `error` in `env`, and what it read.
+
+    The formulas are pure, so evaluating them again in order finds the one that fails.
+    """
+    for f in formulas:
+        if f is None:
+            continue
+        try:
+            f(env)  # type: ignore[arg-type]
+        except EvalError as again:
+            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values={n: env[n] for n in f.names if n in env})
+    return RuleError(str(error), hand=hand, seat=seat)
+
+
+@contextmanager
+def _rule_errors_of_the_game(rules: Ruleset, players: int) -> Iterator[None]:
+    """What is worked out once a game (deck, `let` values, schedule, running values' start):
+    an EvalError there is a rule error of the whole table."""
+    try:
+        yield
+    except LetError as e:
+        origin = next((f.origin for name, f in rules.lets if name == e.name), "")
+        raise RuleError(f"with {players} players: {e}", origin=origin) from None
+    except EvalError as e:
+        raise RuleError(f"with {players} players: {e}") from None
 
 
 @dataclass(frozen=True)

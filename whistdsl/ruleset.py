@@ -210,10 +210,9 @@ class HandSetup:
     env: dict[str, Value]  # the `deal` context: for trump.none_when and as the base of later ones
 
 
-def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
-    """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
+def hand_env(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> dict[str, Value]:
+    """The `hand` context of one hand: what `dealer.sits_out` reads."""
     env = rules.game_env(players)
-    deck = env["deck_size"]
     env.update({
         "hand_number": plan.number,
         "hand_size": plan.size,
@@ -221,6 +220,13 @@ def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int
         "kind": plan.kind,
         "extra": extra,
     })
+    return env
+
+
+def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
+    """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
+    env = hand_env(rules, players, plan, hands_total, extra)
+    deck = env["deck_size"]
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing

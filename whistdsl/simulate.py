@@ -25,7 +25,7 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
-from .engine import Game
+from .engine import Game, RuleError
 from .expression import Number
 from .lint import load_rules, resolve_ruleset_argument
 from .players import BOTS, play_out
@@ -285,6 +285,8 @@ def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int) ->
             game = Game(rules, simulation.players, seed=seed)
             game.keep_rng_states = False  # no game is resumed here: skip saving the generator per hand
             play_out(game, [BOTS[bot]() for bot in seat_bots])
+        except RuleError as e:
+            raise SimulationError(f"game {g} (seed {seed}, bots {','.join(seat_bots)}) stopped: {e}") from None
         except Exception as e:
             raise SimulationError(f"game {g} (seed {seed}, bots {','.join(seat_bots)}) failed: {type(e).__name__}: {e}") from e
         tally.add_game(game, seat_bots)

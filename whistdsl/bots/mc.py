@@ -15,7 +15,7 @@ import random
 import time
 
 from ..cards import NO_TRUMP, Card
-from ..engine import BIDDING, OVER, Game, SeatView
+from ..engine import BIDDING, OVER, Game, RuleError, SeatView
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
 
 
@@ -116,15 +116,20 @@ class MonteCarloPlayer:
         sign = -1.0 if lowest_wins(view) else 1.0
         seat = view.seat
         totals = {a: 0.0 for a in legal}
+        played = {a: 0 for a in legal}  # samples whose rollout the rules let finish
         done = 0
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
             for action in legal:
                 sim = Game.from_view(view, hands, rng)
-                sim.act(action)
-                rollout(sim, rng)
+                try:
+                    sim.act(action)
+                    rollout(sim, rng)
+                except RuleError:
+                    continue  # the rules cannot go on in this imagined deal: it says nothing of the action
                 result = sim.history[-1]
                 totals[action] += sign * float(result.points[seat])
+                played[action] += 1
             done += 1
-        return max(legal, key=lambda a: totals[a])
+        return max(legal, key=lambda a: totals[a] / played[a] if played[a] else float("-inf"))
