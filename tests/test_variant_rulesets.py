@@ -449,27 +449,7 @@ def score(ruleset: str, cards: int, bid: int, tricks: int, trump: str, players: 
     return result.stdout.strip()
 
 
-def _tri_is_broken() -> bool:
-    """tri(n) for n > 0 fails (a float from `/` in whistdsl.expression._tri), reported to the lead.
-    The cases that use it are expected to fail only while that bug is there."""
-    from whistdsl.expression import evaluate
-
-    try:
-        return evaluate("tri(3)", "scoring", {}) != 6
-    except Exception:
-        return True
-
-
-# Only while tri() is broken: the cases of the rulesets that use it may fail (some do not reach
-# tri with n > 0 and pass). Once tri works, these are plain tests again.
-_USES_TRI = {"romanian-progressive", "scoring/negative"}
-_TRI_XFAIL = pytest.mark.xfail(_tri_is_broken(), reason="whistdsl bug: tri(n) crashes for n > 0", strict=False)
-
-CASES = [
-    pytest.param(name, *case, marks=[_TRI_XFAIL] if name in _USES_TRI else [])
-    for name, cases in SCORING.items()
-    for case in cases
-]
+CASES = [(name, *case) for name, cases in SCORING.items() for case in cases]
 
 
 @pytest.mark.parametrize("ruleset, cards, bid, tricks, trump, players, points", CASES)
