@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
-from .expression import KEYWORDS, EvalError, ExprError, Formula, formula
-from .findings import Finding
+from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
+from .expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
+from .findings import Finding, Position
 from .load import JsonPath, Loaded, dotted
 from .scoring import start_running
 from .ruleset import (
@@ -24,21 +25,22 @@ from .ruleset import (
     NORMAL,
     STANDARD_RANKS,
     HandKind,
+    HandSetup,
     PlannedHand,
     RankKey,
     Ruleset,
     RunningValue,
     ScheduleEntry,
+    ScheduleError,
     Tiebreak,
     LetError,
-    as_sizes,
     hand_setup,
 )
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
 _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
-#: The bidding check tries every case up to this many evaluations, per player count.
-_MAX_BID_CHECKS = 200_000
+#: The ranking when a ruleset leaves out `winner.rank` (as the README and the schema say).
+DEFAULT_RANK = "highest total"
 
 
 #: Names a running value may not take: the language's own words and every built-in name.
@@ -79,8 +81,52 @@ class _Compiler:
                 return default
         return node
 
-    def report(self, path: JsonPath, code: str, message: str, key: bool = False) -> None:
-        self.findings.append(self.loaded.where(path, key=key).finding(code, message))
+    def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error") -> None:
+        self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity))
+
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    def report_among(self, paths: Sequence[JsonPath], code: str, message: str, severity: str = "error") -> None:
+        """A finding about several values (the subject first), reported at the one written in the
+        most derived file of the `extends` chain: the file that made the conflict. The message
+        names where the others are, when they are in other files."""
+        present = [p for p in dict.fromkeys(tuple(p) for p in paths) if self.get(p) is not None or self._removed(p)]
+        if not present:
+            present = [tuple(paths[0])]
+        places = {p: self._position(p) for p in present}
+        at = min(present, key=lambda p: (self._depth(places[p].path), present.index(p)))
+        others = [f"{dotted(p)} is at {places[p]}" for p in present if places[p].path != places[at].path]
+        if others:
+            message += f" ({'; '.join(others)})"
+        self.findings.append(places[at].finding(code, message, severity))
+
+    def _depth(self, file: str) -> int:
+        """0 for the file linted, 1 for the file it extends, and so on."""
+        for i, doc in enumerate(self.loaded.documents):
+            if doc.path == file:
+                return i
+        return len(self.loaded.documents)
+
+    def _removed(self, path: JsonPath) -> Position | None:
+        """Where the most derived file that removes `path` (sets it, or a mapping holding it, to null) does so."""
+        for layer in self.loaded.layers:
+            node: Any = layer.data
+            for i, key in enumerate(path):
+                if not isinstance(node, dict) or key not in node:
+                    break
+                if node[key] is None:
+                    ref = layer.keys.get(tuple(path[: i + 1]))
+                    return ref.position if ref else None
+                node = node[key]
+        return None
+
+    def _position(self, path: JsonPath) -> Position:
+        if self.get(path) is None:
+            removed = self._removed(path)
+            if removed is not None:
+                return removed
+        return self.loaded.where(path)
 
     def formula(
         self,
@@ -112,14 +158,15 @@ class _Compiler:
 
 
 def compile_ruleset(loaded: Loaded) -> tuple[Ruleset | None, list[Finding]]:
-    """Validated data -> (Ruleset, []) or (None, findings)."""
+    """Validated data -> (Ruleset, warnings) or (None, findings with at least one error)."""
     c, rules = _compile_formulas(loaded)
     if c.findings:
         return None, sorted(set(c.findings))
     _check_meaning(c, rules)
-    if c.findings:
-        return None, sorted(set(c.findings))
-    return rules, []
+    findings = sorted(set(c.findings))
+    if c.errors():
+        return None, findings
+    return rules, findings  # warnings (W407) do not refuse a ruleset
 
 
 def expression_findings(loaded: Loaded, running_names: Iterable[str]) -> list[Finding]:
@@ -192,7 +239,13 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
             running.append(RunningValue(name, start, after, d["running"][name].get("description", "")))
 
     rank: list[RankKey] = []
-    for i, key in enumerate(d.get("winner", {}).get("rank", ["highest total"])):
+    keys = (d.get("winner") or {}).get("rank")
+    if keys is None:  # left out (or removed by an `extends` child): the documented default
+        m = _RANK_KEY.match(DEFAULT_RANK)
+        assert m
+        default = formula(m.group(4), "winner", c.running_names, Type.NUMBER, c.lets)
+        rank.append(RankKey(True, replace(default, origin="winner.rank (the default, highest total)"), DEFAULT_RANK))
+    for i, key in enumerate(keys or ()):
         m = _RANK_KEY.match(key)
         if not m:
             continue  # the schema reported it
@@ -249,13 +302,29 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
 
 
 def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
+    players_min, players_max = ("players", "min"), ("players", "max")
     if rules.players_min > rules.players_max:
-        c.report(("players", "min"), "W406", f"players.min ({rules.players_min}) is above players.max ({rules.players_max})")
+        c.report_among([players_min, players_max], "W406", f"players.min ({rules.players_min}) is above players.max ({rules.players_max})")
         return
     if not rules.players_min <= rules.players_default <= rules.players_max:
-        c.report(("players", "default"), "W406", f"players.default ({rules.players_default}) is outside {rules.players_min}..{rules.players_max}")
+        c.report_among(
+            [("players", "default"), players_min, players_max],
+            "W406",
+            f"players.default ({rules.players_default}) is outside {rules.players_min}..{rules.players_max}",
+        )
     if isinstance(rules.first_dealer, int) and rules.first_dealer >= rules.players_min:
-        c.report(("dealer", "first"), "W406", f"dealer.first is seat {rules.first_dealer}, but seats are numbered from 0 and there may be only {rules.players_min} players")
+        c.report_among(
+            [("dealer", "first"), players_min],
+            "W406",
+            f"dealer.first is seat {rules.first_dealer}, but seats are numbered from 0 and there may be only {rules.players_min} players",
+        )
+    twice = sorted({r for r in rules.ranks if rules.ranks.count(r) > 1}, key=rules.ranks.index)
+    if twice:
+        c.report(
+            ("deck", "ranks"),
+            "W406",
+            f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank): the same card would be dealt twice",
+        )
 
     if rules.points is None:
         c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True)
@@ -266,36 +335,51 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
         need = "trump needs" if "trump" in c.data else "a ruleset needs `trump`:"
         c.report(("trump",), "W201", f"{need} a `cycle` of suits or `turn_up: true`", key=True)
     elif trump.get("cycle") and trump.get("turn_up"):
-        c.report(("trump", "turn_up"), "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
+        c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     for i, suit in enumerate(rules.trump_cycle or ()):
         if suit != "none" and suit not in rules.suits:
-            c.report(("trump", "cycle", i), "W405", f"trump cycle names {suit}, which is not a suit of the deck ({', '.join(rules.suits)})")
+            c.report_among(
+                [("trump", "cycle", i), ("deck", "suits")],
+                "W405",
+                f"trump cycle names {suit}, which is not a suit of the deck ({', '.join(rules.suits)})",
+            )
 
     for i, entry in enumerate(c.get(("schedule",), [])):
         if isinstance(entry, dict) and entry.get("kind", NORMAL) not in rules.kinds:
-            c.report(("schedule", i, "kind"), "W405", _unknown_kind(entry["kind"], rules))
+            c.report_among([("schedule", i, "kind"), ("kinds", entry["kind"])], "W405", _unknown_kind(entry["kind"], rules))
     if rules.tiebreak is not None and rules.tiebreak.kind not in rules.kinds:
-        c.report(("tiebreak", "kind"), "W405", _unknown_kind(rules.tiebreak.kind, rules))
-    if c.findings:
+        c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
+    if c.errors():
         return
 
-    for players in range(rules.players_min, rules.players_max + 1):
-        before = len(c.findings)
-        _check_player_count(c, rules, players)
-        if len(c.findings) > before:
-            return  # one player count's findings are enough to read
+    budget = Budget()
+    cases = FormulaCases(rules, c.report_among, budget)
+    try:
+        for players in range(rules.players_min, rules.players_max + 1):
+            before = c.errors()
+            _check_player_count(c, rules, players, cases, budget)
+            if c.errors() > before:
+                return  # one player count's findings are enough to read
+    except OutOfCases:
+        c.report(
+            ("scoring", "points"),
+            "W407",
+            f"lint stopped trying cases after {MAX_CASES} evaluations; the cases left are not checked "
+            "(if one fails in a game, the game stops with a rule error)",
+            severity="warning",
+        )
 
 
 def _unknown_kind(name: str, rules: Ruleset) -> str:
     return f"hand kind `{name}` is not defined under `kinds` (known: {', '.join(rules.kinds)})"
 
 
-def _check_player_count(c: _Compiler, rules: Ruleset, players: int) -> None:
+def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: FormulaCases, budget: Budget) -> None:
     with_n = f"with {players} players"
     try:
         deck = rules.deck_count(players)
     except EvalError as e:
-        c.report(("deck", "size"), "W406", str(e))
+        c.report_among([("deck", "size"), players_path(rules, players)], "W406", str(e))
         return
     try:
         lets = rules.let_values(players)
@@ -308,158 +392,136 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int) -> None:
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
-    env = rules.game_env(players)
-    plan: list[tuple[PlannedHand, int]] = []  # each hand and the schedule entry it comes from
-    for i, entry in enumerate(rules.schedule):
-        try:
-            sizes = as_sizes(entry.cards(env), "this entry")
-        except EvalError as e:
-            c.report(_entry_path(c, i), "W403", f"{with_n}: {e}")
-            return
-        for size in sizes:
-            plan.append((PlannedHand(len(plan) + 1, size, entry.kind), i))
-    if not plan:
-        c.report(("schedule",), "W403", f"{with_n} the schedule has no hands")
+    try:
+        plan = rules.schedule_entries(players)
+    except ScheduleError as e:
+        c.report_among([_entry_path(c, e.entry), players_path(rules, players)], "W403", f"{with_n}: {e}")
         return
-    if len(plan) > 1000:
-        c.report(("schedule",), "W403", f"{with_n} the schedule has {len(plan)} hands; the limit is 1000")
+    if not plan:
+        c.report_among([("schedule",), players_path(rules, players)], "W403", f"{with_n} the schedule has no hands")
         return
     hands: list[tuple[PlannedHand, JsonPath, bool]] = [(h, _entry_path(c, i), False) for h, i in plan]
     try:
         extra_hands, extra_cards = rules.tiebreak_plan(players)
     except EvalError as e:
-        c.report(("tiebreak",), "W403", f"{with_n}: {e}")
+        c.report_among([("tiebreak", "hands"), ("schedule",)], "W403", f"{with_n}: {e}")
         return
     for k in range(extra_hands):
         hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]
 
-    setups = []
+    setups: list[tuple[HandSetup, JsonPath]] = []
+    seen_setups: dict[tuple, HandSetup] = {}
     for hand, path, extra in hands:
         try:
             setup = hand_setup(rules, players, hand, len(plan), extra)
             if rules.trump_none_when is not None:
                 rules.trump_none_when(setup.env)
         except EvalError as e:
-            c.report(("dealer", "sits_out") if rules.sits_out else ("trump", "none_when"), "W305", f"{with_n}, hand {hand.number}: {e}")
+            c.report_among(
+                [("dealer", "sits_out") if rules.sits_out else ("trump", "none_when"), path],
+                "W305",
+                f"{with_n}, hand {hand.number}: {e}",
+            )
+            return
+        if setup.playing < 2:
+            c.report_among(
+                [("dealer", "sits_out"), players_path(rules, players), path],
+                "W406",
+                f"{with_n}, the dealer sits out hand {hand.number} and only {setup.playing} player is left to play it: "
+                "a hand needs at least 2 players",
+            )
             return
         if setup.cards_left < 0:
-            c.report(
-                path,
+            c.report_among(
+                [path, players_path(rules, players), ("deck", "size") if rules.deck_size else ("deck", "ranks")]
+                + ([("dealer", "sits_out")] if rules.sits_out is not None else []),
                 "W402",
                 f"{with_n}, hand {hand.number} deals {hand.size} cards to each of {setup.playing} players: "
                 f"{hand.size * setup.playing} cards, but the deck has {deck}",
             )
             return
-        setups.append(setup)
-    _check_bids(c, rules, players, setups)
+        setups.append((setup, path))
+
+    start: dict[str, Number] = {"total": 0, **start_running(rules, players)}
+    for setup, path in setups:
+        cases.hand(players, setup, path, start)
+    cases.end_of_game(players, lets, start)
+    if cases.errors:
+        return
+    _check_bids(c, rules, players, setups, start, budget)
+    if cases.needs_probe(len(setups)):
+        cases.probe(players, setups, lets, start)
+
+
+def players_path(rules: Ruleset, players: int) -> JsonPath:
+    """The key that allows this player count: players.max for the largest, else players.min."""
+    return ("players", "max") if players == rules.players_max else ("players", "min")
 
 
 def _entry_path(c: _Compiler, i: int) -> JsonPath:
     return ("schedule", i, "cards") if isinstance(c.get(("schedule", i)), dict) else ("schedule", i)
 
 
-def _check_bids(c: _Compiler, rules: Ruleset, players: int, setups: Iterable[Any]) -> None:
+def _check_bids(
+    c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], start: dict[str, Number], budget: Budget
+) -> None:
     """No player may ever be left without a legal bid, whatever legal bids came before.
 
-    A quick pass tries every sum of earlier bids that the hand size allows; a case that fails
-    there is reported only if the earlier players can really reach that sum with bids their
-    own rules allow (a "0" hand where everyone must bid 0 never has bids adding up to 3).
+    Limits that read only what lint can enumerate are tried in every case: a failure is an
+    error. Limits that read running values or totals are tried at their start values in the
+    first hand (an error: every game plays it so), and at a spread of values in every hand
+    (a warning, W407: the game may never get there; if it does, it stops with a rule error).
     """
+    unknown = frozenset({"total", *rules.running_names})
     seen: set[tuple[Any, ...]] = set()
-    budget = [_MAX_BID_CHECKS]
-    for setup in setups:
+    warned = False
+    for setup, entry in setups:
         kind = rules.kinds[setup.plan.kind]
         tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
         if kind.allowed is not None:
             tests.append((kind.allowed, ("kinds", kind.name, "allowed")))
         if not tests:
             continue
-        used = set().union(*(f.names for f, _ in tests))
+        limits = BidTests(tests)
+        used = limits.reads
+        reads_unknown = used & unknown
+        first = setup.plan.number == 1 and not setup.extra
         key = (setup.plan.size, setup.plan.kind, setup.playing, setup.extra, setup.dealer_sits_out) + (
             (setup.plan.number,) if "hand_number" in used else ()
         )
-        if key in seen:
-            continue
-        seen.add(key)
-        size = setup.plan.size
-        uses_sum = "bids_so_far" in used
-        trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
-        base = dict(setup.env)
-        base.update(start_running(rules, players))
-        base["total"] = 0
-
-        def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
-            env = dict(base)
-            dealer_bids_first = rules.first_bidder == "dealer"
-            env.update(
-                trump=trump,
-                is_dealer=not setup.dealer_sits_out and position == (1 if dealer_bids_first else setup.playing),
-                position=position,
-                bids_so_far=so_far,
-                bids_made=position - 1,
-                is_last=position == setup.playing,
-                is_first=position == 1,
-            )
-            legal = []
-            for bid in range(size + 1):
-                env["bid"] = bid
-                budget[0] -= 1
-                for test, path in tests:
-                    try:
-                        if not test(env):
-                            break
-                    except EvalError as e:
-                        raise _BidCheckError(path, e) from None
-                else:
-                    legal.append(bid)
-                    if first_only:
-                        break
-            return legal
-
-        reachable: dict[tuple[int, str], set[int]] = {}
-
-        def reachable_sums(position: int, trump: str) -> set[int]:
-            """The sums the bids of the players before `position` can add up to."""
-            if (position, trump) not in reachable:
-                sums = {0} if position == 1 else {
-                    s + b
-                    for s in sorted(reachable_sums(position - 1, trump))
-                    for b in legal_bids(position - 1, s, trump, False)
-                }
-                reachable[(position, trump)] = sums
-            return reachable[(position, trump)]
-
-        try:
-            for position in range(1, setup.playing + 1):
-                for trump in trumps:
-                    for so_far in range(0, size * (position - 1) + 1) if uses_sum else [0]:
-                        if legal_bids(position, so_far, trump, True):
-                            continue
-                        if uses_sum and so_far not in reachable_sums(position, trump):
-                            continue
-                        where = tests[-1][1]
-                        c.report(
-                            where,
-                            "W404",
-                            f"with {players} players, in hand {setup.plan.number} ({size} cards), the player bidding "
-                            f"{_ordinal(position)} has no legal bid"
-                            + (f" when the bids so far add up to {so_far}" if uses_sum else "")
-                            + (f" and trump is {trump}" if "trump" in used else ""),
-                        )
+        paths = [tests[-1][1]] + [p for _, p in tests[:-1]] + ([entry] if kind.name != NORMAL else [])
+        hand = f"with {players} players, in hand {setup.plan.number} ({setup.plan.size} cards)"
+        phases: list[tuple[str, list[dict[str, Number]]]] = []
+        if not reads_unknown or first:
+            phases.append(("error", [start]))
+        if reads_unknown and not warned and not first:
+            phases.append(("warning", samples(reads_unknown, start)))
+        for severity, tries in phases:
+            if (key, severity, first) in seen:
+                continue
+            seen.add((key, severity, first))
+            for values in tries:
+                shown = f", {when(values, reads_unknown)}" if reads_unknown else ""
+                try:
+                    failure = no_legal_bid(rules, setup, limits, values, budget)
+                except BidCheckError as e:
+                    code = "W305" if severity == "error" else "W407"
+                    c.report_among([e.path] + paths, code, f"{hand}, {e.case}{shown}: {e.error}", severity)
+                    failure = None
+                    if severity == "error":
                         return
-                    if budget[0] <= 0:
-                        return
-        except _BidCheckError as e:
-            c.report(e.path, "W305", f"with {players} players, in hand {setup.plan.number}: {e.error}")
-            return
-
-
-class _BidCheckError(Exception):
-    def __init__(self, path: JsonPath, error: EvalError):
-        super().__init__(str(error))
-        self.path = path
-        self.error = error
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+                    warned = True
+                    break
+                if failure is None:
+                    continue
+                if severity == "error":
+                    c.report_among(paths, "W404", f"{hand}, {failure}{shown}")
+                    return
+                c.report_among(
+                    paths,
+                    "W407",
+                    f"{hand}, {failure}{shown} (lint cannot know these values; if a game reaches them, it stops with a rule error)",
+                    "warning",
+                )
+                warned = True
+                break

@@ -13,7 +13,10 @@ Limits (all stated in the README), each a clean finding or EvalError, never a cr
   MAX_NUMBER (10^30) in size;
 - an exponent is a whole number from -MAX_EXPONENT to MAX_EXPONENT (-64..64), and the
   power must itself stay below MAX_NUMBER;
-- a list (a range, `repeat`, a concatenation) holds at most MAX_LIST (10000) numbers.
+- a list (a range, `repeat`, a concatenation) holds at most MAX_LIST (10000) numbers;
+- a number is written with at most MAX_DIGITS (40) digits;
+- a formula builds at most MAX_LIST_OPS (16) lists (each range, `repeat`, join of two lists and
+  list literal counts once), so one evaluation handles at most 16 x 10000 numbers.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ MAX_DEPTH = 60
 MAX_NUMBER = 10**30
 MAX_EXPONENT = 64
 MAX_LIST = 10_000
+MAX_DIGITS = 40
+MAX_LIST_OPS = 16
 
 Number = Union[int, Fraction]
 Value = Union[int, Fraction, bool, str, tuple]
@@ -305,6 +310,11 @@ def _to_ast(item: Tree | Token) -> Node:
     ch = item.children
     if kind == "number":
         text = str(ch[0])
+        digits = len(text) - ("." in text)
+        if digits > MAX_DIGITS:
+            raise ExprError(
+                [ExprProblem("W305", f"this number is written with {digits} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)", line, column)]
+            )
         value: Number = Fraction(text) if "." in text else int(text)
         if isinstance(value, Fraction) and value.denominator == 1:
             value = int(value)
@@ -507,6 +517,16 @@ def check(
         raise AssertionError(node)
 
     result = visit(tree)
+    if not problems:
+        builders = _list_builders(tree, types)
+        if len(builders) > MAX_LIST_OPS:
+            problems.append(
+                ExprProblem(
+                    "W304",
+                    f"this formula builds {len(builders)} lists (ranges, repeat, joined lists, [ ]); the limit is {MAX_LIST_OPS}",
+                    *_start(builders[MAX_LIST_OPS]),
+                )
+            )
     if expect is not None and result not in (expect, Type.ANY) and not problems:
         problems.append(
             ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", *_start(tree))
@@ -514,6 +534,37 @@ def check(
     if problems:
         raise ExprError(problems)
     return Checked(tree, result, frozenset(names), types)
+
+
+def _list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
+    """The nodes of `tree` that build a list when evaluated, in the order they are written."""
+    found: list[Node] = []
+    for node in _walk(tree):
+        if isinstance(node, ListOf) or (isinstance(node, Call) and node.function == "repeat"):
+            found.append(node)
+        elif isinstance(node, Binary) and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST)):
+            found.append(node)
+    return sorted(found, key=lambda n: (_start(n), n.line, n.column))
+
+
+def _walk(tree: Node) -> list[Node]:
+    """Every node of `tree`, parents before children (iterative: the depth is bounded anyway)."""
+    out: list[Node] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, Call):
+            stack.extend(reversed(node.args))
+        elif isinstance(node, ListOf):
+            stack.extend(reversed(node.items))
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Binary):
+            stack.extend((node.right, node.left))
+        elif isinstance(node, Conditional):
+            stack.extend((node.otherwise, node.then, node.test))
+    return out
 
 
 # ---------------------------------------------------------------- evaluation helpers
@@ -661,6 +712,10 @@ class Formula:
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
     #: where the formula is written, for rule errors: `scoring.points (house.yaml:12:11)`
     origin: str = field(default="", compare=False)
+    #: the checked tree it was compiled from (lint looks inside it for divisions)
+    checked: Checked | None = field(default=None, compare=False, repr=False)
+    #: how many lists one evaluation may build (each up to MAX_LIST numbers): its cost
+    list_ops: int = field(default=0, compare=False)
 
     def __call__(self, env: Env) -> Value:
         return self.evaluate(env)
@@ -785,7 +840,41 @@ def formula(
     ctx = CONTEXTS[context] if isinstance(context, str) else context
     checked = check(parse(text), ctx, running, expect, lets)
     fn, constant = compile_(checked)
-    return Formula(text, checked.type, checked.names, fn, constant, tuple(sorted(checked.names)))
+    return Formula(
+        text,
+        checked.type,
+        checked.names,
+        fn,
+        constant,
+        tuple(sorted(checked.names)),
+        checked=checked,
+        list_ops=len(_list_builders(checked.tree, checked.types)),
+    )
+
+
+def divisors(f: Formula) -> list[tuple[Compiled, frozenset[str]]]:
+    """The parts of `f` that must not be 0 when evaluated: each divisor (of /, // and %) and each
+    base raised to a power that is not a constant of 0 or more, compiled, with the names it reads.
+    Lint evaluates them to find the values that make them 0."""
+    checked = f.checked
+    if checked is None:
+        return []
+    parts: list[Node] = []
+    for node in _walk(checked.tree):
+        if isinstance(node, Binary) and node.op in ("/", "//", "%"):
+            parts.append(node.right)
+        elif isinstance(node, Binary) and node.op == "^":
+            exponent = node.right
+            if not (isinstance(exponent, Literal) and not isinstance(exponent.value, (bool, str)) and exponent.value >= 0):
+                parts.append(node.left)
+    out = []
+    for part in parts:
+        reads = frozenset(n.name for n in _walk(part) if isinstance(n, Name) and n.name in checked.names)
+        if not reads:
+            continue  # a constant divisor: compiling the formula already evaluated it
+        fn, _ = compile_(Checked(part, Type.NUMBER, checked.names, checked.types))
+        out.append((fn, reads))
+    return out
 
 
 def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:

@@ -6,8 +6,9 @@ The table of codes lives here, so every stage names its findings from one place.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
+
+from .printable import json_text, printable
 
 #: Every finding code, with a one-line meaning. Codes are stable: tools may filter on them.
 CODES: dict[str, str] = {
@@ -40,9 +41,13 @@ CODES: dict[str, str] = {
     "W404": "a player can be left without a legal bid",
     "W405": "a name refers to something the ruleset does not define",
     "W406": "inconsistent player counts or deck",
+    "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
 }
 
 SEVERITIES = ("error", "warning")
+#: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
+#: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
+WARNINGS = frozenset({"W407"})
 
 
 @dataclass(frozen=True, order=True)
@@ -78,6 +83,7 @@ class Position:
 
 
 def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:
+    """The ruleset line a finding points at, as it was written (escape it before printing)."""
     lines = sources.get(finding.path)
     if lines is None or not 1 <= finding.line <= len(lines):
         return None
@@ -85,25 +91,31 @@ def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:
 
 
 def render_text(findings: list[Finding], sources: dict[str, list[str]]) -> str:
-    """`path:line:col: CODE message`, then the source line and a caret under the spot."""
+    """`path:line:col: CODE message`, then the source line and a caret under the spot. Paths,
+    messages and source lines come from files: each is printed with its controls escaped
+    (the caret still lands under the spot of the escaped line)."""
     out: list[str] = []
     for f in findings:
-        out.append(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+        out.append(printable(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"))
         line = _source_line(sources, f)
         if line is not None and len(line) <= 300:
             gutter = f"{f.line:>5} | "
-            out.append(gutter + line)
-            caret_pad = "".join(c if c == "\t" else " " for c in line[: max(f.column - 1, 0)])
+            out.append(gutter + printable(line, tab=True))
+            before = printable(line[: max(f.column - 1, 0)], tab=True)
+            caret_pad = "".join(c if c == "\t" else " " for c in before)
             out.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^")
     return "\n".join(out)
 
 
 def render_json(findings: list[Finding]) -> str:
-    return json.dumps([f.as_json() for f in findings], indent=2, ensure_ascii=False)
+    """The findings as a JSON list; texts keep their characters, unsafe ones as `\\u` escapes."""
+    return json_text([f.as_json() for f in findings], indent=2)
 
 
 def _github_escape(text: str, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's value: controls escaped as text first (a raw one could end the
+    command or reach the log's terminal), then GitHub's own %-escapes."""
+    text = printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

@@ -116,6 +116,9 @@ class Ruleset:
 
     def deck_ranks(self, players: int) -> tuple[str, ...]:
         """The ranks kept for `players`, high to low (the lowest go first)."""
+        twice = sorted({r for r in self.ranks if self.ranks.count(r) > 1})
+        if twice:
+            raise EvalError(f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank)")
         if self.deck_size is None:
             return self.ranks
         size = self.deck_size({"players": players})
@@ -151,30 +154,68 @@ class Ruleset:
         return {"players": players, "deck_size": self.deck_count(players), **self.let_values(players)}
 
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
-        """The schedule for `players`: every hand's number, size and kind."""
+        """The schedule for `players`: every hand's number, size and kind.
+        Raises ScheduleError (naming the entry) for a bad entry or a schedule past MAX_HANDS."""
+        key = ("plan", players)
+        plan = self.cache.get(key)
+        if plan is None:
+            plan = self.cache[key] = tuple(hand for hand, _ in self.schedule_entries(players))
+        return plan
+
+    def schedule_entries(self, players: int) -> list[tuple[PlannedHand, int]]:
+        """Each hand of the schedule for `players`, with the index of the entry it comes from.
+
+        Expanding stops as soon as the hands pass MAX_HANDS, so a schedule of many long entries
+        is never built whole. Raises ScheduleError."""
         env = self.game_env(players)
-        hands: list[PlannedHand] = []
-        for entry in self.schedule:
-            for size in as_sizes(entry.cards(env), "schedule"):
-                hands.append(PlannedHand(len(hands) + 1, size, entry.kind))
-        if len(hands) > MAX_HANDS:
-            raise EvalError(f"the schedule has {len(hands)} hands; the limit is {MAX_HANDS}")
-        return tuple(hands)
+        hands: list[tuple[PlannedHand, int]] = []
+        for i, entry in enumerate(self.schedule):
+            try:
+                sizes = as_sizes(entry.cards(env), "this entry")
+            except EvalError as e:
+                raise ScheduleError(str(e), i) from None
+            for size in sizes:
+                hands.append((PlannedHand(len(hands) + 1, size, entry.kind), i))
+            if len(hands) > MAX_HANDS:
+                raise ScheduleError(
+                    f"the schedule has more than {MAX_HANDS} hands (its entries up to this one give {len(hands)}); "
+                    f"the limit is {MAX_HANDS} hands in a game",
+                    i,
+                )
+        return hands
 
     def tiebreak_plan(self, players: int) -> tuple[int, int]:
-        """(most extra hands, their size) for `players`; (0, 0) without tie-break hands."""
+        """(most extra hands, their size) for `players`; (0, 0) without tie-break hands.
+
+        The schedule and the most extra hands together stay within MAX_GAME_HANDS."""
         if self.tiebreak is None:
             return 0, 0
         env = self.game_env(players)
         hands, cards = self.tiebreak.hands(env), self.tiebreak.cards(env)
-        if not isinstance(hands, int) or not 0 <= hands <= MAX_HANDS:
-            raise EvalError(f"tiebreak.hands gives {hands}; it must be a whole number from 0 to {MAX_HANDS}")
+        if not isinstance(hands, int) or not 0 <= hands <= MAX_GAME_HANDS:
+            raise EvalError(f"tiebreak.hands gives {hands}; it must be a whole number from 0 to {MAX_GAME_HANDS}")
         if not isinstance(cards, int) or cards < 1:
             raise EvalError(f"tiebreak.cards gives {cards}; it must be a whole number, 1 or more")
+        scheduled = len(self.planned_hands(players))
+        if scheduled + hands > MAX_GAME_HANDS:
+            raise EvalError(
+                f"a game can have {scheduled + hands} hands ({scheduled} in the schedule and up to {hands} "
+                f"tie-break hands); the limit is {MAX_GAME_HANDS} hands in a game"
+            )
         return hands, cards
 
 
+#: The most hands of one game: the schedule, and the schedule with the most tie-break hands.
 MAX_HANDS = 1000
+MAX_GAME_HANDS = MAX_HANDS
+
+
+class ScheduleError(EvalError):
+    """A schedule that cannot be expanded for some player count; `entry` is the entry's index."""
+
+    def __init__(self, message: str, entry: int):
+        super().__init__(message)
+        self.entry = entry
 
 
 class LetError(EvalError):

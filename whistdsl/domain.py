@@ -1,0 +1,602 @@
+"""Lint's half of the contract: every formula tried on every case the engine can reach.
+
+A formula whose inputs range over finite values (bid and tricks 0..hand size, every hand of the
+schedule and the tie-break hands at every allowed player count, trump, kinds, positions, the
+dealer) is evaluated over that whole domain: a case that cannot be evaluated is an error
+finding that names it ("with 4 players in hand 7, bid 2 and tricks 2: division by zero").
+
+What lint cannot enumerate (running values, `total`, and the `points` or `bonus` computed from
+them) is tried at a spread of values instead: the start values, SPREAD, and for each division
+the value that makes its divisor 0. A failure there is a warning (W407): the game may never get
+there, and if it does the engine stops with a rule error. The one exception is the first hand,
+which every game plays with the start values: a failure there is an error. A short run of whole
+games per player count (`probe`) finds values that grow past the number cap hand after hand.
+
+Every evaluation is remembered by the values the formula reads (`Formula.names`), so a formula
+is evaluated once per distinct case, and all of it is bounded by MAX_CASES evaluations.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Sequence
+
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, divisors
+from .load import JsonPath
+from .ruleset import HandSetup, Ruleset
+
+#: Values tried for running values and totals, after their start values.
+SPREAD: tuple[Number, ...] = (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 10, -10, 100, -100, 10**6, -(10**6))
+#: The most formula evaluations lint spends on one ruleset (a formula that builds lists costs more).
+MAX_CASES = 300_000
+#: What one evaluation costs against MAX_CASES, per list it may build.
+LIST_COST = 50
+
+RESULT_NAMES = frozenset({"bid", "tricks", "made", "over", "under", "diff"})
+SEAT_NAMES = frozenset({"position", "is_dealer"})
+#: Names that depend on the hand's place in the schedule: a failure reading them is also about
+#: the schedule entry that made the hand.
+HAND_NAMES = frozenset({"hand_number", "hand_size", "hands", "kind", "extra", "playing", "cards_left"})
+
+#: (paths the finding is about, the subject first; code; message; severity)
+Report = Callable[[Sequence[JsonPath], str, str, str], None]
+
+
+class OutOfCases(Exception):
+    """The ruleset has used up MAX_CASES: lint stops trying cases (and says so)."""
+
+
+@dataclass
+class Budget:
+    left: int = MAX_CASES
+
+    def spend(self, cost: int) -> None:
+        self.left -= cost
+        if self.left < 0:
+            raise OutOfCases
+
+
+@dataclass(eq=False)
+class Target:
+    """One formula of the scoring contexts (or the winner), and what it needs before it runs."""
+
+    formula: Formula
+    path: JsonPath
+    name: str  # the env name its value goes to: "points", "bonus", a running value, or ""
+    before: tuple["Target", ...] = ()  # points and bonus, when it reads them
+    memo: dict[tuple, tuple[bool, Any]] = field(default_factory=dict)
+
+    @cached_property
+    def reads(self) -> frozenset[str]:
+        """Every name it reads, through the points and bonus it reads."""
+        out = set(self.formula.names - {"points", "bonus"})
+        for b in self.before:
+            out |= b.formula.names - {"points", "bonus"}
+        return frozenset(out)
+
+    @property
+    def cost(self) -> int:
+        return 1 + LIST_COST * self.formula.list_ops
+
+
+def samples(names: Iterable[str], start: dict[str, Number]) -> list[dict[str, Number]]:
+    """Values to try for the unknown `names`: all at each value of the spread, and (when
+    there are several) each alone at it, the others at their start values."""
+    names = sorted(names)
+    out: list[dict[str, Number]] = [{n: start[n] for n in names}]
+    for v in SPREAD:
+        out.append({n: v for n in names})
+        if len(names) > 1:
+            out.extend({**{m: start[m] for m in names}, n: v} for n in names)
+    unique: dict[tuple, dict[str, Number]] = {}
+    for s in out:
+        unique.setdefault(tuple(s[n] for n in names), s)
+    return list(unique.values())
+
+
+def describe_number(v: Value) -> str:
+    return str(v)
+
+
+def when(values: dict[str, Value], names: Iterable[str]) -> str:
+    """`when total is -10 and streak is 2`."""
+    parts = [f"{n} is {describe_number(values[n])}" for n in sorted(names)]
+    return "when " + " and ".join(parts) if parts else ""
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def hand_words(players: int, setup: HandSetup) -> str:
+    extra = " (a tie-break hand)" if setup.extra else ""
+    return f"with {players} players in hand {setup.plan.number}{extra}"
+
+
+def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
+    """The enumerated values of a case that the formula reads, in words."""
+    parts = []
+    if reads & (RESULT_NAMES - {"bid"}):
+        parts.append(f"bid {case['bid']} and tricks {case['tricks']}")
+    elif "bid" in reads:
+        parts.append(f"bid {case['bid']}")
+    if "position" in reads:
+        parts.append(f"position {case['position']}")
+    if "is_dealer" in reads:
+        parts.append("the dealer" if case["is_dealer"] else "not the dealer")
+    if "trump" in reads:
+        parts.append(f"trump {case['trump']}")
+    return parts
+
+
+class FormulaCases:
+    """Tries the scoring formulas (points, bonus, running values) and the winner's keys."""
+
+    def __init__(self, rules: Ruleset, report: Report, budget: Budget):
+        self.rules = rules
+        self.report = report
+        self.budget = budget
+        self.unknown = frozenset({"total", *rules.running_names})  # what lint cannot enumerate
+        targets: list[Target] = []
+        points = Target(rules.points, ("scoring", "points"), "points") if rules.points is not None else None
+        bonus = None
+        if points is not None:
+            targets.append(points)
+        if rules.bonus is not None:
+            bonus = Target(rules.bonus, ("scoring", "bonus"), "bonus", self._before(rules.bonus, points, None))
+            targets.append(bonus)
+        for r in rules.running:
+            targets.append(Target(r.after_hand, ("running", r.name, "after_hand"), r.name, self._before(r.after_hand, points, bonus)))
+        self.scoring = targets
+        self.points, self.bonus = points, bonus
+        self.ending: list[Target] = [
+            Target(k.formula, ("winner", "rank", i) if "rank" in (rules.source.get("winner") or {}) else ("winner",), "")
+            for i, k in enumerate(rules.rank)
+        ]
+        if rules.wins_outright is not None:
+            self.ending.append(Target(rules.wins_outright, ("winner", "wins_outright"), ""))
+        self.failed: set[int] = set()  # targets with an error: not tried again
+        self.warned: set[int] = set()  # targets with a warning: not sampled again
+        self.seen: set[tuple] = set()  # (target, phase, what the target reads of the hand)
+        self.largest: dict[int, Number] = {}  # the largest size of a target's values (exact cases)
+        self.errors = 0
+
+    @staticmethod
+    def _before(f: Formula, points: Target | None, bonus: Target | None) -> tuple[Target, ...]:
+        out: list[Target] = []
+        if points is not None and ("points" in f.names or (bonus is not None and "bonus" in f.names and "points" in bonus.formula.names)):
+            out.append(points)
+        if bonus is not None and "bonus" in f.names:
+            out.append(bonus)
+        return tuple(out)
+
+    # ------------------------------------------------------------ evaluation
+
+    def _value(self, t: Target, env: dict[str, Value]) -> tuple[bool, Any]:
+        """(True, value) or (False, the error), remembered by the values `t` reads."""
+        key = tuple([env[n] for n in t.formula.key_names])
+        got = t.memo.get(key)
+        if got is None:
+            self.budget.spend(t.cost)
+            try:
+                got = (True, t.formula(env))
+            except EvalError as e:
+                got = (False, str(e))
+            t.memo[key] = got
+        return got
+
+    def _try(self, t: Target, env: dict[str, Value]) -> str | None:
+        """The error of `t` in `env`, or None (also when a formula it needs fails: that one is reported)."""
+        for b in t.before:
+            ok, v = self._value(b, env)
+            if not ok:
+                return None
+            env[b.name] = v
+        ok, v = self._value(t, env)
+        return None if ok else v
+
+    # ------------------------------------------------------------ the cases of a hand
+
+    def _cases(self, setup: HandSetup, reads: frozenset[str]) -> list[dict[str, Value]]:
+        """The distinct enumerated cases of a hand for a formula that reads `reads` (each a dict
+        of the values of a whole case, one per distinct combination of the values read)."""
+        rules = self.rules
+        axes: list[list[dict[str, Value]]] = []
+        res = sorted(reads & RESULT_NAMES)
+        if res:
+            size = setup.plan.size
+            by: dict[tuple, dict[str, Value]] = {}
+            for bid in range(size + 1):
+                for tricks in range(size + 1):
+                    full = {"bid": bid, "tricks": tricks, "made": tricks == bid, "over": tricks > bid, "under": tricks < bid, "diff": abs(bid - tricks)}
+                    by.setdefault(tuple(full[n] for n in res), full)
+            axes.append(list(by.values()))
+        seat = sorted(reads & SEAT_NAMES)
+        if seat:
+            dealer_at = 1 if rules.first_bidder == "dealer" else setup.playing
+            by = {}
+            for position in range(1, setup.playing + 1):
+                full = {"position": position, "is_dealer": not setup.dealer_sits_out and position == dealer_at}
+                by.setdefault(tuple(full[n] for n in seat), full)
+            axes.append(list(by.values()))
+        if "trump" in reads:
+            axes.append([{"trump": t} for t in (*rules.suits, "none")])
+        cases = []
+        for combo in itertools.product(*axes):
+            case: dict[str, Value] = {}
+            for part in combo:
+                case.update(part)
+            cases.append(case)
+        return cases
+
+    def _hand_key(self, t: Target, phase: str, setup: HandSetup) -> tuple:
+        reads = t.reads
+        fixed = tuple((n, setup.env[n]) for n in sorted(reads) if n in setup.env)
+        return (
+            id(t),
+            phase,
+            fixed,
+            setup.plan.size if reads & RESULT_NAMES else None,
+            (setup.playing, setup.dealer_sits_out) if reads & SEAT_NAMES else None,
+        )
+
+    def _first_time(self, t: Target, phase: str, setup: HandSetup) -> bool:
+        key = self._hand_key(t, phase, setup)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+    def _paths(self, t: Target, entry: JsonPath) -> list[JsonPath]:
+        return [t.path, entry] if t.reads & HAND_NAMES else [t.path]
+
+    def hand(self, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number]) -> None:
+        """Every scoring formula over every case of one hand; `start` holds `total` and the running
+        values at their start values."""
+        first = setup.plan.number == 1 and not setup.extra
+        for t in self.scoring:
+            if id(t) in self.failed:
+                continue
+            reads = t.reads
+            unknown = reads & self.unknown
+            if not unknown:
+                if self._first_time(t, "exact", setup):
+                    self._exact(t, players, setup, entry, start)
+                continue
+            if first and self._first_time(t, "start", setup):
+                if self._exact(t, players, setup, entry, start, show=unknown):
+                    continue
+            if not first and id(t) not in self.warned and self._first_time(t, "sampled", setup):
+                self._sampled(t, players, setup, entry, start, unknown)
+
+    def _exact(
+        self, t: Target, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number], show: frozenset[str] = frozenset()
+    ) -> bool:
+        """Every case at the start values: a failure is an error. True if one was reported."""
+        env = dict(setup.env)
+        env.update(start)
+        largest = self.largest.get(id(t), 0)
+        for case in self._cases(setup, t.reads):
+            env.update(case)
+            error = self._try(t, env)
+            if error is not None:
+                words = case_words(case, t.reads)
+                shown = f", {when(env, show)}" if show else ""
+                self.report(self._paths(t, entry), "W305", f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}{shown}: {error}", "error")
+                self.failed.add(id(t))
+                self.errors += 1
+                return True
+            if not show:
+                ok, v = t.memo.get(tuple([env[n] for n in t.formula.key_names]), (False, None))
+                if ok and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+                    largest = max(largest, abs(v))
+        if not show:
+            self.largest[id(t)] = largest
+        return False
+
+    def _sampled(self, t: Target, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number], unknown: frozenset[str]) -> None:
+        """Every case at a spread of the unknown values: a failure is a warning."""
+        env = dict(setup.env)
+        env.update(start)
+        tries = samples(unknown, start)
+        parts = self._divisors(t)
+        for case in self._cases(setup, t.reads):
+            env.update(case)
+            extra = self._zeros(t, env, parts, start, unknown) if parts else []
+            for values in tries + extra:
+                env.update(start)
+                env.update(values)
+                error = self._try(t, env)
+                if error is not None:
+                    words = case_words(case, t.reads)
+                    self.report(
+                        self._paths(t, entry),
+                        "W407",
+                        f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}, {when(env, unknown)}: {error} (lint cannot know these values; if a game reaches them, it stops with a rule error)",
+                        "warning",
+                    )
+                    self.warned.add(id(t))
+                    return
+
+    def _divisors(self, t: Target) -> list[tuple[Callable, frozenset[str]]]:
+        found = []
+        for f in (t.formula, *(b.formula for b in t.before)):
+            found += [(fn, reads) for fn, reads in divisors(f) if reads & (self.unknown | {"points", "bonus"})]
+        return found
+
+    def _zeros(
+        self, t: Target, env: dict[str, Value], parts: list[tuple[Callable, frozenset[str]]], start: dict[str, Number], unknown: frozenset[str]
+    ) -> list[dict[str, Number]]:
+        """For each divisor and each unknown value: the value that makes the divisor 0, found
+        from two evaluations when the divisor is a straight line in it (e.g. `total - 7`)."""
+        out = []
+        for fn, _ in parts:
+            for name in sorted(unknown):
+                at: list[Number] = []
+                for x in (0, 1):
+                    env.update(start)
+                    env[name] = x
+                    self.budget.spend(1)
+                    try:
+                        for b in t.before:
+                            env[b.name] = b.formula(env)
+                        v = fn(env)
+                    except EvalError:
+                        break
+                    at.append(v)
+                if len(at) == 2 and at[1] != at[0] and isinstance(at[0], (int, Fraction)):
+                    root = Fraction(-at[0]) / (at[1] - at[0])
+                    root = int(root) if root.denominator == 1 else root
+                    if abs(root.numerator if isinstance(root, Fraction) else root) < MAX_NUMBER:
+                        out.append({name: root})
+        return out
+
+    # ------------------------------------------------------------ the winner
+
+    def end_of_game(self, players: int, lets: dict[str, Value], start: dict[str, Number]) -> None:
+        """The winner's keys at the end of a game: exact when they read only `players` and the
+        `let` values, else tried at a spread of totals and running values (warnings)."""
+        for t in self.ending:
+            if id(t) in self.failed:
+                continue
+            env: dict[str, Value] = {**lets, "players": players, **start}
+            unknown = t.reads & self.unknown
+            if not unknown:
+                error = self._try(t, env)
+                if error is not None:
+                    self.report([t.path], "W305", f"with {players} players, at the end of the game: {error}", "error")
+                    self.failed.add(id(t))
+                    self.errors += 1
+                continue
+            if id(t) in self.warned:
+                continue
+            for values in samples(unknown, start) + self._zeros(t, env, self._divisors(t), start, unknown):
+                env.update(start)
+                env.update(values)
+                error = self._try(t, env)
+                if error is not None:
+                    self.report(
+                        [t.path],
+                        "W407",
+                        f"with {players} players, at the end of the game, {when(env, unknown)}: {error} "
+                        "(lint cannot know these values; if a game reaches them, it stops with a rule error)",
+                        "warning",
+                    )
+                    self.warned.add(id(t))
+                    break
+
+    # ------------------------------------------------------------ whole games
+
+    #: (what one player does in every hand, its bid and tricks for a hand size)
+    PATTERNS: tuple[tuple[str, Callable[[int], tuple[int, int]]], ...] = (
+        ("bids all the tricks and takes them", lambda size: (size, size)),
+        ("bids 0 and takes no trick", lambda size: (0, 0)),
+        ("bids all the tricks and takes none", lambda size: (size, 0)),
+        ("bids 0 and takes all the tricks", lambda size: (0, size)),
+        ("bids 1 and takes 1 trick", lambda size: (1, 1)),
+    )
+
+    def needs_probe(self, hands: int) -> bool:
+        """Whether whole games can say more than single cases: running values carry over from
+        hand to hand, and totals add up (past the number cap, if the points are large)."""
+        if self.rules.running:
+            return True
+        if any(t.reads & self.unknown for t in self.scoring):
+            return True
+        most = sum(self.largest.get(id(t), 0) for t in self.scoring if t.name in ("points", "bonus"))
+        return most * hands >= MAX_NUMBER
+
+    def probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], lets: dict[str, Value], start: dict[str, Number]) -> None:
+        """Play each PATTERN for one player through every hand (the schedule, then every
+        tie-break hand): running values and the total as they grow. A failure is a warning."""
+        rules = self.rules
+        for label, pattern in self.PATTERNS:
+            state: dict[str, Number] = dict(start)
+            failed = False
+            for setup, entry in setups:
+                bid, tricks = pattern(setup.plan.size)
+                env = dict(setup.env)
+                env.update(state)
+                env.update(
+                    trump=_a_trump(rules, setup),
+                    position=1,
+                    is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
+                    bid=bid,
+                    tricks=tricks,
+                    made=tricks == bid,
+                    over=tricks > bid,
+                    under=tricks < bid,
+                    diff=abs(bid - tricks),
+                )
+                values: dict[str, Number] = {}
+                for t in self.scoring:
+                    self.budget.spend(t.cost)
+                    try:
+                        values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
+                    except EvalError as e:
+                        self._probe_warning(t.path, players, setup, label, str(e))
+                        failed = True
+                        break
+                    if t.name in ("points", "bonus"):
+                        env[t.name] = v
+                if failed:
+                    break
+                total = state["total"] + values.get("points", 0) + values.get("bonus", 0)
+                if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
+                    isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
+                ):
+                    self._probe_warning(("scoring", "points"), players, setup, label, "the total exceeds the limit of 10^30 in size")
+                    failed = True
+                    break
+                state["total"] = total
+                for r in rules.running:
+                    state[r.name] = values[r.name]
+            if failed:
+                continue
+            env = {**lets, "players": players, **state}
+            for t in self.ending:
+                if id(t) in self.warned or id(t) in self.failed:
+                    continue
+                self.budget.spend(t.cost)
+                try:
+                    t.formula(env)
+                except EvalError as e:
+                    self.report(
+                        [t.path],
+                        "W407",
+                        f"with {players} players, if a player {label} in every hand, at the end of the game "
+                        f"{when(env, t.reads & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                        "warning",
+                    )
+                    self.warned.add(id(t))
+
+    def _probe_warning(self, path: JsonPath, players: int, setup: HandSetup, label: str, error: str) -> None:
+        key = ("probe", path)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.report(
+            [path],
+            "W407",
+            f"with {players} players, if a player {label} in every hand, in hand {setup.plan.number}: {error} "
+            "(if a game gets there, it stops with a rule error)",
+            "warning",
+        )
+
+
+def _a_trump(rules: Ruleset, setup: HandSetup) -> str:
+    """One trump the hand can have (for whole-game runs)."""
+    if rules.trump_none_when is not None and rules.trump_none_when(setup.env):
+        return "none"
+    if rules.trump_cycle:
+        return rules.trump_cycle[(setup.plan.number - 1) % len(rules.trump_cycle)]
+    return rules.suits[0] if rules.turn_up and setup.cards_left > 0 else "none"
+
+
+# ---------------------------------------------------------------- bidding
+
+
+class BidCheckError(Exception):
+    """A bidding limit that cannot be evaluated in some case."""
+
+    def __init__(self, path: JsonPath, error: EvalError, case: str):
+        super().__init__(str(error))
+        self.path = path
+        self.error = error
+        self.case = case
+
+
+@dataclass
+class BidTests:
+    """The limits of one kind of hand: `bidding.allowed` and the kind's own `allowed`."""
+
+    tests: list[tuple[Formula, JsonPath]]
+
+    @property
+    def reads(self) -> frozenset[str]:
+        return frozenset().union(*(f.names for f, _ in self.tests))
+
+
+def no_legal_bid(
+    rules: Ruleset,
+    setup: HandSetup,
+    limits: BidTests,
+    values: dict[str, Number],
+    budget: Budget,
+) -> str | None:
+    """Whether some player can be left without a legal bid in this hand, whatever legal bids
+    came before, with every seat's running values and total as in `values`: a description of the
+    first such case, or None. Raises BidCheckError when a limit cannot be evaluated.
+
+    A quick pass tries every sum of earlier bids that the hand size allows; a case that fails
+    there counts only if the earlier players can really reach that sum with bids their own
+    rules allow (a "0" hand where everyone must bid 0 never has bids adding up to 3).
+    """
+    tests = limits.tests
+    used = limits.reads
+    size = setup.plan.size
+    uses_sum = "bids_so_far" in used
+    trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
+    base = dict(setup.env)
+    base.update(values)
+
+    def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
+        env = dict(base)
+        dealer_bids_first = rules.first_bidder == "dealer"
+        env.update(
+            trump=trump,
+            is_dealer=not setup.dealer_sits_out and position == (1 if dealer_bids_first else setup.playing),
+            position=position,
+            bids_so_far=so_far,
+            bids_made=position - 1,
+            is_last=position == setup.playing,
+            is_first=position == 1,
+        )
+        legal = []
+        for bid in range(size + 1):
+            env["bid"] = bid
+            budget.spend(len(tests))
+            for test, path in tests:
+                try:
+                    if not test(env):
+                        break
+                except EvalError as e:
+                    case = f"the player bidding {_ordinal(position)}, bid {bid}" + (f", the bids so far adding up to {so_far}" if uses_sum else "")
+                    raise BidCheckError(path, e, case + (f", trump {trump}" if "trump" in used else "")) from None
+            else:
+                legal.append(bid)
+                if first_only:
+                    break
+        return legal
+
+    reachable: dict[tuple[int, str], set[int]] = {}
+
+    def reachable_sums(position: int, trump: str) -> set[int]:
+        """The sums the bids of the players before `position` can add up to."""
+        if (position, trump) not in reachable:
+            sums = {0} if position == 1 else {
+                s + b for s in sorted(reachable_sums(position - 1, trump)) for b in legal_bids(position - 1, s, trump, False)
+            }
+            reachable[(position, trump)] = sums
+        return reachable[(position, trump)]
+
+    for position in range(1, setup.playing + 1):
+        for trump in trumps:
+            for so_far in range(0, size * (position - 1) + 1) if uses_sum else [0]:
+                if legal_bids(position, so_far, trump, True):
+                    continue
+                if uses_sum and so_far not in reachable_sums(position, trump):
+                    continue
+                return (
+                    f"the player bidding {_ordinal(position)} has no legal bid"
+                    + (f" when the bids so far add up to {so_far}" if uses_sum else "")
+                    + (f" and trump is {trump}" if "trump" in used else "")
+                )
+    return None
