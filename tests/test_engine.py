@@ -293,20 +293,32 @@ def test_bidding_limits_that_ignore_the_hand_size_still_offer_only_bids_up_to_it
 
 
 def test_memoised_scoring_keys_on_the_running_values_it_reads():
-    # the streak bonus reads a running value: a seat's points differ with its streak
+    # the streak bonus reads a running value: the same bid and tricks in a hand of the same size
+    # earn different bonuses when the seats' streaks differ; each bonus is checked against the streak
+    # rule worked out from the record's bids and tricks alone (tests/test_variant_games.py), so
+    # a memo that ignored the running values would hand one seat another seat's bonus
+    from test_variant_games import streak_bonuses
+
     rules = load_rules("romanian-streak-players")
     bonuses = set()
+    by_result: dict[tuple, set] = {}  # (hand size, bid, tricks) -> the bonuses it earned
     for seed in range(6):
         game = Game(rules, players=3, seed=seed)
         play_out(game, [RandomPlayer()] * 3)
-        for hand in game_record(game)["hands"]:
-            for bid, (seat, points, bonus, taken) in zip(
-                [b["bid"] for b in sorted(hand["bids"], key=lambda b: b["seat"])],
-                [(s, hand["points"][s], hand["bonus"][s], hand["taken"][s]) for s in range(3)],
-            ):
-                assert points - bonus == romanian_points(bid, taken, hand)
-                bonuses.add(bonus)
-    assert bonuses <= {0, 10, -10} and -10 in bonuses  # players + 1 = 4 misses in a row cost 10
+        hands = game_record(game)["hands"]
+        expected = streak_bonuses(hands, 3, 4, 10, zeros_cancel=False)  # players + 1 = 4 in a row: 10
+        totals = [0, 0, 0]
+        for hand, want in zip(hands, expected):
+            bids = {b["seat"]: b["bid"] for b in hand["bids"]}
+            for seat in range(3):
+                assert hand["bonus"][seat] == want[seat], f"seed {seed}, hand {hand['number']}, seat {seat}"
+                assert hand["points"][seat] == romanian_points(bids[seat], hand["taken"][seat], hand) + want[seat]
+                totals[seat] += hand["points"][seat]
+                by_result.setdefault((hand["cards"], bids[seat], hand["taken"][seat]), set()).add(want[seat])
+            assert hand["totals"] == totals
+            bonuses.update(want)
+    assert -10 in bonuses
+    assert any(len(b) > 1 for b in by_result.values()), "no result earned two different bonuses"
 
 
 def test_random_play_can_take_over_in_the_middle_of_a_trick():
