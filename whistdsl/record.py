@@ -4,12 +4,15 @@ A record holds the merged ruleset (and its sha256), the seed, the players by sea
 hand: deal, trump, bids, tricks, taken, points, totals; then `final`. Numbers that can be
 fractions are written exactly: integers as JSON numbers, other fractions as strings ("1/2").
 The generator's state after the last hand is kept under `resume`, so a game continues exactly.
+
+Every write goes to a temporary file that is then renamed over the record, so a failed write
+(disk full, folder removed) leaves the last good record in place; `WriteError` says what failed.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import stat
 import tempfile
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 from .cards import card_text, suit_name
 from .engine import Game, HandResult
 from .expression import Number
+from .printable import json_text, printable
 
 FORMAT = "whistdsl-record/1"
 
@@ -61,58 +65,147 @@ def hand_json(h: HandResult) -> dict[str, Any]:
     }
 
 
-def game_record(game: Game, kinds: list[str] | None = None) -> dict[str, Any]:
-    """The record of `game` so far (every finished hand; `final` once the game is over)."""
+def _head_json(game: Game, kinds: list[str] | None) -> dict[str, Any]:
+    """What a record says before its hands; none of it changes during a game."""
     rules = game.rules
     kinds = kinds or ["unknown"] * game.players
-    record: dict[str, Any] = {
+    return {
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
         "seed": game.seed,
         "players": [{"seat": i, "name": game.names[i], "kind": kinds[i]} for i in range(game.players)],
         "first_dealer": game.first_dealer,
         "first_dealer_draw": [card_text(c) for c in game.first_dealer_draw],
-        "hands": [hand_json(h) for h in game.history],
     }
+
+
+def _tail_json(game: Game) -> dict[str, Any]:
+    """What a record says after its hands: how to resume, and `final` once the game is over."""
+    tail: dict[str, Any] = {}
     if game.history and game.history[-1].rng_state is not None:
         version, state, gauss = game.history[-1].rng_state
-        record["resume"] = {"after_hand": len(game.history), "rng_state": [version, list(state), gauss]}
+        tail["resume"] = {"after_hand": len(game.history), "rng_state": [version, list(state), gauss]}
     if game.result is not None:
-        record["final"] = {
+        tail["final"] = {
             "totals": [exact(t) for t in game.result.totals],
             "winners": list(game.result.winners),
         }
-    return record
+    return tail
 
 
-def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write to a temporary file beside `path`, then rename: a crash never leaves half a file."""
+def game_record(game: Game, kinds: list[str] | None = None) -> dict[str, Any]:
+    """The record of `game` so far (every finished hand; `final` once the game is over)."""
+    return {**_head_json(game, kinds), "hands": [hand_json(h) for h in game.history], **_tail_json(game)}
+
+
+#: Records are written compactly, as one line.
+SEPARATORS = (",", ":")
+
+
+def record_text(data: dict[str, Any]) -> str:
+    """A record (or any JSON report) as written to its file: compact, UTF-8, controls escaped."""
+    return json_text(data, separators=SEPARATORS) + "\n"
+
+
+class WriteError(Exception):
+    """A file could not be written (disk full, folder gone, no permission). The file that was
+    there before, if any, is left exactly as it was."""
+
+    def __init__(self, path: Path, error: OSError):
+        self.path = Path(path)
+        self.reason = error.strerror or str(error)
+        super().__init__(f"cannot write {printable(self.path)}: {self.reason}")
+
+
+def refuse_unwritable_target(path: Path) -> None:
+    """Raise WriteError (before any work) when `path` exists but is not a regular file: a record
+    or report is written beside it and renamed over it, which would replace a directory's name,
+    a device (`/dev/full`) or a named pipe with a file."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")  # dumps: the C encoder
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise WriteError(path, e) from None
+    if not stat.S_ISREG(mode):
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise WriteError(path, OSError(f"{what}; name a file to write"))
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to a temporary file beside `path`, then rename it over `path`: readers see the
+    old file or the new one, never half a file. Raises WriteError, with the temporary file
+    removed and `path` untouched, when anything fails (disk full, folder removed, no permission)."""
+    path = Path(path)
+    refuse_unwritable_target(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise WriteError(path, e) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise WriteError(path, e) from None
         raise
 
 
+def write_text_atomically(path: Path, text: str) -> None:
+    """`text` as UTF-8, written atomically (see `write_bytes_atomically`)."""
+    write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
+    """`data` as a record file (see `record_text`), written atomically (see `write_text_atomically`)."""
+    write_text_atomically(path, record_text(data))
+
+
 class RecordWriter:
-    """Writes a game's record after every hand (call `update` whenever a hand may have ended)."""
+    """Writes a game's record after every hand (call `update` whenever a hand may have ended).
+
+    Each finished hand is turned into JSON once and kept; a write joins the kept pieces, so the
+    cost of writing after hand k is about the size of the file and no hand is serialised twice.
+    The file is byte for byte what `record_text(game_record(game, kinds))` gives.
+    """
 
     def __init__(self, path: Path, game: Game, kinds: list[str]):
         self.path = Path(path)
         self.game = game
         self.kinds = kinds
         self.written_hands = -1
+        self._head: str | None = None  # the record's opening, up to the hands
+        self._hands: list[str] = []  # the JSON of game.history[i], for every i kept
+        self._last: HandResult | None = None  # the last hand kept, to notice a history rewritten
         game.keep_rng_states = True  # so the record can say how to resume
 
+    def text(self) -> str:
+        """The record of the game so far, as written to the file."""
+        game = self.game
+        if self._head is None:
+            self._head = json_text(_head_json(game, self.kinds), separators=SEPARATORS)[:-1]
+        history = game.history
+        if len(history) < len(self._hands) or (self._hands and history[len(self._hands) - 1] is not self._last):
+            self._hands.clear()  # hands replaced behind our back: start again
+        for hand in history[len(self._hands) :]:
+            self._hands.append(json_text(hand_json(hand), separators=SEPARATORS))
+        self._last = history[-1] if history else None
+        parts = [self._head, ',"hands":[', ",".join(self._hands), "]"]
+        for key, value in _tail_json(game).items():
+            parts += [",", json_text(key), ":", json_text(value, separators=SEPARATORS)]
+        parts.append("}\n")
+        return "".join(parts)
+
     def update(self, force: bool = False) -> None:
+        """Write the record if a hand has ended since the last write (or always, with `force`).
+        Raises WriteError; the last good record is then still in place."""
         done = len(self.game.history)
         if force or done != self.written_hands:
-            write_json_atomically(self.path, game_record(self.game, self.kinds))
+            write_text_atomically(self.path, self.text())
             self.written_hands = done

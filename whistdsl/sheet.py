@@ -19,6 +19,7 @@ from rich.text import Text
 
 from .cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
 from .expression import Number
+from .printable import printable, printable_text
 from .ruleset import Ruleset
 
 MADE_MARK = "*"
@@ -52,12 +53,14 @@ def trump_label(trump: int, symbols: bool = True) -> Text:
 
 def mark_label(mark: str) -> str:
     """A hand's mark as written on the sheet: `NV`; a mark that reads as a number quoted, `"0"`,
-    so that it is not taken for the hand size beside it."""
+    so that it is not taken for the hand size beside it. The mark comes from the ruleset: escaped."""
+    mark = printable(mark)
     return f'"{mark}"' if mark.strip("-0123456789") == "" else mark
 
 
 def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
-    """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)`."""
+    """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)` (names escaped)."""
+    names = [printable(name) for name in names]
     if len(winners) == 1:
         w = winners[0]
         return f"Winner: {names[w]} ({totals[w]})"
@@ -75,9 +78,9 @@ def score_sheet(
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
     or the hand's mark (`0`, `NV`), then `bid / total` per player: `*` and green when the contract
     was made, red when missed, `-` for a seat sitting the hand out. With `winners`, a caption
-    names them."""
+    names them. The ruleset's name and the players' names are shown escaped, never as markup."""
     table = Table(
-        title=rules.name, title_justify="left", caption_justify="left", caption_style="none",
+        title=printable_text(rules.name), title_justify="left", caption_justify="left", caption_style="none",
         show_edge=False, pad_edge=False,
         box=box.SIMPLE_HEAD if symbols else box.ASCII2,
     )
@@ -85,7 +88,7 @@ def score_sheet(
     table.add_column("hand", no_wrap=True)
     for seat, name in enumerate(names):
         style = "bold" if winners and seat in winners else ""
-        table.add_column(Text(name, style=style), justify="right", no_wrap=True)
+        table.add_column(printable_text(name, style=style), justify="right", no_wrap=True)
     # every cell the same width, so the slashes line up: `10* / -120`
     bid_width = max((len(str(h.size)) for h in hands), default=1)
     total_width = max((len(str(t)) for h in hands for t in h.totals), default=1)
