@@ -6,6 +6,7 @@ Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from fractions import Fraction
@@ -17,6 +18,7 @@ import typer
 from .catalogue import SUITS, reference_markdown
 from .findings import render_github, render_json, render_text
 from .lint import LintResult, RulesetError, lint_path, load_rules
+from .printable import printable, printable_text
 from .play import play_command
 from .resources import bundled_rulesets, schema_path
 from .ruleset import PlannedHand, Ruleset, hand_setup
@@ -39,7 +41,8 @@ class OutputFormat(str, Enum):
 
 
 def _err(message: str) -> None:
-    typer.echo(f"whistdsl: {message}", err=True)
+    """`whistdsl: message` on standard error, with whatever came from a file escaped."""
+    typer.echo(f"whistdsl: {printable(message)}", err=True)
 
 
 def _usage(message: str) -> typer.Exit:
@@ -105,10 +108,10 @@ def list_rulesets() -> None:
     for name, path in bundled_rulesets().items():
         try:
             rules = load_rules(path)
-            line = rules.description or rules.name
+            line = printable(rules.description or rules.name)
         except (RulesetError, FileNotFoundError):
             line = "(does not lint clean: run whistdsl lint)"
-        typer.echo(f"{name:32} {line}")
+        typer.echo(f"{printable(name):32} {line}")
 
 
 @app.command()
@@ -153,7 +156,7 @@ def score(
     if trump not in (*SUITS, "none"):
         raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
     if kind not in rules.kinds:
-        raise _usage(f"--kind must be one of {', '.join(rules.kinds)}")
+        raise _usage(f"--kind must be one of {', '.join(rules.kinds)}")  # _usage escapes the ruleset's names
     if (bid is None) != (tricks is None):
         raise _usage("give both --bid and --tricks, or neither for the whole table")
     for name, value in (("--bid", bid), ("--tricks", tricks)):
@@ -199,9 +202,11 @@ def replay(
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
 ) -> None:
     """Re-run a game record against its rules and report the first disagreement."""
+    from .engine import RuleError
     from .replay import Disagreement, RecordError, read_record
     from .replay import replay as replay_record
 
+    data = None
     try:
         data = read_record(record)
         rules = open_rules(ruleset) if ruleset is not None else None
@@ -209,7 +214,11 @@ def replay(
     except RecordError as e:
         raise _usage(str(e)) from None
     except Disagreement as e:
-        typer.echo(f"{record}: {e}")
+        typer.echo(printable(f"{record}: {e}"))
+        raise typer.Exit(1) from None
+    except RuleError as e:
+        names = [p.get("name", "") for p in data.get("players", [])] if isinstance(data, dict) else None
+        _err(f"{record}: {e.describe(names)}")
         raise typer.Exit(1) from None
     game = result.game
     if show:
@@ -222,41 +231,59 @@ def replay(
     winners = ""
     if result.complete and game.result is not None:
         winners = "; winner: " + ", ".join(game.names[s] for s in game.result.winners)
-    typer.echo(f"{record}: OK{against}: {state} agrees with the rules{winners}")
+    typer.echo(printable(f"{record}: OK{against}: {state} agrees with the rules{winners}"))
 
 
 def _show_record(data: dict, game, with_tricks: bool) -> None:
+    """The record's score sheet (and with `with_tricks` every hand's deal, bids and tricks).
+    Player names come from the record: printed escaped, as plain text (never markup)."""
     from rich.console import Console
 
-    from .cards import card_text, sort_hand
+    from .cards import card_text, sort_hand, suit_name
     from .sheet import print_sheet, score_sheet
 
     console = Console(highlight=False)
-    names = [p["name"] for p in data.get("players", [])] or game.names
+    names = [printable(name) for name in game.names]
+
+    def say(text: str) -> None:
+        console.print(printable_text(text), soft_wrap=True)
+
     if with_tricks:
         for hand in game.history:
-            trump = "no trump" if hand.trump < 0 else f"trump {('spades', 'hearts', 'diamonds', 'clubs')[hand.trump]}"
+            trump = "no trump" if hand.trump < 0 else f"trump {suit_name(hand.trump)}"
             turn = f", turned up {card_text(hand.turn_up)}" if hand.turn_up is not None else ""
             mark = f" [{hand.mark}]" if hand.mark else ""
-            console.print(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
+            say(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
             for seat, cards in enumerate(hand.deal):
                 if cards:
-                    console.print(f"  {names[seat]:>12}: " + " ".join(card_text(c) for c in sort_hand(cards, hand.trump)))
-            console.print("  bids: " + ", ".join(f"{names[s]} {b}" for s, b in hand.bids))
+                    say(f"  {names[seat]:>12}: " + " ".join(card_text(c) for c in sort_hand(cards, hand.trump)))
+            say("  bids: " + ", ".join(f"{names[s]} {b}" for s, b in hand.bids))
             for i, trick in enumerate(hand.tricks, start=1):
                 played = " ".join(f"{card_text(c)}" for _, c in trick.cards)
-                console.print(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
+                say(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
     winners = list(game.result.winners) if game.result is not None else None
     print_sheet(console, score_sheet(game.rules, names, game.history, winners))
 
 
 def main() -> None:
-    """Entry point of the `whistdsl` script and `python -m whistdsl`."""
+    """Entry point of the `whistdsl` script and `python -m whistdsl`.
+
+    Output that the terminal's encoding cannot show is written as backslash escapes rather than
+    ending the command; Ctrl-C exits 130; output into a closed pipe (`| head`) ends quietly.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         app()
     except KeyboardInterrupt:
         _err("interrupted")
         sys.exit(130)
+    except BrokenPipeError:
+        # the reader has gone: say nothing more (Python would complain again at exit)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,14 +18,17 @@ from rich.console import Console
 from rich.text import Text
 
 from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
-from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, SeatView, Trick
+from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from .expression import EvalError
 from .players import BOTS, Player, decide
-from .record import RecordWriter
+from .printable import printable
+from .record import RecordWriter, WriteError, refuse_unwritable_target
 from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
+RULE_ERROR = 1  # the rules cannot go on: the game stops with a rule error
+WRITE_FAILED = 1  # the record could not be written: the game stops, the last good record kept
 
 
 class Stop(Exception):
@@ -41,13 +44,14 @@ class TableTalk:
     """What the table says: hand headers, bids, cards, tricks and results, for one console.
 
     `names` are the seats' names; `you` is the person's seat (None when watching). Watching, the
-    talk is compact: one line for the bids and one per trick.
+    talk is compact: one line for the bids and one per trick. Names, and every text of the
+    ruleset shown, are printed with their control characters escaped.
     """
 
     def __init__(self, console: Console, game: Game, names: Sequence[str], you: int | None):
         self.console = console
         self.game = game
-        self.names = list(names)
+        self.names = [printable(name) for name in names]
         self.you = you
         self.compact = you is None
         self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
@@ -104,7 +108,10 @@ class TableTalk:
         return out
 
     def say(self, *parts: str | Text, style: str = "") -> None:
-        self.console.print(Text.assemble(*parts, style=style), highlight=False, soft_wrap=True)
+        """One line; plain parts are escaped (Text parts are built from escaped words) and never
+        read as markup."""
+        shown = [printable(part) if isinstance(part, str) else part for part in parts]
+        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=True)
 
     # -- events
 
@@ -134,7 +141,7 @@ class TableTalk:
         }.get(view.view, "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
-            self.say(f"{label} hand: {what}", style="italic")
+            self.say(f"{label} hand: {what}", style="italic")  # say escapes the ruleset's words
 
     def bid_made(self, seat: int, bid: int) -> None:
         if not self.compact:
@@ -358,9 +365,18 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
 # ---------------------------------------------------------------- the command
 
 
+def _say_error(message: str) -> None:
+    """One line on standard error, `whistdsl: ...`, with whatever came from a file escaped."""
+    typer.echo(f"whistdsl: {printable(message)}", err=True)
+
+
 def _usage(message: str) -> typer.Exit:
-    typer.echo(f"whistdsl: {message}", err=True)
+    _say_error(message)
     return typer.Exit(2)
+
+
+def _hands(count: int) -> str:
+    return f"{count} complete hand{'s' if count != 1 else ''}"
 
 
 def _split(option: str, value: str) -> list[str]:
@@ -410,11 +426,16 @@ def play_command(
     if ruleset is None:
         raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
     rules = open_rules(ruleset)
+    if record is not None:
+        _refuse_record_target(record)
     deals = _read_deals(deal) if deal is not None else {}
-    if players is None and deals:
+    seats_dealt = players is None and bool(deals)
+    if seats_dealt:
         players = len(next(iter(deals.values())).deal)
     n = players if players is not None else rules.players_default
     if not rules.players_min <= n <= rules.players_max:
+        if seats_dealt:
+            raise _usage(f"--deal: the deal file deals to {n} seats; {rules.name} is for {rules.players_min} to {rules.players_max} players")
         raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
     if not 0 <= seat < n:
         raise _usage(f"--seat: a seat from 0 to {n - 1}, not {seat}")
@@ -436,11 +457,42 @@ def play_command(
     try:
         game = Game(rules, n, seed=seed, first_dealer=first_dealer, names=seat_names, deals=deals)
     except EvalError as e:
-        typer.echo(f"whistdsl: {rules.name} cannot be played with {n} players: {e}", err=True)
+        _say_error(f"{rules.name} cannot be played with {n} players: {e}")
         raise typer.Exit(1) from None
+    except RuleError as e:
+        _say_error(e.describe(seat_names))
+        raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a set-up deal that does not fit the hand
         raise _usage(f"--deal: {e}") from None
+    if deals:
+        _check_deals(game, deals)
     _play(game, rules, seat_names, you, bot_kinds, record)
+
+
+def _refuse_record_target(record: Path) -> None:
+    """`--record` must name a file that can be replaced: not a directory, a device or a pipe (exit 2)."""
+    try:
+        refuse_unwritable_target(record)
+    except WriteError as e:
+        raise _usage(f"--record: {e}") from None
+
+
+def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
+    """Check every set-up deal of the schedule before the game starts, exactly as the engine will
+    when its hand begins (a hand set up at that point of the game), so that a bad hand 20 is
+    refused now (exit 2) rather than after 19 hands of play. The first hand was checked when the
+    game was made; a tie-break hand's deal is checked when it is played."""
+    first_dealer = game.first_dealer  # a set-up deal that names its dealer moves the deal on from there
+    for number in sorted(deals):
+        if number <= game.plan[game.index].number or number > game.scheduled_hands:
+            continue
+        try:
+            probe = Game(game.rules, game.players, seed=0, first_dealer=first_dealer, deals={number: deals[number]}, start_at=number)
+        except ValueError as e:
+            raise _usage(f"--deal: {e}") from None
+        except (RuleError, EvalError):
+            return  # the game cannot reach this hand: it stops there with the rule error
+        first_dealer = probe.first_dealer
 
 
 def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None) -> None:
@@ -457,9 +509,9 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     if record is not None:
         writer = RecordWriter(record, game, kinds)
         try:
-            writer.update(force=True)  # a record with no hands yet: the file can be written
-        except OSError as e:
-            raise _usage(f"--record: cannot write {record}: {e.strerror or e}") from None
+            writer.update(force=True)  # the record as it stands: the file can be written
+        except WriteError as e:
+            raise _usage(f"--record: {e}") from None
 
     table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
     talk.say(Text(f"{rules.name}: {n} players, seed {game.seed}", style="bold"))
@@ -471,13 +523,57 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:
         stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
-        done = len(game.history)
-        message = f"whistdsl: game stopped: {stop.message}, after {done} complete hand{'s' if done != 1 else ''}."
-        if record is not None:
-            message += f" The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
         console.print()
-        typer.echo(message, err=True)
+        message = f"game stopped: {stop.message}, after {_hands(len(game.history))}."
+        kept = _keep_complete_hands(writer)
+        if kept is not None:
+            message += f" {kept}"
+        elif writer is not None:
+            message += f" The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
+        _say_error(message)
         raise typer.Exit(stop.code) from None
+    except WriteError as e:
+        assert writer is not None
+        console.print()
+        _say_error(f"game stopped: {e}. {_last_good_record(writer)}")
+        raise typer.Exit(WRITE_FAILED) from None
+    except RuleError as e:
+        console.print()
+        message = f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}"
+        kept = _keep_complete_hands(writer)
+        if kept is not None:
+            message += f". {kept}"
+        elif writer is not None:
+            message += f" (the record {record} holds them)"
+        _say_error(message)
+        raise typer.Exit(RULE_ERROR) from None
+    except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
+        if isinstance(e, IllegalAction) or not game.deals:
+            raise
+        console.print()
+        _keep_complete_hands(writer)
+        _say_error(f"--deal: {e}; the game stopped after {_hands(len(game.history))}")
+        raise typer.Exit(2) from None
+
+
+def _keep_complete_hands(writer: RecordWriter | None) -> str | None:
+    """Write every complete hand the record may not hold yet (a hand can end in the same step
+    that then fails); None when all went well, else what failed and what the file holds."""
+    if writer is None:
+        return None
+    try:
+        writer.update()
+    except WriteError as e:
+        return f"And {e}. {_last_good_record(writer)}"
+    return None
+
+
+def _last_good_record(writer: RecordWriter) -> str:
+    """What the last good record holds and how to continue, or that it is gone."""
+    path = writer.path
+    if writer.written_hands < 0 or not path.is_file():
+        return f"There is no record at {path} (its folder was removed?)."
+    return f"The record {path} holds {_hands(writer.written_hands)}; continue with: whistdsl play --resume {path}"
 
 
 def _read_deals(path: Path) -> dict[int, PresetDeal]:
@@ -498,6 +594,8 @@ def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path |
     from .replay import Disagreement, RecordError, read_record
     from .replay import resume as resume_game
 
+    if record is not None:
+        _refuse_record_target(record)
     try:
         data = read_record(path)
         rules = open_rules(ruleset) if ruleset is not None else None
@@ -505,8 +603,11 @@ def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path |
     except RecordError as e:
         raise _usage(f"--resume: {e}") from None
     except Disagreement as e:
-        typer.echo(f"whistdsl: --resume: {path} does not agree with the rules: {e}", err=True)
+        _say_error(f"--resume: {path} does not agree with the rules: {e}")
         raise typer.Exit(1) from None
+    except RuleError as e:
+        _say_error(f"--resume: {path}: {e.describe([p['name'] for p in data.get('players', [])])}")
+        raise typer.Exit(RULE_ERROR) from None
     kinds = [p.get("kind", "random") for p in data["players"]]
     humans = [s for s, k in enumerate(kinds) if k == HUMAN]
     you = None if watch or not humans else humans[0]
