@@ -10,6 +10,7 @@ Resuming is the same replay followed by restoring the random generator's state.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -280,9 +281,8 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
     complete = state["after_hand"]
     if complete != len(record["hands"]):
         raise RecordError(f"the record's resume point is after hand {complete}, but it holds {len(record['hands'])} hands")
-    version, internal, gauss = state["rng_state"]
+    restored = _generator_state(state["rng_state"])
     result = replay(record, rules)
-    restored = (version, tuple(internal), gauss)
     result.game.rng.setstate(restored)
     if result.game.history:  # so a record written from here on can be resumed again
         result.game.history[-1] = result.game.history[-1]._replace(rng_state=restored)
@@ -294,6 +294,40 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
     if not game.over:
         game._start_hand(game.index)
     return game
+
+
+#: Python's Mersenne Twister state: version 3, 624 words of 32 bits and the index (0 to 624).
+_MT_WORDS = 624
+
+
+def _generator_state(saved: Any) -> tuple[int, tuple[int, ...], float | None]:
+    """A record's `resume.rng_state` as a state `random.Random.setstate` takes, checked first:
+    whatever a file holds there (garbage, a short list, strings, numbers out of range) is a
+    RecordError, never an exception from inside `random`."""
+    def bad(why: str) -> RecordError:
+        return RecordError(f"the record's generator state (resume.rng_state) cannot be restored: {why}")
+
+    if not isinstance(saved, list) or len(saved) != 3:
+        raise bad("it must be a list of 3 items: [version, [624 words and an index], gauss]")
+    version, internal, gauss = saved
+    if type(version) is not int or version != 3:
+        raise bad(f"version {version!r}; this whistdsl restores version 3")
+    if not isinstance(internal, list) or len(internal) != _MT_WORDS + 1:
+        size = len(internal) if isinstance(internal, list) else type(internal).__name__
+        raise bad(f"the state must be a list of {_MT_WORDS + 1} whole numbers, not {size}")
+    for i, word in enumerate(internal):
+        if type(word) is not int or not 0 <= word < 2**32:
+            raise bad(f"item {i} of the state is {word!r}, not a whole number from 0 to 2**32 - 1")
+    if not internal[-1] <= _MT_WORDS:
+        raise bad(f"the state's index is {internal[-1]}, not 0 to {_MT_WORDS}")
+    if gauss is not None and (type(gauss) not in (int, float) or gauss != gauss or abs(gauss) == float("inf")):
+        raise bad(f"gauss is {gauss!r}, not a number or null")
+    state = (version, tuple(internal), None if gauss is None else float(gauss))
+    try:
+        random.Random().setstate(state)
+    except (TypeError, ValueError, OverflowError) as e:  # pragma: no cover - checked above
+        raise bad(str(e)) from None
+    return state
 
 
 @dataclass(frozen=True)

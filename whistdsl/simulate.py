@@ -29,6 +29,8 @@ from .engine import Game, RuleError
 from .expression import Number
 from .lint import load_rules, resolve_ruleset_argument
 from .players import BOTS, play_out
+from .printable import printable
+from .record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from .ruleset import Ruleset
 
 #: At most this many bins in a score histogram (bins get wider, never more numerous).
@@ -447,7 +449,7 @@ def summary_csv(summary: Summary) -> str:
     for who, d in data["dealer"].items():
         writer.writerow(line_row("dealer", who, d))
     for key in ("ruleset", "players", "seed", "games", "workers", "seconds", "games_per_second"):
-        writer.writerow(["run", key, "", "", "", "", "", "", _text(data[key])])
+        writer.writerow(["run", key, "", "", "", "", "", "", printable(_text(data[key]))])  # the name from the ruleset
     return out.getvalue()
 
 
@@ -464,11 +466,17 @@ def _mean_ci(d: dict[str, Any]) -> str:
 def render_tables(summary: Summary, console: Any) -> None:
     """The summary as rich tables on `console`."""
     from rich.table import Table
+    from rich.text import Text
+
+    from .printable import printable_text
 
     data = summary_json(summary)
     console.print(
-        f"[bold]{data['ruleset']}[/bold], {data['players']} players, {data['games']} games, seed {data['seed']}: "
-        f"{data['games_per_second']:.0f} games/s ({data['seconds']:.1f} s, {data['workers']} worker(s))"
+        Text.assemble(
+            printable_text(data["ruleset"], style="bold"),  # the ruleset's name: escaped, never markup
+            f", {data['players']} players, {data['games']} games, seed {data['seed']}: "
+            f"{data['games_per_second']:.0f} games/s ({data['seconds']:.1f} s, {data['workers']} worker(s))",
+        )
     )
     bots = Table(title="Bots (games: seats played; mean final score ± 95% interval)", title_justify="left")
     for column in ("bot", "games", "mean score", "win share", "made share", "contracts"):
@@ -546,7 +554,9 @@ def plot_summary(summary: Summary, path: Path) -> None:
     made.set_xlabel("bidding position (1 bids first)")
     made.set_ylabel("share made")
     made.legend()
-    figure.savefig(path)
+    image = io.BytesIO()
+    figure.savefig(image, format=path.suffix.lower().lstrip("."))
+    write_bytes_atomically(path, image.getvalue())
 
 
 # ------------------------------------------------------------------ the command
@@ -591,9 +601,15 @@ def simulate_command(
             raise _usage(f"--plot {plot}: the file must end in .png or .svg")
         if importlib.util.find_spec("matplotlib") is None:
             raise _usage("--plot needs matplotlib: pip install 'whistdsl[plot]'")
-    for target in (out, plot):
-        if target is not None and not target.resolve().parent.is_dir():
+    for option, target in (("--out", out), ("--plot", plot)):
+        if target is None:
+            continue
+        if not target.resolve().parent.is_dir():
             raise _usage(f"{target}: no such directory")
+        try:  # refused before the games are played, not after
+            refuse_unwritable_target(target)
+        except WriteError as e:
+            raise _usage(f"{option}: {e}") from None
     path = resolve_ruleset_argument(ruleset)
     assert path is not None  # open_rules found it
     simulation = Simulation(
@@ -606,12 +622,13 @@ def simulate_command(
     status = Console(stderr=True)
     try:
         if status.is_terminal:
+            from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
             # refreshed by hand, not by rich's thread: worker processes are forked from this one
             with Progress(*columns, console=status, transient=True, auto_refresh=False) as bar:
-                task = bar.add_task(f"{rules.name}: playing", total=games)
+                task = bar.add_task(escape(f"{printable(rules.name)}: playing"), total=games)  # the column reads markup
 
                 def advance(done: int) -> None:
                     bar.advance(task, done)
@@ -621,7 +638,7 @@ def simulate_command(
         else:
             summary = simulate(simulation, workers, None, rules)
     except SimulationError as e:
-        typer.echo(f"whistdsl: {e}", err=True)
+        typer.echo(f"whistdsl: {printable(e)}", err=True)
         raise typer.Exit(1) from None
     if format is ReportFormat.json:
         text = json.dumps(summary_json(summary), indent=2) + "\n"
@@ -635,11 +652,15 @@ def simulate_command(
         buffer = io.StringIO()
         render_tables(summary, Console(file=buffer, width=100, no_color=True, highlight=False))
         text = buffer.getvalue()
-    if out is not None:
-        out.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {out} ({summary.games_per_second:.0f} games/s)", err=True)
-    elif text:
-        typer.echo(text, nl=False)
-    if plot is not None:
-        plot_summary(summary, plot)
-        typer.echo(f"drew {plot}", err=True)
+    try:
+        if out is not None:
+            write_text_atomically(out, text)  # a temporary file renamed: never half a report
+            typer.echo(f"wrote {printable(out)} ({summary.games_per_second:.0f} games/s)", err=True)
+        elif text:
+            typer.echo(printable(text, newline=True), nl=False)
+        if plot is not None:
+            plot_summary(summary, plot)
+            typer.echo(f"drew {printable(plot)}", err=True)
+    except WriteError as e:
+        typer.echo(f"whistdsl: {e}", err=True)
+        raise typer.Exit(1) from None
