@@ -86,14 +86,23 @@ def lint(
         sources = {k: v for r in results for k, v in r.sources.items()}
         if findings:
             typer.echo(render_text(findings, sources))
-        bad = sum(1 for r in results if r.findings)
-        summary = (
-            f"{len(files)} ruleset(s) checked: all clean"
-            if not findings
-            else f"{len(files)} ruleset(s) checked: {len(findings)} finding(s) in {bad} file(s)"
-        )
-        typer.echo(summary, err=bool(findings))
-    raise typer.Exit(1 if findings else 0)
+        typer.echo(lint_summary(len(files), results), err=bool(findings))
+    # warnings (W407) do not fail lint: the ruleset plays, and the engine stops a game that reaches the case
+    raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
+
+
+def lint_summary(checked: int, results: list[LintResult]) -> str:
+    """`N ruleset(s) checked: all clean`, `... E finding(s) in F file(s)`, with `, W warning(s)`."""
+    errors = [r for r in results if any(f.severity == "error" for f in r.findings)]
+    warned = [r for r in results if any(f.severity == "warning" for f in r.findings)]
+    n_errors = sum(1 for r in results for f in r.findings if f.severity == "error")
+    n_warnings = sum(1 for r in results for f in r.findings if f.severity == "warning")
+    head = f"{checked} ruleset(s) checked: "
+    if not n_errors and not n_warnings:
+        return head + "all clean"
+    if not n_errors:
+        return head + f"no errors, {n_warnings} warning(s) in {len(warned)} file(s)"
+    return head + f"{n_errors} finding(s) in {len(errors)} file(s)" + (f", {n_warnings} warning(s)" if n_warnings else "")
 
 
 @app.command()
