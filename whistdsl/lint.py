@@ -6,12 +6,13 @@ uses to get a compiled `Ruleset` (or the findings that say why there is none).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import compile_ruleset, expression_findings
 from .findings import Finding
-from .load import Document, LoadError, Loaded, _display, load_ruleset
+from .load import Document, LoadError, Loaded, _display, check_regular_file, load_ruleset
 from .resources import bundled_rulesets
 from .ruleset import Ruleset
 from .validate import check_versions, schema_valid_part, validate
@@ -25,7 +26,7 @@ class LintResult:
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
 
 
-def lint_path(path: Path, shown: str | None = None) -> LintResult:
+def lint_path(path: Path, shown: str | None = None, root: Path | None = None) -> LintResult:
     """Run every stage over one ruleset file.
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
@@ -35,9 +36,9 @@ def lint_path(path: Path, shown: str | None = None) -> LintResult:
     """
     shown = shown if shown is not None else str(path)
     try:
-        loaded = load_ruleset(path, shown)
+        loaded = load_ruleset(path, shown, root)
     except LoadError as e:
-        return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, path, shown))
+        return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, e.documents))
     return lint_loaded(loaded, shown)
 
 
@@ -65,27 +66,33 @@ def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
     return expression_findings(valid, tuple(running) if isinstance(running, dict) else ())
 
 
-def _sources_of_findings(findings: list[Finding], path: Path, shown: str) -> dict[str, list[str]]:
-    """Best-effort source lines for findings of the load stage (small text files only)."""
-    out: dict[str, list[str]] = {}
-    for f in findings:
-        if f.path in out or f.code == "W100":
-            continue
-        candidate = path if f.path == shown else Path(f.path)
-        try:
-            if candidate.stat().st_size <= 256 * 1024:
-                out[f.path] = Document(f.path, candidate.read_text("utf-8")).lines
-        except (OSError, UnicodeDecodeError):
-            pass
-    return out
+def _sources_of_findings(findings: list[Finding], documents: list[Document]) -> dict[str, list[str]]:
+    """The source lines for the findings of the load stage, from the ruleset documents that were
+    read (nothing is read again: a file refused unread, like `extends: /etc/passwd`, shows
+    nothing). A file refused as a whole (W100: binary, too large, not text) shows nothing either."""
+    read = {d.path: d for d in documents}
+    return {
+        f.path: read[f.path].lines for f in findings if f.path in read and f.code != "W100"
+    }
 
 
 def resolve_ruleset_argument(argument: str) -> Path | None:
-    """A ruleset given on the command line: a file path, or a bundled ruleset's name."""
+    """A ruleset given on the command line: a file path, or a bundled ruleset's name. A path that
+    exists but is not a regular file (a directory, a named pipe, a device) is returned as it is,
+    unless a bundled ruleset has that name, so that loading it says what it is."""
     p = Path(argument)
-    if p.is_file():
-        return p
-    return bundled_rulesets().get(argument.removesuffix(".yaml"))
+    try:
+        if p.is_file():
+            return p
+        exists = os.path.lexists(p)
+    except (OSError, ValueError):  # a name too long for the system, a NUL character
+        exists = False
+    bundled = bundled_rulesets().get(argument.removesuffix(".yaml"))
+    return bundled if bundled is not None or not exists else p
+
+
+#: What `--root DIR` means, for every command that reads a ruleset.
+ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named)."
 
 
 class RulesetError(Exception):
@@ -96,13 +103,15 @@ class RulesetError(Exception):
         self.result = result
 
 
-def load_rules(argument: str | Path) -> Ruleset:
-    """Load, validate, check and compile a ruleset (a path or a bundled name). Raises RulesetError
-    (or FileNotFoundError when there is no such file or bundled ruleset)."""
+def load_rules(argument: str | Path, root: Path | None = None) -> Ruleset:
+    """Load, validate, check and compile a ruleset (a path or a bundled name). Raises RulesetError,
+    FileNotFoundError when there is no such file or bundled ruleset, or NotReadable when the path
+    is not a regular file. `root` is where `extends:` may lead (default: the file's folder)."""
     path = resolve_ruleset_argument(str(argument))
     if path is None:
         raise FileNotFoundError(str(argument))
-    result = lint_path(path, _display(path) if not Path(str(argument)).is_file() else str(argument))
+    check_regular_file(path)
+    result = lint_path(path, _display(path) if not Path(str(argument)).is_file() else str(argument), root)
     if result.ruleset is None:
         raise RulesetError(result)
     return result.ruleset

@@ -8,7 +8,9 @@ Every value keeps a reference to its YAML node, so later stages report file:line
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +20,9 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
+from .expression import MAX_DIGITS  # the most digits a number may be written with, in any file
 from .findings import Finding, Position
-from .resources import bundled_rulesets
+from .resources import bundled_rulesets, data_dir
 
 #: A ruleset file larger than this is refused unread (rulesets are a few kilobytes).
 MAX_FILE_BYTES = 256 * 1024
@@ -139,9 +142,13 @@ class Loaded:
 
 
 class LoadError(Exception):
-    def __init__(self, findings: list[Finding]):
+    """Findings of the load stage. `documents` are the ruleset files read so far: the only
+    files whose lines a report may show (never a file that was refused unread)."""
+
+    def __init__(self, findings: list[Finding], documents: list[Document] | None = None):
         super().__init__("; ".join(f.message for f in findings))
         self.findings = findings
+        self.documents = list(documents or [])
 
 
 class _Refused(yaml.YAMLError):
@@ -202,20 +209,103 @@ def _yaml_hint(problem: str) -> str:
 
 
 _PLAIN_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_DIGIT = re.compile(r"[0-9]")
+#: A UTF-16 surrogate: YAML's `"\ud800"` escape makes one, and no text holding it can be written.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Where such an escape is written in a double-quoted scalar.
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F][0-9a-fA-F]{2}|U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _surrogate_finding(doc: Document, node: ScalarNode) -> Finding:
+    """A lone surrogate (`"\\ud800"`) is not a character: refuse it where its escape is written."""
+    escape = _SURROGATE_ESCAPE.search(doc.text, node.start_mark.index, node.end_mark.index)
+    index = escape.start() if escape else node.start_mark.index
+    code = ord(_SURROGATE.search(node.value).group())  # type: ignore[union-attr]
+    return doc.position_of_index(index).finding(
+        "W100",
+        f"the escape for U+{code:04X} is half of a UTF-16 pair, not a character (such text cannot be "
+        "printed or saved): write the character itself, or \\U and its eight hex digits",
+    )
+
+
 _PLAIN_DECIMAL = re.compile(r"[-+]?[0-9]+\.[0-9]+")
 _BOOL_WORDS = {"true": True, "false": False}
+
+
+class NotReadable(Exception):
+    """A path whistdsl will not read: not a regular file (a directory, a named pipe, a device)
+    or not readable at all. The message says why in a few words (`is a named pipe, not a
+    regular file`), to follow the path."""
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def check_regular_file(path: Path) -> None:
+    """Raise NotReadable unless `path` (after symbolic links) is a regular file; reads nothing."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as e:
+        raise NotReadable(_cannot_read(e)) from None
+    if not stat.S_ISREG(mode):
+        raise NotReadable(f"is {_kind_of(mode)}, not a regular file")
+
+
+def _cannot_read(e: Exception) -> str:
+    if isinstance(e, OSError):
+        return f"cannot be read: {e.strerror or e}"
+    return "cannot be read: the path holds a NUL character"
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the regular file `path` (more than `limit` means too large).
+
+    Only a regular file is read: a directory, a named pipe or a device (also behind a symbolic
+    link) raises NotReadable at once. The file is opened without blocking (a named pipe with
+    no writer would wait for ever) and checked again on the open descriptor, so a path swapped
+    between the check and the open is caught too.
+    """
+    check_regular_file(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as e:
+        raise NotReadable(_cannot_read(e)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotReadable(f"is {_kind_of(mode)}, not a regular file")
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError as e:
+        raise NotReadable(_cannot_read(e)) from None
+    finally:
+        os.close(fd)
 
 
 def read_text(path: Path, shown: str) -> Document:
     """Read a file as UTF-8 text within MAX_FILE_BYTES. Raises LoadError (W100, W105)."""
     at = Position(shown, 1, 1)
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        raise LoadError([at.finding("W100", "is a directory, not a ruleset file")]) from None
-    except OSError as e:
-        raise LoadError([at.finding("W100", f"cannot be read: {e.strerror or e}")]) from None
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except NotReadable as e:
+        raise LoadError([at.finding("W100", str(e))]) from None
     if len(raw) > MAX_FILE_BYTES:
         raise LoadError(
             [at.finding("W100", f"file is larger than {MAX_FILE_BYTES // 1024} KiB; a ruleset is a small text file")]
@@ -273,11 +363,23 @@ def parse_document(doc: Document) -> Loaded:
         return NodeRef(doc, node.start_mark.index, node.end_mark.index, style)
 
     def scalar(node: ScalarNode) -> Any:
+        if _SURROGATE.search(node.value):
+            findings.append(_surrogate_finding(doc, node))
+            return node.value
         if node.style is not None:
             return node.value
         value = node.value
         tag = loader.resolve(ScalarNode, value, (True, False))
         where = doc.position_of_index(node.start_mark.index)
+        if tag.endswith((":int", ":float")) and len(_DIGIT.findall(value)) > MAX_DIGITS:
+            findings.append(
+                where.finding(
+                    "W305",
+                    f"this number is written with {len(_DIGIT.findall(value))} digits; the limit is {MAX_DIGITS} "
+                    "(numbers stay below 10^30)",
+                )
+            )
+            return value
         if tag.endswith(":null"):
             return None
         if tag.endswith(":bool"):
@@ -333,6 +435,9 @@ def parse_document(doc: Document) -> Loaded:
                     )
                     continue
                 key = key_node.value
+                if _SURROGATE.search(key):
+                    findings.append(_surrogate_finding(doc, key_node))
+                    continue
                 if key_node.style is None and key == "<<":
                     findings.append(doc.position_of_index(key_node.start_mark.index).finding("W103", "YAML merge keys (<<) are not allowed"))
                     continue
@@ -380,42 +485,99 @@ def merge(base: Loaded, child: Loaded) -> Loaded:
     list) replaces the base's value whole; a key set to null in the child removes it.
     `extends` itself is not inherited.
     """
-    values = dict(base.values)
-    keys = dict(base.keys)
+    merger = Merger(base)
+    merger.over(child)
+    return merger.result()
 
-    def drop(prefix: JsonPath) -> None:
-        n = len(prefix)
-        for table in (values, keys):
-            for p in [p for p in table if p[:n] == prefix and len(p) > n]:
-                del table[p]
 
-    def walk(b: Any, c: Any, path: JsonPath) -> Any:
-        if isinstance(b, dict) and isinstance(c, dict):
-            out = dict(b)
-            for k, v in c.items():
-                p = path + (k,)
-                if v is None:
-                    out.pop(k, None)
-                    drop(p)
-                    values.pop(p, None)
-                    keys.pop(p, None)
-                    continue
-                out[k] = walk(b.get(k), v, p)
-                keys[p] = child.keys[p]
-            values[path] = child.values[path] if path in child.values else values.get(path)  # type: ignore[assignment]
-            return out
-        drop(path)
-        for p, r in child.values.items():
-            if p[: len(path)] == path:
-                values[p] = r
-        for p, r in child.keys.items():
-            if p[: len(path)] == path and len(p) > len(path):
-                keys[p] = r
-        return c
+class Merger:
+    """Merges the files of an `extends` chain, from the bottom up, at a cost linear in their sizes.
 
-    data = walk(base.data, child.data, ())
-    data.pop("extends", None)
-    return Loaded(data, values, keys, child.documents + base.documents)
+    It starts from the bottom file and takes each file over it in turn (`over`), by the rule of
+    `merge`. The work is counted in `visited`: every node and key of a file is visited a bounded
+    number of times (once when it comes in, once if a later file replaces it), so a chain of 16
+    large files costs the sum of their sizes, never their product. The files' own data is never
+    changed; mappings are copied when a later file first merges into them.
+    """
+
+    def __init__(self, bottom: Loaded):
+        self.data: Any = bottom.data
+        self.values: dict[JsonPath, NodeRef] = dict(bottom.values)
+        self.keys: dict[JsonPath, NodeRef] = dict(bottom.keys)
+        self.documents: list[Document] = list(bottom.documents)
+        self.visited = len(bottom.values) + len(bottom.keys)
+        self._own: dict[int, dict[str, Any]] = {}  # the mappings this merger made (safe to change), by id
+
+    def over(self, child: Loaded) -> None:
+        """Take `child` over what is merged so far."""
+        self.data = self._walk(self.data, child.data, (), child)
+        self.documents = child.documents + self.documents
+
+    def result(self) -> Loaded:
+        data = self.data
+        if isinstance(data, dict) and "extends" in data:
+            data = self._owned(data)
+            data.pop("extends")
+        return Loaded(data, self.values, self.keys, self.documents)
+
+    def _owned(self, mapping: dict[str, Any]) -> dict[str, Any]:
+        if id(mapping) in self._own:
+            return mapping
+        self.visited += len(mapping)
+        copy = dict(mapping)
+        self._own[id(copy)] = copy
+        return copy
+
+    def _walk(self, b: Any, c: Any, path: JsonPath, child: Loaded) -> Any:
+        if not (isinstance(b, dict) and isinstance(c, dict)):
+            self._forget(b, path)
+            self._take(c, path, child)
+            return c
+        out = self._owned(b)
+        for k, v in c.items():
+            self.visited += 1
+            p = path + (k,)
+            if v is None:
+                if k in out:
+                    self._forget(out.pop(k), p)
+                    self.values.pop(p, None)
+                    self.keys.pop(p, None)
+                continue
+            out[k] = self._walk(out.get(k), v, p, child)
+            self.keys[p] = child.keys[p]
+        if path in child.values:
+            self.values[path] = child.values[path]
+        return out
+
+    def _forget(self, value: Any, path: JsonPath) -> None:
+        """Drop the positions of everything below `path` (a value being replaced or removed)."""
+        stack = [(value, path)]
+        while stack:
+            node, at = stack.pop()
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            for k, v in items:
+                self.visited += 1
+                p = at + (k,)
+                self.values.pop(p, None)
+                self.keys.pop(p, None)
+                stack.append((v, p))
+
+    def _take(self, value: Any, path: JsonPath, child: Loaded) -> None:
+        """Take the positions of `value` (the child's, at `path`) and everything below it."""
+        stack = [(value, path)]
+        while stack:
+            node, at = stack.pop()
+            self.visited += 1
+            if at in child.values:
+                self.values[at] = child.values[at]
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    p = at + (k,)
+                    if p in child.keys:
+                        self.keys[p] = child.keys[p]
+                    stack.append((v, p))
+            elif isinstance(node, list):
+                stack.extend((v, at + (i,)) for i, v in enumerate(node))
 
 
 def _is_path(target: str) -> bool:
@@ -424,65 +586,152 @@ def _is_path(target: str) -> bool:
     return target.endswith((".yaml", ".yml")) or target.startswith(("./", "../", "/", "~"))
 
 
-def _resolve_target(target: str, relative_to: Path) -> Path | None:
-    """`extends:` names a file relative to the extending one, or a bundled ruleset by name."""
-    if _is_path(target):
-        candidate = (relative_to.parent / target).resolve()
-        return candidate if candidate.is_file() else None
-    return bundled_rulesets().get(target)
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
-def _not_found(target: str, relative_to: Path) -> str:
-    """Why an `extends:` target was not found, with a "did you mean" where one is close."""
+def _quoted(text: str) -> str:
+    """A target as a message shows it: control characters escaped, at most 80 characters."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class _ExtendsRefused(Exception):
+    """An `extends:` target that is not read: not allowed, not found, or not a regular file."""
+
+
+@dataclass(frozen=True)
+class ExtendsRoot:
+    """Where `extends:` may lead: bundled rulesets by name, and relative paths inside `folder`.
+
+    `folder` is the folder of the ruleset named on the command line (the top of the chain), or
+    the one named with `--root`. A file of the bundled rulesets may extend only bundled rulesets.
+    """
+
+    folder: str  # absolute, as named
+    real: str  # the same with symbolic links resolved
+    bundled: str  # the bundled rulesets' folder, resolved
+
+    @property
+    def shown(self) -> str:
+        """The folder in a message: `rules/`, or "the current folder"."""
+        shown = _display(Path(self.folder))
+        return "the current folder" if shown == "." else f"`{_quoted(shown)}`"
+
+    @classmethod
+    def for_ruleset(cls, path: Path, root: Path | None = None) -> "ExtendsRoot":
+        folder = os.path.abspath(root if root is not None else os.path.dirname(os.path.abspath(path)))
+        return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")))
+
+    def target(self, target: str, extending: Path) -> Path:
+        """The file `target` names in `extending`'s `extends:`. Raises _ExtendsRefused, having
+        read nothing and looked at nothing outside the allowed folders when it is not allowed."""
+        quoted = _quoted(target)
+        bundled_only = _inside(os.path.realpath(extending), self.bundled)
+        allowed = (
+            "a bundled ruleset may extend only bundled rulesets (by name, or a relative path among them)"
+            if bundled_only
+            else f"extends names a bundled ruleset, or a path relative to this file inside {self.shown}"
+        )
+        reason = _not_allowed(target)
+        if reason is not None:
+            raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: {reason}; {allowed}")
+        if not _is_path(target):
+            found = bundled_rulesets().get(target)
+            if found is None:
+                raise _ExtendsRefused(_not_found(target))
+            return found
+        folders = (self.bundled,) if bundled_only else (self.folder, self.real)
+        lexical = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(extending)), target))
+        if not any(_inside(lexical, f) for f in folders):
+            widen = "" if bundled_only else " (name a wider folder with --root)"
+            raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it leads outside the folder{widen}; {allowed}")
+        real = os.path.realpath(lexical)
+        if not _inside(real, self.bundled if bundled_only else self.real):
+            raise _ExtendsRefused(
+                f"extends: `{quoted}` is not allowed: it is a symbolic link that leads outside the folder; {allowed}"
+            )
+        try:
+            check_regular_file(Path(real))
+        except NotReadable as e:
+            if not os.path.lexists(real):
+                raise _ExtendsRefused(f"extends: no file `{quoted}` (looked for {_display(Path(lexical))})") from None
+            raise _ExtendsRefused(f"extends: `{quoted}` {e}") from None
+        return Path(real)
+
+
+def _not_allowed(target: str) -> str | None:
+    """Why an `extends:` target may not be followed whatever the folders, or None."""
+    if _URL.match(target):
+        return "a URL (whistdsl reads only files on this machine)"
+    if target.startswith("~"):
+        return "a path from a home folder (~)"
+    if os.path.isabs(target) or target.startswith("\\") or re.match(r"[A-Za-z]:", target):
+        return "an absolute path"
+    if _CONTROL.search(target):
+        return "a path holding control characters"
+    return None
+
+
+def _not_found(target: str) -> str:
+    """Why an `extends:` name is not a bundled ruleset, with a "did you mean" where one is close."""
     import difflib
 
     bundled = sorted(bundled_rulesets())
-    if _is_path(target):
-        looked = (relative_to.parent / target).resolve()
-        return f"extends: no file `{target}` (looked for {looked})"
     close = difflib.get_close_matches(target, bundled, n=1, cutoff=0.6)
     hint = f"; did you mean `{close[0]}`?" if close else " (`whistdsl list` shows the bundled rulesets)"
-    return f"extends: `{target}` is not a bundled ruleset and not a path ending in .yaml{hint}"
+    return f"extends: `{_quoted(target)}` is not a bundled ruleset and not a path ending in .yaml{hint}"
 
 
-def load_ruleset(path: Path, shown: str | None = None) -> Loaded:
-    """Read a ruleset file and everything it extends, and merge them. Raises LoadError."""
+def load_ruleset(path: Path, shown: str | None = None, root: Path | None = None) -> Loaded:
+    """Read a ruleset file and everything it extends, and merge them. Raises LoadError.
+
+    `extends:` may lead only where `ExtendsRoot` allows: `root` (default: the folder of `path`)
+    and the bundled rulesets. The LoadError carries the documents read so far.
+    """
     shown = shown if shown is not None else str(path)
-    chain: list[Path] = []
+    allowed = ExtendsRoot.for_ruleset(path, root)
+    chain: list[str] = []
     shown_chain: list[str] = []
     layers: list[Loaded] = []
-    current: Path | None = path
+    documents: list[Document] = []
+    current: Path = path
     current_shown = shown
-    while current is not None:
-        resolved = current.resolve()
-        if resolved in chain:
-            cycle = " -> ".join(shown_chain + [current_shown])
-            ref = layers[-1].values.get(("extends",))
-            at = ref.position if ref else Position(shown, 1, 1)
-            raise LoadError([at.finding("W401", f"extends cycle: {cycle}")])
-        if len(chain) >= MAX_EXTENDS_DEPTH:
-            ref = layers[-1].values.get(("extends",))
-            at = ref.position if ref else Position(shown, 1, 1)
-            raise LoadError([at.finding("W401", f"extends chain is longer than {MAX_EXTENDS_DEPTH} files")])
-        chain.append(resolved)
-        shown_chain.append(current_shown)
-        layer = parse_document(read_text(current, current_shown))
-        layers.append(layer)
-        target = layer.data.get("extends")
-        if target is None:
-            break
-        if not isinstance(target, str):
-            raise LoadError([layer.where(("extends",)).finding("W202", "extends: needs a ruleset name or a relative path")])
-        found = _resolve_target(target, current)
-        if found is None:
-            via = f" (in the chain {' -> '.join(shown_chain)})" if len(shown_chain) > 1 else ""
-            raise LoadError([layer.where(("extends",)).finding("W400", _not_found(target, current) + via)])
-        current = found
-        current_shown = _display(found)
-    merged = layers[-1]
+    try:
+        while True:
+            real = os.path.realpath(current)
+            if real in chain:
+                cycle = " -> ".join(shown_chain + [current_shown])
+                raise LoadError([layers[-1].where(("extends",)).finding("W401", f"extends cycle: {cycle}")])
+            if len(chain) >= MAX_EXTENDS_DEPTH:
+                at = layers[-1].where(("extends",))
+                raise LoadError([at.finding("W401", f"extends chain is longer than {MAX_EXTENDS_DEPTH} files")])
+            chain.append(real)
+            shown_chain.append(current_shown)
+            documents.append(read_text(current, current_shown))
+            layer = parse_document(documents[-1])
+            layers.append(layer)
+            target = layer.data.get("extends")
+            if target is None:
+                break
+            if not isinstance(target, str):
+                raise LoadError([layer.where(("extends",)).finding("W202", "extends: needs a ruleset name or a relative path")])
+            try:
+                current = allowed.target(target, current)
+            except _ExtendsRefused as refused:
+                via = f" (in the chain {' -> '.join(shown_chain)})" if len(shown_chain) > 1 else ""
+                raise LoadError([layer.where(("extends",)).finding("W400", f"{refused}{via}")]) from None
+            current_shown = _display(current)
+    except LoadError as e:
+        raise LoadError(e.findings, documents) from None
+    merger = Merger(layers[-1])
     for layer in reversed(layers[:-1]):
-        merged = merge(merged, layer)
-    merged.data.pop("extends", None)
+        merger.over(layer)
+    merged = merger.result()
     merged.layers = layers
     return merged
 

@@ -37,10 +37,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-#: What the schema's patterns mean, in words.
+#: What the schema's patterns mean, in words. A pattern ends in `(?![\\s\\S])` (nothing after
+#: this), never `$`: in Python's `re`, which jsonschema uses, `$` also matches before a final
+#: newline, so `^[a-z_]+$` would let `"abc\\n"` through; ECMA 262 reads both forms the same.
 _PATTERN_WORDS = {
-    "^[A-Za-z0-9_]+$": "letters, digits and _ only",
-    "^[a-z_][a-z0-9_]*$": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
+    "^[A-Za-z0-9_]+(?![\\s\\S])": "letters, digits and _ only",
+    "^[a-z_][a-z0-9_]*(?![\\s\\S])": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
     "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
 }
 
@@ -140,6 +142,13 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
                 "W202", f"{dotted(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}"
             )
         ]
+    if v == "maxLength" and "propertyNames" in error.schema_path:
+        name = error.instance
+        return [
+            loaded.where(path + (name,), key=True).finding(
+                "W203", f"`{_shown(name)}` in {dotted(path)} is {len(name)} characters long; a name has at most {error.validator_value}"
+            )
+        ]
     if v == "pattern" and "propertyNames" in error.schema_path:
         name = error.instance
         words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")
@@ -159,6 +168,13 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         return [loaded.where(path).finding("W203", f"{dotted(path)} must be {word} {error.validator_value}, not {error.instance}")]
     if v in ("minItems", "minLength"):
         return [loaded.where(path).finding("W203", f"{dotted(path)} must not be empty")]
+    if v in ("maxItems", "maxLength", "maxProperties"):
+        what = {"maxItems": "entries", "maxLength": "characters", "maxProperties": "names"}[v]
+        return [
+            loaded.where(path).finding(
+                "W203", f"{dotted(path)} has {len(error.instance)} {what}; at most {error.validator_value} are allowed"
+            )
+        ]
     if v == "uniqueItems":
         return [loaded.where(path).finding("W203", f"{dotted(path)} lists an item twice")]
     if v == "pattern":
@@ -254,7 +270,7 @@ def _prune_targets(error: ValidationError) -> list[tuple[Any, ...]]:
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
         return [path + (k,) for k in error.instance if k not in known]
-    if error.validator == "pattern" and "propertyNames" in error.schema_path:
+    if error.validator in ("pattern", "maxLength") and "propertyNames" in error.schema_path:
         return [path + (error.instance,)]
     return [path]
 
