@@ -17,7 +17,8 @@ import typer
 
 from .catalogue import SUITS, reference_markdown
 from .findings import render_github, render_json, render_text
-from .lint import LintResult, RulesetError, lint_path, load_rules
+from .lint import ROOT_HELP, LintResult, RulesetError, lint_path, load_rules
+from .load import NotReadable, check_regular_file
 from .printable import printable, printable_text
 from .play import play_command
 from .resources import bundled_rulesets, schema_path
@@ -50,32 +51,65 @@ def _usage(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+#: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
+ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
+
+
 def _ruleset_files(paths: list[Path]) -> list[Path]:
+    """The files `lint` checks: each file named, and every *.yaml / *.yml under each folder named.
+
+    Usage errors (exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
+    not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
+    a folder holding no ruleset files; a ruleset under a folder that is not a regular file or is
+    a symbolic link leading outside that folder (name it on its own if it is meant); an
+    unreadable file.
+    """
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")})
-            files.extend(f for f in found if f.is_file())
-        elif p.exists():
-            files.append(p)
+            files.extend(_rulesets_under(p))
+        elif os.path.lexists(p):
+            files.append(_regular(p))
         else:
             raise _usage(f"{p}: no such file or directory")
     for f in files:  # an unreadable path is a usage error, like a missing one
         try:
-            f.open("rb").close()
+            f.open("rb").close()  # a regular file by now: opening it cannot wait
         except OSError as e:
             raise _usage(f"{f}: cannot be read: {e.strerror or e}") from None
     return files
+
+
+def _regular(path: Path) -> Path:
+    try:
+        check_regular_file(path)
+    except NotReadable as e:
+        raise _usage(f"{path}: {e}") from None
+    return path
+
+
+def _rulesets_under(folder: Path) -> list[Path]:
+    inside = os.path.realpath(folder)
+    found = sorted(f for f in {*folder.rglob("*.yaml"), *folder.rglob("*.yml")} if not f.is_dir())
+    if not found:
+        raise _usage(f"no ruleset files (*.yaml, *.yml) under {folder}")
+    for f in found:
+        real = os.path.realpath(f)
+        if real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep):
+            raise _usage(f"{f}: a symbolic link that leads outside {folder}: not read (name it on its own to lint it)")
+        _regular(f)
+    return found
 
 
 @app.command()
 def lint(
     paths: Annotated[list[Path], typer.Argument(help="Ruleset files, or directories to search for *.yaml / *.yml.")],
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text, json or github (annotations).")] = OutputFormat.text,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Check rulesets and say exactly what is wrong and where (file:line:col)."""
     files = _ruleset_files(paths)
-    results: list[LintResult] = [lint_path(f) for f in files]
+    results: list[LintResult] = [lint_path(f, root=root) for f in files]
     findings = [f for r in results for f in r.findings]
     if format is OutputFormat.json:
         typer.echo(render_json(findings))
@@ -129,12 +163,15 @@ def reference() -> None:
     typer.echo(reference_markdown().rstrip())
 
 
-def open_rules(argument: str) -> Ruleset:
-    """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly."""
+def open_rules(argument: str, root: Path | None = None) -> Ruleset:
+    """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
+    `root` is the `--root` folder its `extends:` may lead into."""
     try:
-        return load_rules(argument)
+        return load_rules(argument, root)
     except FileNotFoundError:
         raise _usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
+    except NotReadable as e:
+        raise _usage(f"{argument}: {e}") from None
     except RulesetError as e:
         typer.echo(render_text(e.result.findings, e.result.sources), err=True)
         _err(f"{argument} does not lint clean; fix the findings above first")
@@ -155,9 +192,10 @@ def score(
     trump: Annotated[str, typer.Option("--trump", help="spades, hearts, diamonds, clubs or none.")] = "none",
     kind: Annotated[str, typer.Option("--kind", help="The hand's kind (normal or a name from `kinds`).")] = "normal",
     hand: Annotated[int, typer.Option("--hand", help="The hand's number in the game.", min=1)] = 1,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
-    rules = open_rules(ruleset)
+    rules = open_rules(ruleset, root)
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
@@ -209,6 +247,7 @@ def replay(
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Check against this ruleset instead of the copy in the record.")] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Re-run a game record against its rules and report the first disagreement."""
     from .engine import RuleError
@@ -218,7 +257,7 @@ def replay(
     data = None
     try:
         data = read_record(record)
-        rules = open_rules(ruleset) if ruleset is not None else None
+        rules = open_rules(ruleset, root) if ruleset is not None else None
         result = replay_record(data, rules)
     except RecordError as e:
         raise _usage(str(e)) from None

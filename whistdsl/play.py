@@ -20,6 +20,7 @@ from rich.text import Text
 from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
 from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from .expression import EvalError
+from .lint import ROOT_HELP
 from .players import BOTS, Player, decide
 from .printable import printable
 from .record import RecordWriter, WriteError, refuse_unwritable_target
@@ -416,16 +417,17 @@ def play_command(
     first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="RECORD", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream).")] = None,
     deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
+    root: Annotated[Optional[Path], typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
     from .cli import open_rules  # late: cli imports this module to register the command
 
     if resume is not None:
-        _resume_command(resume, ruleset, watch, record)
+        _resume_command(resume, ruleset, watch, record, root)
         return
     if ruleset is None:
         raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
-    rules = open_rules(ruleset)
+    rules = open_rules(ruleset, root)
     if record is not None:
         _refuse_record_target(record)
     deals = _read_deals(deal) if deal is not None else {}
@@ -588,7 +590,7 @@ def _read_deals(path: Path) -> dict[int, PresetDeal]:
         raise _usage(f"--deal: {path}: {e}") from None
 
 
-def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path | None) -> None:
+def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None) -> None:
     """`play --resume RECORD`: the same players in the same seats, from the last complete hand."""
     from .cli import open_rules
     from .replay import Disagreement, RecordError, read_record
@@ -598,7 +600,7 @@ def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path |
         _refuse_record_target(record)
     try:
         data = read_record(path)
-        rules = open_rules(ruleset) if ruleset is not None else None
+        rules = open_rules(ruleset, root) if ruleset is not None else None
         game = resume_game(data, rules)
     except RecordError as e:
         raise _usage(f"--resume: {e}") from None

@@ -9,8 +9,12 @@ Resuming is the same replay followed by restoring the random generator's state.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
+import re
+from array import array
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -21,11 +25,17 @@ import jsonschema
 from .cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from .engine import Game, HandResult, IllegalAction, PresetDeal
 from .lint import RulesetError, rules_from_data
+from .load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
 from .record import FORMAT, exact, read_exact
 from .resources import record_schema_path
-from .ruleset import Ruleset
+from .ruleset import MAX_HANDS, Ruleset
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
+#: The record schema's patterns, as written there: a card, and an exact number (an integer, or a
+#: fraction with a denominator that is not 0). Each ends in `(?![\s\S])`, not `$`, which in
+#: Python would also match before a final newline.
+CARD_PATTERN = "^[2-9TJQKA][SHDC](?![\\s\\S])"
+EXACT_PATTERN = "^-?[0-9]{1,40}(/[1-9][0-9]{0,39})?(?![\\s\\S])"
 
 
 class RecordError(Exception):
@@ -46,46 +56,181 @@ def _record_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(record_schema_path().read_text(encoding="utf-8")))
 
 
+#: A record file larger than this is refused unread (a game of 1000 hands is a few MiB).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: How deeply a record's lists and objects may nest (a record needs 8 levels, its ruleset a few more).
+MAX_RECORD_DEPTH = 64
+#: The most values (numbers, texts, lists, objects) a record may hold: far above a long game's.
+MAX_RECORD_VALUES = 2_000_000
+#: The most hands a record may hold: the schedule's limit and as many tie-break hands again.
+MAX_RECORD_HANDS = 2 * MAX_HANDS
+
+#: A JSON string, to be skipped when counting brackets and commas.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: Opening brackets count +1, closing ones -1 (as signed bytes): the running sum is the depth.
+_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+#: A \u escape of a UTF-16 surrogate: JSON's way to write half a character.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def read_record(path: Path) -> dict[str, Any]:
-    """Read and shape-check a record. Raises RecordError with a clear message."""
+    """Read and shape-check a record. Raises RecordError with a clear message.
+
+    Only a regular file is read (a named pipe or a device is refused at once), at most
+    MAX_RECORD_BYTES of it; its nesting and its number of values are counted before it is
+    parsed; a number of more than MAX_DIGITS digits, NaN, Infinity and a lone surrogate
+    (`"\\ud800"`) are refused, each with where it is.
+    """
     try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise RecordError(f"{path}: cannot be read: {e.strerror or e}") from None
+        raw = read_regular_file(Path(path), MAX_RECORD_BYTES)
+    except NotReadable as e:
+        raise RecordError(f"{path}: {e}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: not a record: the file is larger than {MAX_RECORD_BYTES // 2**20} MiB")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a record (not UTF-8 text)") from None
+    _check_record_size(raw, str(path))
+    try:
+        data = json.loads(
+            text, parse_int=_record_int, parse_float=_record_float, parse_constant=_record_constant
+        )
+    except _BadNumber as e:
+        raise RecordError(f"{path}: not a record: {_where(raw, e.text)}: {e}") from None
     except json.JSONDecodeError as e:
         stripped = raw.rstrip()
         if stripped.startswith((b"{", b"[")) and not stripped.endswith((b"}", b"]")):
             raise RecordError(f"{path}: not a record: the file ends too early (truncated?)") from None
         raise RecordError(f"{path}: not a record: invalid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:  # pragma: no cover - the depth is checked first
+        raise RecordError(f"{path}: not a record: nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(raw):
+        _refuse_surrogates(data, str(path))
     return check_record_shape(data, str(path))
 
 
+class _BadNumber(ValueError):
+    def __init__(self, text: str, message: str):
+        super().__init__(message)
+        self.text = text
+
+
+def _record_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _BadNumber(text, f"a number written with {digits} digits; the limit is {MAX_DIGITS}")
+    return int(text)
+
+
+def _record_float(text: str) -> float:
+    if len(text) > MAX_DIGITS + 10 or not math.isfinite(value := float(text)):
+        raise _BadNumber(text, f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too long or too large")
+    return value
+
+
+def _record_constant(text: str) -> Any:
+    raise _BadNumber(text, f"{text} is not a number a record may hold (JSON has no NaN or Infinity)")
+
+
+def _where(raw: bytes, text: str) -> str:
+    """`line L, column C` of the first place `text` is written in the file."""
+    index = max(raw.find(text.encode("ascii", "replace")), 0)
+    line = raw.count(b"\n", 0, index) + 1
+    column = index - (raw.rfind(b"\n", 0, index) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _check_record_size(raw: bytes, shown: str) -> None:
+    """Refuse a record nested more than MAX_RECORD_DEPTH levels or holding more than
+    MAX_RECORD_VALUES values, counted on the text (strings left out) before it is parsed."""
+    bare = _JSON_STRING.sub(b'""', raw)
+    brackets = bare.translate(None, _NOT_BRACKETS)
+    values = bare.count(b",") + len(brackets) // 2 + 1
+    if values > MAX_RECORD_VALUES:
+        raise RecordError(f"{shown}: not a record: it holds more than {MAX_RECORD_VALUES:,} values")
+    if brackets:
+        depth = max(itertools.accumulate(array("b", brackets.translate(_BRACKET_STEPS))))
+        if depth > MAX_RECORD_DEPTH:
+            raise RecordError(f"{shown}: not a record: lists and objects are nested more than {MAX_RECORD_DEPTH} levels deep")
+
+
+def _refuse_surrogates(data: Any, shown: str) -> None:
+    """A lone surrogate (`"\\ud800"`) in any text or key is refused, naming where it is."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str) and _SURROGATE.search(value):
+            where = "/".join(str(p) for p in path) or "the top level"
+            raise RecordError(
+                f"{shown}: not a record: the text at {where} holds half of a UTF-16 pair "
+                "(a \\ud800-\\udfff escape without its other half), not a character"
+            )
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if _SURROGATE.search(k):
+                    where = "/".join(str(p) for p in path) or "the top level"
+                    raise RecordError(f"{shown}: not a record: a key at {where} holds half of a UTF-16 pair, not a character")
+                stack.append((v, path + (k,)))
+        elif isinstance(value, list):
+            stack.extend((v, path + (i,)) for i, v in enumerate(value))
+
+
 def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:
+    """The record's shape against schemas/record.schema.json: the first error, by its place."""
     if not isinstance(data, dict):
         raise RecordError(f"{shown}: not a record (a JSON object is expected)")
     fmt = data.get("format")
     if isinstance(fmt, str) and fmt.startswith("whistdsl-record/"):
         version = fmt.rsplit("/", 1)[1]
-        if version.isdigit() and int(version) > SUPPORTED_VERSION:
+        if version.isdigit() and len(version) <= 9 and int(version) > SUPPORTED_VERSION:
             raise RecordError(
                 f"{shown}: written in record format {fmt}; this whistdsl reads {FORMAT} (upgrade whistdsl)"
             )
-    errors = sorted(_record_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        e = errors[0]
-        where = "/".join(str(p) for p in e.absolute_path) or "the top level"
-        raise RecordError(f"{shown}: not a valid record at {where}: {e.message}")
+    # the schema checks each list's length before its items, so the first error is found
+    # without walking a list that is too long
+    error = next(iter(_record_validator().iter_errors(data)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
+        raise RecordError(f"{shown}: not a valid record at {where}: {_record_message(error)}")
     return data
 
 
+def _record_message(error: jsonschema.ValidationError) -> str:
+    """The schema's complaint in words, never repeating a long value whole."""
+    v, limit, value = error.validator, error.validator_value, error.instance
+    if v == "maxItems":
+        return f"a list of {len(value)} items; at most {limit} are allowed"
+    if v == "minItems":
+        return f"a list of {len(value)} items; at least {limit} are needed"
+    if v == "maxLength":
+        return f"a text of {len(value)} characters; at most {limit} are allowed"
+    if v == "maxProperties":
+        return f"{len(value)} entries; at most {limit} are allowed"
+    if v == "pattern" and isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"{json.dumps(shown, ensure_ascii=True)} is not {_RECORD_PATTERN_WORDS.get(limit, 'of the right form')}"
+    message = error.message
+    return message if len(message) <= 200 else message[:197] + "..."
+
+
+#: What the record schema's patterns mean, in words.
+_RECORD_PATTERN_WORDS = {
+    CARD_PATTERN: "a card (rank then suit, e.g. TS)",
+    EXACT_PATTERN: "an exact number (a whole number, or a fraction such as \"1/2\" with a denominator that is not 0)",
+}
+
+
 def record_rules(record: dict[str, Any]) -> Ruleset:
-    """The ruleset stored inside a record (its merged copy), compiled."""
+    """The ruleset stored inside a record (its merged copy), compiled: checked exactly as a
+    ruleset file, within the same size (MAX_FILE_BYTES, measured as compact JSON)."""
+    source = record["ruleset"]["source"]
+    if len(json.dumps(source, separators=(",", ":"))) > MAX_FILE_BYTES:
+        raise RecordError(f"the ruleset inside the record is larger than {MAX_FILE_BYTES // 1024} KiB, the limit of a ruleset file")
     try:
-        return rules_from_data(record["ruleset"]["source"], "<ruleset in record>")
+        return rules_from_data(source, "<ruleset in record>")
     except RulesetError as e:
         first = e.result.findings[0] if e.result.findings else None
         raise RecordError(f"the ruleset inside the record does not lint clean: {first.message if first else ''}") from None

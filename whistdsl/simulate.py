@@ -27,7 +27,7 @@ import typer
 
 from .engine import Game, RuleError
 from .expression import Number
-from .lint import load_rules, resolve_ruleset_argument
+from .lint import ROOT_HELP, load_rules, resolve_ruleset_argument
 from .players import BOTS, play_out
 from .printable import printable
 from .record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
@@ -578,6 +578,7 @@ def simulate_command(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="table, json or csv.")] = ReportFormat.table,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report to this file instead of standard output.")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+    root: Annotated[Optional[Path], typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions."""
     import importlib.util
@@ -588,7 +589,7 @@ def simulate_command(
 
     from .cli import _usage, open_rules
 
-    rules = open_rules(ruleset)
+    rules = open_rules(ruleset, root)
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
