@@ -69,6 +69,7 @@ class _Compiler:
                 )
         self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
         self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
+        self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -96,6 +97,11 @@ class _Compiler:
             present = [tuple(paths[0])]
         places = {p: self._position(p) for p in present}
         at = min(present, key=lambda p: (self._depth(places[p].path), present.index(p)))
+        if severity == "warning":  # one warning a spot is enough to read (the first case found)
+            spot = (str(places[at]), code)
+            if spot in self.warned:
+                return
+            self.warned.add(spot)
         others = [f"{dotted(p)} is at {places[p]}" for p in present if places[p].path != places[at].path]
         if others:
             message += f" ({'; '.join(others)})"
@@ -395,10 +401,12 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     try:
         plan = rules.schedule_entries(players)
     except ScheduleError as e:
-        c.report_among([_entry_path(c, e.entry), players_path(rules, players)], "W403", f"{with_n}: {e}")
+        entry = rules.schedule[e.entry].cards if e.entry < len(rules.schedule) else None
+        counted = entry is not None and bool(entry.names & {"players", "deck_size", *(n for n, _ in rules.lets)})
+        c.report_among([_entry_path(c, e.entry)] + ([players_path(rules, players)] if counted else []), "W403", f"{with_n}: {e}")
         return
     if not plan:
-        c.report_among([("schedule",), players_path(rules, players)], "W403", f"{with_n} the schedule has no hands")
+        c.report(("schedule",), "W403", f"{with_n} the schedule has no hands")
         return
     hands: list[tuple[PlannedHand, JsonPath, bool]] = [(h, _entry_path(c, i), False) for h, i in plan]
     try:
@@ -425,7 +433,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
             return
         if setup.playing < 2:
             c.report_among(
-                [("dealer", "sits_out"), players_path(rules, players), path],
+                [("dealer", "sits_out"), players_path(rules, players)],
                 "W406",
                 f"{with_n}, the dealer sits out hand {hand.number} and only {setup.playing} player is left to play it: "
                 "a hand needs at least 2 players",
@@ -448,7 +456,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     cases.end_of_game(players, lets, start)
     if cases.errors:
         return
-    _check_bids(c, rules, players, setups, start, budget)
+    _check_bids(c, rules, players, setups, start, budget, cases)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
 
@@ -463,7 +471,13 @@ def _entry_path(c: _Compiler, i: int) -> JsonPath:
 
 
 def _check_bids(
-    c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], start: dict[str, Number], budget: Budget
+    c: _Compiler,
+    rules: Ruleset,
+    players: int,
+    setups: Sequence[tuple[HandSetup, JsonPath]],
+    start: dict[str, Number],
+    budget: Budget,
+    cases: FormulaCases,
 ) -> None:
     """No player may ever be left without a legal bid, whatever legal bids came before.
 
@@ -474,7 +488,6 @@ def _check_bids(
     """
     unknown = frozenset({"total", *rules.running_names})
     seen: set[tuple[Any, ...]] = set()
-    warned = False
     for setup, entry in setups:
         kind = rules.kinds[setup.plan.kind]
         tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
@@ -490,11 +503,11 @@ def _check_bids(
             (setup.plan.number,) if "hand_number" in used else ()
         )
         paths = [tests[-1][1]] + [p for _, p in tests[:-1]] + ([entry] if kind.name != NORMAL else [])
-        hand = f"with {players} players, in hand {setup.plan.number} ({setup.plan.size} cards)"
+        hand = f"with {players} players, in hand {setup.plan.number} ({setup.plan.size} card{'s' if setup.plan.size > 1 else ''})"
         phases: list[tuple[str, list[dict[str, Number]]]] = []
         if not reads_unknown or first:
             phases.append(("error", [start]))
-        if reads_unknown and not warned and not first:
+        if reads_unknown and not cases.bids_warned and not first:
             phases.append(("warning", samples(reads_unknown, start)))
         for severity, tries in phases:
             if (key, severity, first) in seen:
@@ -510,7 +523,7 @@ def _check_bids(
                     failure = None
                     if severity == "error":
                         return
-                    warned = True
+                    cases.bids_warned = True
                     break
                 if failure is None:
                     continue
@@ -523,5 +536,5 @@ def _check_bids(
                     f"{hand}, {failure}{shown} (lint cannot know these values; if a game reaches them, it stops with a rule error)",
                     "warning",
                 )
-                warned = True
+                cases.bids_warned = True
                 break

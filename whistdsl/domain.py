@@ -24,7 +24,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, divisors
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors
 from .load import JsonPath
 from .ruleset import HandSetup, Ruleset
 
@@ -76,6 +76,11 @@ class Target:
         for b in self.before:
             out |= b.formula.names - {"points", "bonus"}
         return frozenset(out)
+
+    @cached_property
+    def can_fail(self) -> bool:
+        """Whether it (or the points and bonus it reads) could fail at some values."""
+        return any(can_fail(f) for f in (self.formula, *(b.formula for b in self.before)))
 
     @property
     def cost(self) -> int:
@@ -167,6 +172,7 @@ class FormulaCases:
         self.seen: set[tuple] = set()  # (target, phase, what the target reads of the hand)
         self.largest: dict[int, Number] = {}  # the largest size of a target's values (exact cases)
         self.errors = 0
+        self.bids_warned = False  # the bidding check has warned once: it samples no more
 
     @staticmethod
     def _before(f: Formula, points: Target | None, bonus: Target | None) -> tuple[Target, ...]:
@@ -273,7 +279,7 @@ class FormulaCases:
             if first and self._first_time(t, "start", setup):
                 if self._exact(t, players, setup, entry, start, show=unknown):
                     continue
-            if not first and id(t) not in self.warned and self._first_time(t, "sampled", setup):
+            if not first and t.can_fail and id(t) not in self.warned and self._first_time(t, "sampled", setup):
                 self._sampled(t, players, setup, entry, start, unknown)
 
     def _exact(
@@ -375,7 +381,7 @@ class FormulaCases:
                     self.failed.add(id(t))
                     self.errors += 1
                 continue
-            if id(t) in self.warned:
+            if id(t) in self.warned or not t.can_fail:
                 continue
             for values in samples(unknown, start) + self._zeros(t, env, self._divisors(t), start, unknown):
                 env.update(start)

@@ -852,6 +852,26 @@ def formula(
     )
 
 
+#: Operations that can fail at some values (beyond the number cap, that `+` and `-` reach only
+#: from values near it): a formula without them cannot fail on values of ordinary size.
+_RISKY_OPS = frozenset({"/", "//", "%", "^", "*", ".."})
+_RISKY_CALLS = frozenset({"repeat", "tri"})
+
+
+def can_fail(f: Formula) -> bool:
+    """Whether some values of its names could make `f` fail: it divides, multiplies, raises to a
+    power or builds a list. (`+`, `-`, comparisons, `if`, `min`, `abs` ... of values below 10^6
+    stay far below the number cap, whatever the formula.)"""
+    if f.checked is None:
+        return True
+    for node in _walk(f.checked.tree):
+        if isinstance(node, Binary) and node.op in _RISKY_OPS:
+            return True
+        if isinstance(node, Call) and node.function in _RISKY_CALLS:
+            return True
+    return False
+
+
 def divisors(f: Formula) -> list[tuple[Compiled, frozenset[str]]]:
     """The parts of `f` that must not be 0 when evaluated: each divisor (of /, // and %) and each
     base raised to a power that is not a constant of 0 or more, compiled, with the names it reads.
