@@ -58,6 +58,7 @@ class Simulation:
     bots: tuple[str, ...]
     seed: int
     games: int
+    root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
 
     def seat_bots(self, game: int) -> tuple[str, ...]:
         """The bot kind at each seat in game `game`: the bot list rotated by game % players."""
@@ -269,7 +270,7 @@ _WORKER: _WorkerState | None = None
 
 def _start_worker(simulation: Simulation) -> None:
     global _WORKER
-    _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset))
+    _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root))
 
 
 def _play_chunk_in_worker(chunk: tuple[int, int]) -> Tally:
@@ -333,7 +334,7 @@ def simulate(
     work = list(chunks(simulation.games, workers))
     workers = max(1, min(workers, len(work)))
     if rules is None:
-        rules = load_rules(simulation.ruleset)
+        rules = load_rules(simulation.ruleset, simulation.root)
     total = Tally()
     began = time.perf_counter()
     if workers == 1:
@@ -615,6 +616,7 @@ def simulate_command(
     assert path is not None  # open_rules found it
     simulation = Simulation(
         ruleset=str(path.resolve()),
+        root=None if root is None else str(root.resolve()),
         players=players,
         bots=seat_bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
