@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import random
+import types
+from fractions import Fraction
 
 import pytest
 
@@ -46,22 +48,84 @@ def test_heuristic_and_random_players_only_make_legal_moves_in_every_bundled_rul
 def test_monte_carlo_player_only_makes_legal_moves(name):
     rules = load_rules(name)
     n = rules.players_min
-    bots = [MonteCarloPlayer(samples=3, time_budget=0.02), HeuristicPlayer()] + [RandomPlayer()] * (n - 2)
+    bots = [MonteCarloPlayer(samples=3), HeuristicPlayer()] + [RandomPlayer()] * (n - 2)
     play_checked(rules, n, 5, bots)
 
 
-def _reachable(root: object, limit: int = 200_000) -> list[object]:
+def _referents(obj: object) -> list[object]:
+    """What `obj` refers to, not counting a function's module globals (a module is not part of a
+    view: any code can import one)."""
+    if isinstance(obj, types.FunctionType):
+        return [obj.__code__, obj.__defaults__, obj.__kwdefaults__, obj.__closure__, obj.__dict__]
+    return gc.get_referents(obj)
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from `root`: its whole object graph, modules and classes excluded."""
     seen: set[int] = set()
     stack = [root]
     out = []
-    while stack and len(out) < limit:
+    while stack:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, type):
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType)):
             continue
         seen.add(id(obj))
         out.append(obj)
-        stack.extend(gc.get_referents(obj))
+        stack.extend(_referents(obj))
     return out
+
+
+# What each field of a SeatView holds: cards (each must be visible to the seat), or no cards.
+CARD_FIELDS = {"hand", "others", "trick", "tricks", "turn_up", "legal"}
+OTHER_FIELDS = {
+    "seat", "players", "rules", "phase", "to_act", "hand_number", "hand_size", "kind", "view", "extra",
+    "dealer", "sitting_out", "trump", "bidding_order", "bids", "leader", "taken", "totals", "running", "hand_env",
+}
+SCALARS = (int, str, bool, Fraction, type(None))
+
+
+def _cards_in_view(view: SeatView) -> set[int]:
+    """The cards held by the view's card fields, read by their structure."""
+    found = set(view.hand or ()) | {c for cards in view.others.values() for c in cards}
+    found |= {c for _, c in view.trick} | {c for t in view.tricks for _, c in t.cards}
+    if view.turn_up is not None:
+        found.add(view.turn_up)
+    if view.phase == "play" and view.legal is not None:
+        found |= set(view.legal)
+    return found
+
+
+def _engine_state(game: Game) -> list[object]:
+    """The game's own containers, which a view must copy, never share."""
+    state: list[object] = [game, game.hands, *game.hands, *(suit for hand in game.hands for suit in hand)]
+    state += [game.deck, game.dealt, *game.dealt, game.trick, game.tricks, game.bids, game.bid_log]
+    state += [game.taken, game.totals, game.running, *game.running]
+    return [o for o in state if not isinstance(o, tuple) or o]  # () is shared by every empty tuple
+
+
+def check_view_holds_nothing_hidden(view: SeatView, game: Game, hidden: set[int]) -> None:
+    """Walk everything reachable from `view`: no Game, none of the game's own containers, no card
+    the seat may not see; and every field holds what it should."""
+    assert set(vars(view)) == CARD_FIELDS | OTHER_FIELDS, "a SeatView field this test does not know"
+    reachable = _reachable(view)
+    assert not any(isinstance(o, Game) for o in reachable), "a Game is reachable from the view"
+    state_ids = {id(o) for o in _engine_state(game)}
+    assert not [o for o in reachable if id(o) in state_ids], "the view shares the game's own state"
+    # the cards in the view are the visible ones only
+    assert not _cards_in_view(view) & hidden
+    # the other fields hold no cards: numbers, names and seats only
+    for name in OTHER_FIELDS - {"rules", "running", "hand_env", "bids"}:
+        value = getattr(view, name)
+        assert isinstance(value, SCALARS) or (isinstance(value, tuple) and all(type(x) is int for x in value)), name
+    assert all(len(b) == 2 and all(type(x) is int for x in b) for b in view.bids)
+    assert all(isinstance(v, SCALARS) for r in view.running for v in r.values())
+    assert all(isinstance(v, SCALARS) for v in view.hand_env.values()), "the hand's env holds a collection"
+    # the ruleset (shared by every game) holds no copy of a hidden hand
+    hands = [frozenset(c for suit in game.hands[s] for c in suit) for s in range(game.players)]
+    hidden_hands = {h for h in hands if len(h) >= 2 and h <= hidden}
+    for o in _reachable(view.rules):
+        if isinstance(o, (list, tuple, set, frozenset)) and len(o) >= 2 and all(type(x) is int for x in o):
+            assert frozenset(o) not in hidden_hands, "the ruleset holds a hidden hand"
 
 
 class Spy:
@@ -95,14 +159,7 @@ def test_a_computer_player_cannot_reach_cards_its_seat_may_not_see(name):
             if not game.can_see_own_hand(0):
                 hidden |= {c for s in game.hands[0] for c in s}
             action = decide(game, spy)
-            view = spy.views[-1]
-            # nothing in the view leads back to the engine's state
-            reachable = _reachable(view)
-            assert not any(isinstance(o, Game) for o in reachable)
-            assert not any(o is game.hands for o in reachable)
-            # the cards in the view are the visible ones only
-            shown = set(view.hand or ()) | {c for cards in view.others.values() for c in cards}
-            assert not shown & hidden
+            check_view_holds_nothing_hidden(spy.views[-1], game, hidden)
             game.act(action)
         else:
             game.act(decide(game, bots[seat]))
