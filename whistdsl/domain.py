@@ -383,15 +383,19 @@ class FormulaCases:
                 continue
             if id(t) in self.warned or not t.can_fail:
                 continue
-            for values in samples(unknown, start) + self._zeros(t, env, self._divisors(t), start, unknown):
+            tries = samples(unknown, start) + self._zeros(t, env, self._divisors(t), start, unknown)
+            for values in tries:
                 env.update(start)
                 env.update(values)
                 error = self._try(t, env)
                 if error is not None:
+                    case = when(env, unknown)
+                    if all(self._try(t, {**env, **other}) is not None for other in tries):
+                        case = f"whatever {' and '.join(sorted(unknown))} {'is' if len(unknown) == 1 else 'are'} (every value tried fails)"
                     self.report(
                         [t.path],
                         "W407",
-                        f"with {players} players, at the end of the game, {when(env, unknown)}: {error} "
+                        f"with {players} players, at the end of the game, {case}: {error} "
                         "(lint cannot know these values; if a game reaches them, it stops with a rule error)",
                         "warning",
                     )
