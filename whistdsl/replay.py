@@ -200,6 +200,11 @@ def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:
 
 def _record_message(error: jsonschema.ValidationError) -> str:
     """The schema's complaint in words, never repeating a long value whole."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        # the alternative of the value's own type says what is wrong with it
+        fitting = [e for e in error.context if e.validator != "type"]
+        if fitting:
+            return _record_message(fitting[0])
     v, limit, value = error.validator, error.validator_value, error.instance
     if v == "maxItems":
         return f"a list of {len(value)} items; at most {limit} are allowed"
