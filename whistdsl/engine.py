@@ -816,7 +816,8 @@ class Game:
                 f"holds {_a_card_of(led)} (must follow)",
             )
         trump = suit_name(self.trump)
-        if self.rules.when_void == "must_overtrump":
+        best_trump = max((c for _, c in self.trick if c >> 4 == self.trump), default=-1)
+        if self.rules.when_void == "must_overtrump" and any(c > best_trump for c in h[self.trump]):
             return IllegalAction(
                 f"you must over-trump if you can, else trump: you are void in {suit_name(led)}",
                 "must_overtrump",
