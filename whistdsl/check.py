@@ -510,9 +510,10 @@ def _check_bids(
         if reads_unknown and not cases.bids_warned and not first:
             phases.append(("warning", samples(reads_unknown, start)))
         for severity, tries in phases:
-            if (key, severity, first) in seen:
+            done = (key, severity, first and bool(reads_unknown))
+            if done in seen:
                 continue
-            seen.add((key, severity, first))
+            seen.add(done)
             for values in tries:
                 shown = f", {when(values, reads_unknown)}" if reads_unknown else ""
                 try:

@@ -172,6 +172,9 @@ class FormulaCases:
         self.seen: set[tuple] = set()  # (target, phase, what the target reads of the hand)
         self.largest: dict[int, Number] = {}  # the largest size of a target's values (exact cases)
         self.errors = 0
+        #: what the scoring contexts hold that no formula computes: no `scoring.bonus` is a bonus of 0
+        self.fixed: dict[str, Value] = {} if rules.bonus is not None else {"bonus": 0}
+        self._case_lists: dict[tuple, list[dict[str, Value]]] = {}
         self.bids_warned = False  # the bidding check has warned once: it samples no more
 
     @staticmethod
@@ -200,19 +203,34 @@ class FormulaCases:
 
     def _try(self, t: Target, env: dict[str, Value]) -> str | None:
         """The error of `t` in `env`, or None (also when a formula it needs fails: that one is reported)."""
+        return self._outcome(t, env)[1]
+
+    def _outcome(self, t: Target, env: dict[str, Value]) -> tuple[Any, str | None]:
+        """(its value, None), (None, its error), or (None, None) when a formula it needs fails."""
         for b in t.before:
             ok, v = self._value(b, env)
             if not ok:
-                return None
+                return None, None
             env[b.name] = v
         ok, v = self._value(t, env)
-        return None if ok else v
+        return (v, None) if ok else (None, v)
 
     # ------------------------------------------------------------ the cases of a hand
 
     def _cases(self, setup: HandSetup, reads: frozenset[str]) -> list[dict[str, Value]]:
         """The distinct enumerated cases of a hand for a formula that reads `reads` (each a dict
         of the values of a whole case, one per distinct combination of the values read)."""
+        key = (
+            setup.plan.size if reads & RESULT_NAMES else None,
+            (setup.playing, setup.dealer_sits_out) if reads & SEAT_NAMES else None,
+            reads & (RESULT_NAMES | SEAT_NAMES | {"trump"}),
+        )
+        cached = self._case_lists.get(key)
+        if cached is None:
+            cached = self._case_lists[key] = self._build_cases(setup, reads)
+        return cached
+
+    def _build_cases(self, setup: HandSetup, reads: frozenset[str]) -> list[dict[str, Value]]:
         rules = self.rules
         axes: list[list[dict[str, Value]]] = []
         res = sorted(reads & RESULT_NAMES)
@@ -288,10 +306,11 @@ class FormulaCases:
         """Every case at the start values: a failure is an error. True if one was reported."""
         env = dict(setup.env)
         env.update(start)
+        env.update(self.fixed)
         largest = self.largest.get(id(t), 0)
         for case in self._cases(setup, t.reads):
             env.update(case)
-            error = self._try(t, env)
+            value, error = self._outcome(t, env)
             if error is not None:
                 words = case_words(case, t.reads)
                 shown = f", {when(env, show)}" if show else ""
@@ -299,10 +318,8 @@ class FormulaCases:
                 self.failed.add(id(t))
                 self.errors += 1
                 return True
-            if not show:
-                ok, v = t.memo.get(tuple([env[n] for n in t.formula.key_names]), (False, None))
-                if ok and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
-                    largest = max(largest, abs(v))
+            if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+                largest = max(largest, abs(value))
         if not show:
             self.largest[id(t)] = largest
         return False
@@ -311,6 +328,7 @@ class FormulaCases:
         """Every case at a spread of the unknown values: a failure is a warning."""
         env = dict(setup.env)
         env.update(start)
+        env.update(self.fixed)
         tries = samples(unknown, start)
         parts = self._divisors(t)
         for case in self._cases(setup, t.reads):
@@ -434,6 +452,7 @@ class FormulaCases:
                 bid, tricks = pattern(setup.plan.size)
                 env = dict(setup.env)
                 env.update(state)
+                env.update(self.fixed)
                 env.update(
                     trump=_a_trump(rules, setup),
                     position=1,
@@ -570,9 +589,9 @@ def no_legal_bid(
             is_first=position == 1,
         )
         legal = []
+        budget.spend(len(tests) * (size + 1))  # at most this many evaluations
         for bid in range(size + 1):
             env["bid"] = bid
-            budget.spend(len(tests))
             for test, path in tests:
                 try:
                     if not test(env):
