@@ -345,3 +345,10 @@ def test_a_child_player_count_that_makes_the_deck_too_small_is_reported_in_the_c
     assert (Path(f.path).name, f.code) == ("child.yaml", "W402")
     assert f.message.startswith("with 5 players, hand 1 deals 13 cards to each of 5 players: 65 cards, but the deck has 52")
     assert "schedule[0] is at" in f.message
+
+
+def test_a_running_value_reading_the_bonus_of_a_ruleset_without_one_reads_0(tmp_path: Path) -> None:
+    text = PLAIN + "running:\n  r:\n    start: 0\n    after_hand: r + 1 / (bonus - points + 10)\n"
+    f = only(tmp_path, text)
+    # no scoring.bonus: bonus is 0, and the points are 10 for a made bid of 0 (bid 0, tricks 0)
+    assert f.code == "W305" and f.message.startswith("with 4 players in hand 1, bid 0 and tricks 0, when r is 0: division by zero")
