@@ -191,6 +191,8 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
 
 
 PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card): ")
+#: The number of read() in /proc/PID/syscall, by machine (x86_64, i386, arm64 and the generic table).
+READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
 
@@ -245,6 +247,25 @@ class Terminal:
 
     def type(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode("utf-8"))
+
+    def wait_until_reading(self, timeout: float = 20) -> None:
+        """Wait until the command is blocked reading its terminal, not merely about to.
+
+        A prompt on the screen is not enough: between printing it and entering read(), a
+        signal is taken by Python's handler but read() then blocks anyway (the handler runs
+        only once read() returns), so a Ctrl-C sent in that window is not seen until Enter.
+        Linux says which system call a sleeping process is in: wait for read() on fd 0.
+        """
+        syscall = Path(f"/proc/{self.pid}/syscall")
+        if not syscall.exists():
+            pytest.skip("needs /proc/PID/syscall (Linux) to know the command is blocked reading")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            fields = syscall.read_text().split()
+            if len(fields) > 1 and fields[0] == str(READ_SYSCALL) and int(fields[1], 16) == 0:
+                return
+            self._read(0.01)  # keep draining the screen meanwhile
+        raise AssertionError(f"the command never waited for input; the terminal shows:\n{self.output[-3000:]}")
 
     def send(self, raw: bytes) -> None:
         os.write(self.fd, raw)
@@ -409,6 +430,7 @@ def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tin
         t.prompt()
         t.type(answer)
     assert "Hand 2 of 3" in t.prompt()
+    t.wait_until_reading()  # a Ctrl-C just before the read would wait for Enter: no race
     t.send(b"\x03")  # Ctrl-C
     assert t.wait() == 130, t.output[-3000:]
     assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
