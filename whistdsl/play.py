@@ -516,7 +516,7 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
             raise _usage(f"--record: {e}") from None
 
     table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
-    talk.say(Text(f"{rules.name}: {n} players, seed {game.seed}", style="bold"))
+    talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
         talk.say("Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦); ? shows the table again; "
