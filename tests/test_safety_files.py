@@ -40,7 +40,7 @@ from whistdsl.replay import (
     read_record,
 )
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path
-from whistdsl.ruleset import MAX_HANDS
+from whistdsl.ruleset import MAX_GAME_HANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -377,7 +377,7 @@ def test_a_record_of_too_many_values_is_refused_before_it_is_parsed(tmp_path: Pa
 
 def test_the_record_schema_allows_the_hands_of_the_longest_game_and_its_tie_breaks() -> None:
     schema = json.loads(record_schema_path().read_text("utf-8"))
-    assert MAX_RECORD_HANDS == 2 * MAX_HANDS
+    assert MAX_RECORD_HANDS == 2 * MAX_GAME_HANDS
     assert schema["properties"]["hands"]["maxItems"] == MAX_RECORD_HANDS
     assert schema["properties"]["hands"]["items"]["properties"]["number"]["maximum"] == MAX_RECORD_HANDS
 

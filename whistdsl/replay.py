@@ -28,7 +28,7 @@ from .lint import RulesetError, rules_from_data
 from .load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
 from .record import FORMAT, exact, read_exact
 from .resources import record_schema_path
-from .ruleset import MAX_HANDS, Ruleset
+from .ruleset import MAX_GAME_HANDS, Ruleset
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
 #: The record schema's patterns, as written there: a card, and an exact number (an integer, or a
@@ -62,8 +62,8 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 MAX_RECORD_DEPTH = 64
 #: The most values (numbers, texts, lists, objects) a record may hold: far above a long game's.
 MAX_RECORD_VALUES = 2_000_000
-#: The most hands a record may hold: the schedule's limit and as many tie-break hands again.
-MAX_RECORD_HANDS = 2 * MAX_HANDS
+#: The most hands a record may hold: twice the most a game can have (schedule and tie-break hands).
+MAX_RECORD_HANDS = 2 * MAX_GAME_HANDS
 
 #: A JSON string, to be skipped when counting brackets and commas.
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
