@@ -133,6 +133,16 @@ def refuse_unwritable_target(path: Path) -> None:
         raise WriteError(path, OSError(f"{what}; name a file to write"))
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions of the file being replaced, or of a new file under the process's umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_bytes_atomically(path: Path, data: bytes) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`: readers see the
     old file or the new one, never half a file. Raises WriteError, with the temporary file
@@ -144,6 +154,7 @@ def write_bytes_atomically(path: Path, data: bytes) -> None:
     except OSError as e:
         raise WriteError(path, e) from None
     try:
+        os.fchmod(fd, _mode_for(path))  # mkstemp makes it private: give it what a new file gets
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
