@@ -592,3 +592,20 @@ def test_a_good_deal_file_still_plays(tmp_path: Path) -> None:
     path = deal_file(tmp_path, lambda hands: None)
     result = runner.invoke(app, ["play", "serbian", "--watch", "--deal", str(path)])
     assert result.exit_code == 0, result.output
+
+
+def test_play_refuses_names_and_seeds_a_record_could_not_hold(tmp_path):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+    from whistdsl.record import MAX_PLAYER_NAME
+    from whistdsl.replay import _record_validator
+
+    schema = _record_validator().schema
+    assert schema["properties"]["players"]["items"]["properties"]["name"]["maxLength"] == MAX_PLAYER_NAME
+    long_name = "A" * (MAX_PLAYER_NAME + 1)
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "romanian", "--watch", "--names", f"{long_name},B,C,D"])
+    assert result.exit_code == 2 and f"at most {MAX_PLAYER_NAME} characters" in result.output
+    result = runner.invoke(app, ["play", "romanian", "--watch", "--seed", "1" * 41])
+    assert result.exit_code == 2 and "--seed" in result.output

@@ -232,3 +232,18 @@ def test_the_library_runs_a_simulation_without_the_command() -> None:
     summary = simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=5), workers=1)
     data = summary_json(summary)
     assert data["games"] == 5 and data["players"] == 3 and summary.tally.bots["random"].scores.n == 15
+
+
+def test_workers_play_from_the_rules_the_parent_compiled(tmp_path):
+    # the file is gone once the parent has compiled it: forked workers must not read it again
+    from whistdsl import load_rules
+
+    path = tmp_path / "house.yaml"
+    path.write_text("whistdsl: 1\nextends: romanian\nname: house\n", encoding="utf-8")
+    rules = load_rules(path)
+    path.unlink()
+    sim = Simulation(str(path), 4, ("random",) * 4, seed=3, games=6)
+    alone = simulate(sim, workers=1, rules=rules)
+    together = simulate(sim, workers=2, rules=rules)
+    assert summary_json(together)["seats"] == summary_json(alone)["seats"]
+    assert together.tally.games == 6

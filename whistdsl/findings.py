@@ -91,12 +91,14 @@ def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:
 
 
 def render_text(findings: list[Finding], sources: dict[str, list[str]]) -> str:
-    """`path:line:col: CODE message`, then the source line and a caret under the spot. Paths,
+    """`path:line:col: CODE message` (`CODE warning: message` for a warning), then the source
+    line and a caret under the spot. Paths,
     messages and source lines come from files: each is printed with its controls escaped
     (the caret still lands under the spot of the escaped line)."""
     out: list[str] = []
     for f in findings:
-        out.append(printable(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"))
+        label = f"{f.code} warning:" if f.severity == "warning" else f.code
+        out.append(printable(f"{f.path}:{f.line}:{f.column}: {label} {f.message}"))
         line = _source_line(sources, f)
         if line is not None and len(line) <= 300:
             gutter = f"{f.line:>5} | "

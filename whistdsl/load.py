@@ -22,6 +22,7 @@ from yaml.reader import ReaderError
 
 from .expression import MAX_DIGITS  # the most digits a number may be written with, in any file
 from .findings import Finding, Position
+from .printable import UNSAFE, printable
 from .resources import bundled_rulesets, data_dir
 
 #: A ruleset file larger than this is refused unread (rulesets are a few kilobytes).
@@ -587,12 +588,11 @@ def _is_path(target: str) -> bool:
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def _quoted(text: str) -> str:
     """A target as a message shows it: control characters escaped, at most 80 characters."""
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    text = printable(text)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -672,7 +672,7 @@ def _not_allowed(target: str) -> str | None:
         return "a path from a home folder (~)"
     if os.path.isabs(target) or target.startswith("\\") or re.match(r"[A-Za-z]:", target):
         return "an absolute path"
-    if _CONTROL.search(target):
+    if UNSAFE.search(target):
         return "a path holding control characters"
     return None
 

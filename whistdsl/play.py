@@ -19,11 +19,11 @@ from rich.text import Text
 
 from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
 from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
-from .expression import EvalError
+from .expression import MAX_DIGITS, EvalError
 from .lint import ROOT_HELP
 from .players import BOTS, Player, decide
 from .printable import printable
-from .record import RecordWriter, WriteError, refuse_unwritable_target
+from .record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
@@ -449,6 +449,10 @@ def play_command(
         raise _usage(f"--names: {len(seat_names)} names for {n} players")
     if len(set(seat_names)) != n:
         raise _usage("--names: every player needs a different name")
+    if any(len(name) > MAX_PLAYER_NAME for name in seat_names):
+        raise _usage(f"--names: a name may be at most {MAX_PLAYER_NAME} characters long")
+    if seed is not None and not -(10**MAX_DIGITS) < seed < 10**MAX_DIGITS:
+        raise _usage(f"--seed: a whole number of at most {MAX_DIGITS} digits")
     computer_seats = [s for s in range(n) if s != you]
     bot_kinds = _bot_kinds(bots, computer_seats)
     if not watch and not sys.stdin.isatty():

@@ -24,6 +24,8 @@ from .expression import Number
 from .printable import json_text, printable
 
 FORMAT = "whistdsl-record/1"
+#: The longest player's name a record holds (schemas/record.schema.json says the same).
+MAX_PLAYER_NAME = 200
 
 
 def exact(value: Number) -> int | str:

@@ -266,15 +266,25 @@ class _WorkerState:
 
 
 _WORKER: _WorkerState | None = None
+_WORKER_FAILED = ""  # why this worker has no rules, if it could not load them
 
 
 def _start_worker(simulation: Simulation) -> None:
-    global _WORKER
-    _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root))
+    """A worker's set-up: a forked worker has the parent's compiled rules already; a spawned one
+    compiles them again (a failure there is reported by the first chunk, not as a traceback)."""
+    global _WORKER, _WORKER_FAILED
+    if _WORKER is not None and _WORKER.simulation == simulation:
+        return
+    try:
+        _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root))
+    except Exception as e:  # the file changed or went away since the parent read it
+        _WORKER = None
+        _WORKER_FAILED = f"a worker could not load {simulation.ruleset}: {type(e).__name__}: {e}"
 
 
 def _play_chunk_in_worker(chunk: tuple[int, int]) -> Tally:
-    assert _WORKER is not None
+    if _WORKER is None:
+        raise SimulationError(_WORKER_FAILED or "a worker has no ruleset")
     return play_games(_WORKER.simulation, _WORKER.rules, *chunk)
 
 
@@ -345,6 +355,8 @@ def simulate(
     else:
         import multiprocessing
 
+        global _WORKER
+        _WORKER = _WorkerState(simulation, rules)  # inherited by forked workers
         with multiprocessing.get_context().Pool(workers, _start_worker, (simulation,)) as pool:
             for tally in pool.imap_unordered(_play_chunk_in_worker, work):
                 total.merge(tally)
@@ -615,8 +627,8 @@ def simulate_command(
     path = resolve_ruleset_argument(ruleset)
     assert path is not None  # open_rules found it
     simulation = Simulation(
-        ruleset=str(path.resolve()),
-        root=None if root is None else str(root.resolve()),
+        ruleset=str(path.absolute()),
+        root=None if root is None else str(root.absolute()),
         players=players,
         bots=seat_bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
