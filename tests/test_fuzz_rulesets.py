@@ -83,7 +83,7 @@ def test_every_bundled_ruleset_unchanged_plays_a_whole_game(work: Workspace) -> 
     """The oracle itself: an unmutated ruleset is not a finding and plays to its end."""
     for src in sources():
         rel = f"rulesets/{src.folder}/fuzz-mutant.yaml" if src.folder else "rulesets/fuzz-mutant.yaml"
-        mutant = Mutant({rel: yaml.safe_dump(src.raw, sort_keys=False, allow_unicode=True)}, rel, 0, 7, ["none"])
+        mutant = Mutant({rel: yaml.safe_dump(src.raw, sort_keys=False, allow_unicode=True)}, rel, 0, 8, ["none"])  # seed 8: random players
         outcome = judge(mutant, work)
         assert outcome.kind == "full game", f"{src.name}: {outcome.kind}: {outcome.detail}\n{outcome.trace}"
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import random
 import select
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,7 +114,16 @@ class _Keyboard(Terminal):
     """The play tests' terminal, typing without blocking (a long line fills the terminal's buffer)."""
 
     def __init__(self, *args: str, cwd: Path):
-        super().__init__(*args, cwd=cwd)
+        # A process started in the background by a shell ignores Ctrl-C (SIGINT), and so would the
+        # command, which inherits that: give it the terminal's usual Ctrl-C.
+        ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        if ignored:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            super().__init__(*args, cwd=cwd)
+        finally:
+            if ignored:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
         os.set_blocking(self.fd, False)
 
     def _read(self, timeout: float) -> bool:

@@ -9,7 +9,8 @@ number, deep nesting) or in the text (cut short, a byte order mark, bytes that a
 `NaN`, a duplicate key).
 
 The oracle runs `whistdsl replay FILE` in-process (`typer.testing.CliRunner` on
-`whistdsl.cli.app`): it must reject the file with exit 2 and a message, report a disagreement
+`whistdsl.cli.app`), and now and then `play --resume FILE --watch` or `play RULES --deal FILE
+--watch`, which read the same files: each must reject the file with exit 2 and a message, report a disagreement
 with exit 1, or replay it (exit 0); never an uncaught exception, a traceback, a hang or a raw
 control character in what it prints. And a mutant that changed something replay checks (a bid,
 a card, a trick's winner, a taken count, points, totals, the winners) to a different value must
@@ -54,6 +55,7 @@ class Base:
     name: str
     data: dict
     ruleset: str | None = None  # a ruleset to name with --ruleset (set-up deal files hold none)
+    rules: str | None = None  # the bundled ruleset it was played by (for `play RULES --deal FILE`)
 
 
 def _played(rules_name_or_text: str, players: int, seed: int, hands: int | None, tmp: Path) -> dict:
@@ -84,10 +86,10 @@ def bases() -> tuple[Base, ...]:
                        for h in romanian["hands"][:1]]}
     return (
         Base("tiny whole game", whole),
-        Base("romanian, 3 hands", romanian),
-        Base("serbian, 2 hands", serbian),
-        Base("romanian streak, 4 hands", streak),
-        Base("set-up deals", setup, "romanian"),
+        Base("romanian, 3 hands", romanian, rules="romanian"),
+        Base("serbian, 2 hands", serbian, rules="serbian"),
+        Base("romanian streak, 4 hands", streak, rules="romanian-streak-10"),
+        Base("set-up deals", setup, "romanian", rules="romanian"),
     )
 
 
@@ -124,14 +126,25 @@ class RecordMutant:
     raw: bytes | None
     ruleset: str | None
     show: bool
+    command: str = "replay"  # replay | resume (`play --resume FILE --watch`) | deal (`play RULES --deal FILE --watch`)
+    rules: str | None = None
     changes: list[str] = field(default_factory=list)
     must_disagree: bool = False  # a checked value was changed: replay may not say OK
     checked: list[tuple] = field(default_factory=list)  # the checked values changed
 
+    def arguments(self, path: Path) -> list[str]:
+        """whistdsl's arguments for this mutant's command."""
+        if self.command == "resume":
+            return ["play", "--resume", str(path), "--watch", "--record", str(path.with_name("resumed.json"))]
+        if self.command == "deal":
+            return ["play", str(self.rules), "--deal", str(path), "--watch"]
+        return (["replay", str(path)] + (["--show", "--tricks"] if self.show else [])
+                + (["--ruleset", self.ruleset] if self.ruleset else []))
+
     def report(self) -> str:
         body = self.raw.decode("utf-8", "backslashreplace") if self.raw is not None else self.text
         return "\n".join([f"base: {self.base}", "changes: " + "; ".join(self.changes),
-                          f"options: {'--show --tricks' if self.show else ''} {'--ruleset ' + self.ruleset if self.ruleset else ''}",
+                          f"command: {' '.join(self.arguments(Path('FILE')))}",
                           "--- record", body[:4000] + (" ..." if len(body) > 4000 else "")])
 
 
@@ -236,7 +249,7 @@ def _mutate_text(draw: Draw, text: str, m: RecordMutant) -> None:
     elif how == "bom":
         m.text = "\ufeff" + text
     elif how == "latin1":
-        m.raw = text.encode("utf-8") + b"\xff\xfe"
+        m.raw = text.encode("utf-8", "surrogatepass") + b"\xff\xfe"
     elif how == "nan":
         m.text = re.sub(r'"seed":-?\d+', '"seed":NaN', text, count=1) if '"seed"' in text else text.replace("{", '{"x":Infinity,', 1)
     elif how == "duplicate":
@@ -251,10 +264,11 @@ def _mutate_text(draw: Draw, text: str, m: RecordMutant) -> None:
 def record_mutants(draw: Draw) -> RecordMutant:
     base = draw(st.sampled_from(bases()))
     data = copy.deepcopy(base.data)
-    m = RecordMutant(base.name, "", None, base.ruleset, draw(st.booleans()))
+    commands = ["replay"] * 4 + (["resume"] if "resume" in base.data else []) + (["deal"] if base.rules else [])
+    m = RecordMutant(base.name, "", None, base.ruleset, draw(st.booleans()), draw(st.sampled_from(commands)), base.rules)
     for _ in range(draw(st.integers(1, 3))):
         _mutate_data(draw, data, m)
-    m.must_disagree = any(_changed(base.data, data, p) for p in m.checked)
+    m.must_disagree = m.command != "deal" and any(_changed(base.data, data, p) for p in m.checked)
     m.text = _dump(data, ascii_only=draw(st.booleans()))
     if draw(st.integers(0, 9)) == 0:
         _mutate_text(draw, m.text, m)
@@ -272,7 +286,7 @@ def judge_record(m: RecordMutant, folder: Path, hang_seconds: float = HANG_SECON
         path.write_bytes(m.raw)
     else:
         path.write_text(m.text, encoding="utf-8", errors="surrogatepass")
-    args = ["replay", str(path)] + (["--show", "--tricks"] if m.show else []) + (["--ruleset", m.ruleset] if m.ruleset else [])
+    args = m.arguments(path)
     try:
         with hang_guard(hang_seconds):
             result = runner.invoke(app, args)
@@ -280,13 +294,13 @@ def judge_record(m: RecordMutant, folder: Path, hang_seconds: float = HANG_SECON
         return Outcome(OTHER, f"hang: no answer within {hang_seconds} s")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         e = result.exception
-        return failure(e, "replay")
+        return failure(e, m.command)
     out = result.output
     bad = printed_badly(out)
     if bad:
-        return Outcome(OTHER, f"replay output: {bad}: {out[-300:]!r}")
+        return Outcome(OTHER, f"{m.command} output: {bad}: {out[-300:]!r}")
     if "Traceback" in out:
-        return Outcome(OTHER, f"replay printed a traceback: {out[-300:]!r}")
+        return Outcome(OTHER, f"{m.command} printed a traceback: {out[-300:]!r}")
     code = result.exit_code
     if code == 2:
         return Outcome(REJECTED, out.strip().splitlines()[-1][:200]) if out.strip() else Outcome(OTHER, "exit 2 without a message")
@@ -294,6 +308,6 @@ def judge_record(m: RecordMutant, folder: Path, hang_seconds: float = HANG_SECON
         return Outcome(DISAGREEMENT, out.strip()[:200]) if "hand" in out or "rule error" in out else Outcome(OTHER, f"exit 1 without naming a hand: {out[:300]!r}")
     if code == 0:
         if m.must_disagree:
-            return Outcome(OTHER, f"replay accepted a changed record: {'; '.join(m.changes)}: {out.strip()[:200]}")
+            return Outcome(OTHER, f"{m.command} accepted a changed record: {'; '.join(m.changes)}: {out.strip()[:200]}")
         return Outcome(REPLAYED, out.strip()[:200])
     return Outcome(OTHER, f"exit code {code}: {out[-300:]!r}")

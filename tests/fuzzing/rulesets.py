@@ -5,15 +5,18 @@ data) and gets one to four changes: a number changed (0, -1, huge, 5000 digits, 
 text), an enumeration value swapped for another or for an invalid one, a formula replaced by a
 generated one (`fuzzing.expressions`), a key dropped, set to null or added (unknown keys too),
 a list cut, emptied, doubled or extended, a text made hostile (escape sequences, a lone
-surrogate), or `extends` pointed elsewhere. A third of the mutants are `extends` chains: a child
-file over a mutant base in the same folder.
+surrogate), `extends` pointed elsewhere, a running value added (some grow the way issue 9's
+examples do, `x * x`, and some formula reads them: a division, a bidding limit, a winner key), or
+tie-break hands. A quarter of the mutants are `extends` chains (a child file over a mutant base
+in the same folder) and a quarter change only formulas, so that most of those reach the engine.
 
 `judge(mutant)` is the oracle (the contract of lint, issue 9): lint reports findings, or a seeded
 game between random players runs to its end (or to `HAND_CAP` hands), or the game stops with
-`whistdsl.engine.RuleError`. A lint-clean mutant's game is then written as a record and
-replayed, which must agree. Anything else (an uncaught exception, a hang, a finding printed
-with a raw control character, a record of the game that does not replay) is an outcome of kind
-`other`, with the mutant's files and the traceback's last lines.
+`whistdsl.engine.RuleError` naming its hand and its formula (file:line:col), and then only if
+lint warned that it could (lint warns where a formula reads values it cannot enumerate). The
+game's record is then replayed, which must agree. Anything else (an uncaught exception, a hang,
+a finding printed with a raw control character, a record of the game that does not replay) is an
+outcome of kind `other`, with the mutant's files and the traceback's last lines.
 """
 
 from __future__ import annotations
@@ -213,7 +216,7 @@ EXTENDS_TARGETS = ("romanian", "serbian", "oh-hell", "scoring/exact", "romanian.
 EXTENDS_VALID = ("romanian", "serbian", "oh-hell", "scoring/exact", "romanian.yaml", "../serbian.yaml")
 #: The kinds of change, as often as each is drawn (formulas most: they reach the engine).
 MUTATIONS = (("formula",) * 7 + ("number",) * 3 + ("enum",) * 2 + ("drop",) * 2 + ("add",) * 3 + ("list",) * 2
-             + ("running",) * 2 + ("tiebreak", "text", "extends"))
+             + ("running",) * 2 + ("tiebreak", "text", "extends", "bulk"))
 #: The shapes of issue 9's lint-clean rulesets that fail in play, for a running value X: what
 #: grows past the number cap, fractions whose denominators grow, a count that reaches zero.
 GROWTH = ("X * X", "X * 2 + points", "X + 1", "X - 1", "X + 1 / 3", "X * 3 / 2", "X / 3 + 1 / 7", "-X")
@@ -230,7 +233,7 @@ FORMULA_MUTATIONS = ("formula",) * 3 + ("running",) * 2 + ("tiebreak",)
 #: Formulas a new running value may feed (the engine evaluates them hand after hand).
 READERS = (("scoring", "bonus"), ("scoring", "points"), ("bidding", "allowed"), ("winner", "rank", 0),
            ("winner", "wins_outright"), ("running",))
-NEW_NAMES = ("streak", "score2", "x", "run", "total", "bid", "if", "players")
+NEW_NAMES = ("streak", "score2", "x", "run", "total", "bid", "if", "players", "x\n", "X", "é", "_", "a" * 300)
 
 
 @dataclass
@@ -399,6 +402,24 @@ def mutate_once(draw: Draw, data: dict, names: Names, kinds: Sequence[str] = MUT
                 here[reader[-1]] = text
             change += f"; {dotted(reader)}: {text!r}"
         return change[:400]
+    if kind == "bulk":  # many of something: the bounds of issue 9 (names, entries, length, nesting)
+        how = draw(st.sampled_from(["lets", "running", "kinds", "schedule", "long", "nested", "chain"]))
+        many = draw(st.sampled_from([100, 1000, 5000]))
+        if how == "lets":
+            data["let"] = {f"v{i}": f"v{i - 1} + 1" if i else "1" for i in range(many)}
+        elif how == "running":
+            data["running"] = {f"r{i}": {"start": "0", "after_hand": f"r{i} + points"} for i in range(many // 10)}
+        elif how == "kinds":
+            data["kinds"] = {f"k{i}": {"view": "normal", "mark": str(i)} for i in range(many)}
+        elif how == "schedule":
+            data["schedule"] = ["1"] * many
+        elif how == "long":
+            data.setdefault("scoring", {})["points"] = " + ".join(["tricks"] * (many // 5))
+        elif how == "nested":
+            data.setdefault("scoring", {})["points"] = "(" * (many // 50) + "tricks" + ")" * (many // 50)
+        else:
+            data.setdefault("scoring", {})["points"] = "if made then " * (many // 50) + "1" + " else 0" * (many // 50)
+        return f"bulk: {how} x {many}"
     if kind == "tiebreak":
         data["tiebreak"] = _value_for(draw, ("tiebreak",), names)
         if draw(st.booleans()):
@@ -465,8 +486,8 @@ def mutants(draw: Draw) -> Mutant:
 # ---------------------------------------------------------------- the oracle
 
 
-class _CappedRandom(RandomPlayer):
-    """A random player that ends the game after `cap` hands (by the engine's own stop flag)."""
+class _HandCap:
+    """Ends the game after `cap` hands, by the engine's own stop flag (checked at each decision)."""
 
     def __init__(self, game: Game, cap: int):
         self.game, self.cap = game, cap
@@ -474,6 +495,10 @@ class _CappedRandom(RandomPlayer):
     def _check(self) -> None:
         if len(self.game.history) >= self.cap - 1:
             self.game.stop_after_hand = True
+
+
+class _CappedRandom(_HandCap, RandomPlayer):
+    """A random player (BOTS['random']) that ends the game after `cap` hands."""
 
     def act(self, view, legal, rng):
         self._check()
@@ -489,10 +514,33 @@ class _CappedRandom(RandomPlayer):
         return capped
 
 
-def play_capped(game: Game, cap: int = HAND_CAP) -> None:
-    """`play_out` with random players (BOTS['random']), stopping after `cap` hands."""
+class _Capped(_HandCap):
+    """Another computer player (heuristic, mc) that ends the game after `cap` hands."""
+
+    def __init__(self, game: Game, cap: int, inner):
+        super().__init__(game, cap)
+        self.inner, self.kind, self.observes = inner, inner.kind, inner.observes
+
+    def act(self, view, legal, rng):
+        self._check()
+        return self.inner.act(view, legal, rng)
+
+
+#: The computer players of a fuzzed game (picked by its seed) and the most hands they play:
+#: random players in most games; the heuristic; and one look-ahead (mc) player, which is slow.
+BOT_TABLES = (("random", HAND_CAP),) * 6 + (("heuristic", HAND_CAP // 2), ("mc", 3))
+
+
+def play_capped(game: Game, cap: int = HAND_CAP, bots: str = "random") -> None:
+    """`play_out` with computer players, stopping after `cap` hands: random ones, heuristic ones,
+    or one mc player in seat 0 among random ones."""
     assert BOTS["random"] is RandomPlayer
-    play_out(game, [_CappedRandom(game, cap) for _ in range(game.players)])
+    players = [_CappedRandom(game, cap) for _ in range(game.players)]
+    if bots == "heuristic":
+        players = [_Capped(game, cap, BOTS["heuristic"]()) for _ in range(game.players)]
+    elif bots == "mc":
+        players[0] = _Capped(game, cap, BOTS["mc"](samples=4))
+    play_out(game, players)
 
 
 class Workspace:
@@ -541,16 +589,21 @@ def _judge(path: Path, mutant: Mutant, work: Workspace) -> Outcome:
     if rules is None:
         return Outcome(FINDINGS, result.findings[0].code) if result.findings else Outcome(OTHER, "lint: no ruleset and no finding")
     players = rules.players_min + mutant.players_pick % (rules.players_max - rules.players_min + 1)
+    bots, cap = BOT_TABLES[mutant.seed % len(BOT_TABLES)]
     game = None
     outcome: Outcome
     try:
         game = Game(rules, players, seed=mutant.seed)
-        play_capped(game)
+        play_capped(game, cap, bots)
         outcome = Outcome(GAME if game.result is not None else CAPPED, f"{len(game.history)} hands")
     except RuleError as e:
         outcome = Outcome(RULE_ERROR, e.describe())
+        if not result.findings:
+            return Outcome(OTHER, f"lint clean without a warning, yet the game stopped: {e.describe()}"[:600])
+        if e.hand is None or not re.search(r"\(.+:\d+:\d+\)", e.origin):
+            return Outcome(OTHER, f"a rule error that does not name its hand and formula (file:line:col): {e.describe()}"[:600])
     except Exception as e:
-        return failure(e, f"game with {players} players")
+        return failure(e, f"game with {players} players ({bots})")
     if game is not None:
         problem = _replays(game)
         if problem is not None:
