@@ -550,7 +550,7 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         if kept is not None:
             message += f". {kept}"
         elif writer is not None:
-            message += f" (the record {record} holds them)"
+            message += f" (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
         _say_error(message)
         raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
