@@ -24,7 +24,19 @@ RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(e
 
 #: Failures the fuzzer finds that are not fixed yet, by signature (`Outcome.signature`), with the
 #: reason. The lead removes an entry once its bug is fixed; the test then fails on it again.
-KNOWN_FAILURES: dict[str, str] = {}
+KNOWN_FAILURES: dict[str, str] = {
+    "IndexError at whistdsl/replay.py:replay": "a trick listing fewer cards than the seats that play it "
+    "(e.g. `cards: []`): replay reads the last finished trick of the hand, and there is none yet",
+}
+#: Each failure the fuzzer found, minimized: tests/fuzzing/repros/records/NAME.json (a set-up
+#: file, without its ruleset, is checked against the bundled `romanian`).
+REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros" / "records").glob("*.json"))
+#: Repros of bugs not fixed yet, with the reason: expected to fail (strictly: once the bug is
+#: fixed the test says so, and the entry is to be removed).
+KNOWN_FAILING_REPROS: dict[str, str] = {
+    "trick_with_no_cards": KNOWN_FAILURES["IndexError at whistdsl/replay.py:replay"],
+    "trick_with_one_card_of_three": KNOWN_FAILURES["IndexError at whistdsl/replay.py:replay"],
+}
 
 
 @settings(max_examples=150, derandomize=True, deadline=None, database=None,
@@ -34,6 +46,19 @@ def test_replay_of_a_mutated_record_rejects_it_disagrees_or_replays_never_crashe
     outcome = judge_record(mutant, tmp_path_factory.mktemp("record"))
     if outcome.kind == OTHER and outcome.signature not in KNOWN_FAILURES:
         pytest.fail(f"{outcome.detail}\n{outcome.trace}\n\nthe mutant:\n{mutant.report()}", pytrace=False)
+
+
+@pytest.mark.parametrize(
+    "repro",
+    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILING_REPROS[p.stem]))
+     if p.stem in KNOWN_FAILING_REPROS else p for p in REPROS],
+    ids=[p.stem for p in REPROS],
+)
+def test_each_record_failure_the_fuzzer_found_now_gets_a_clear_answer(tmp_path: Path, repro: Path) -> None:
+    text = repro.read_text(encoding="utf-8")
+    m = RecordMutant(repro.name, text, None, None if "ruleset" in json.loads(text) else "romanian", show=True)
+    outcome = judge_record(m, tmp_path)
+    assert outcome.kind != OTHER, f"{outcome.detail}\n{outcome.trace}"
 
 
 def test_the_base_records_are_valid_records_that_replay_clean(tmp_path: Path) -> None:

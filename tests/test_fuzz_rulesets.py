@@ -35,9 +35,9 @@ from whistdsl.expression import ExprError, formula
 #: Failures the fuzzer finds that are not fixed yet, by signature (`Outcome.signature`), with the
 #: reason. The lead removes an entry once its bug is fixed; the test then fails on it again.
 KNOWN_FAILURES: dict[str, str] = {}
-#: Each failure the fuzzer found, minimized: tests/fuzzing/repros/NAME.yaml, a ruleset written as
+#: Each failure the fuzzer found, minimized: tests/fuzzing/repros/rulesets/NAME.yaml, a ruleset written as
 #: rulesets/fuzz-mutant.yaml beside the bundled ones (its first line may say `# players: K, seed: S`).
-REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros").glob("*.yaml"))
+REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros" / "rulesets").glob("*.yaml"))
 #: Repros of bugs not fixed yet, with the reason: expected to fail (strictly: once the bug is
 #: fixed the test says so, and the entry is to be removed).
 KNOWN_FAILING_REPROS: dict[str, str] = {}

@@ -101,9 +101,10 @@ VALUES: tuple[Any, ...] = (0, -1, 1, 3, 9, 10, 52, 2000, 10**6, 2**63, 10**30, D
 CONTROL_TEXTS = ("\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x07\x08\x7f", "\r\n", "\x9b1m", "\ud800", "\x00")
 UNKNOWN_KEYS = ("note", "Hands", "score", "version", "bid")
 #: Where a different number (or card) must make replay disagree: what it recomputes and compares.
+#: (Not a bid: another legal bid may score the same, and then the record is of another real game.)
 CHECKED = re.compile(
     r"^\('hands', \d+, '(taken|points|bonus|totals)', \d+\)$"
-    r"|^\('hands', \d+, 'bids', \d+, '(bid|seat)'\)$"
+    r"|^\('hands', \d+, 'bids', \d+, 'seat'\)$"
     r"|^\('hands', \d+, 'tricks', \d+, '(winner|leader)'\)$"
     r"|^\('hands', \d+, 'tricks', \d+, 'cards', \d+, '(seat|card)'\)$"
     r"|^\('hands', \d+, '(number|cards)'\)$"
@@ -224,7 +225,10 @@ def _mutate_data(draw: Draw, data: dict, m: RecordMutant) -> None:
 
 def _changed(before: Any, after: Any, path: tuple) -> bool:
     """Whether the value at `path` differs, every list on the way having kept its length (so the
-    path still names the same bid, card or total: later changes may have undone or moved it)."""
+    path still names the same card or total: later changes may have undone or moved it), and its
+    hand still complete (replay checks a hand's results once its last trick is played)."""
+    if path[:1] == ("hands",) and not _same_tricks(before, after, path[1]):
+        return False
     for p in path:
         if type(before) is not type(after) or (isinstance(before, list) and len(before) != len(after)):
             return False
@@ -232,6 +236,14 @@ def _changed(before: Any, after: Any, path: tuple) -> bool:
             return False
         before, after = before[p], after[p]
     return before != after or type(before) is not type(after)
+
+
+def _same_tricks(before: dict, after: dict, hand: int) -> bool:
+    try:
+        b, a = before["hands"][hand]["tricks"], after["hands"][hand]["tricks"]
+        return len(a) == len(b) and all(len(x["cards"]) == len(y["cards"]) for x, y in zip(a, b))
+    except (KeyError, IndexError, TypeError):
+        return False
 
 
 def _dump(data: Any, ascii_only: bool) -> str:
