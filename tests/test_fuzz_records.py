@@ -24,19 +24,13 @@ RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(e
 
 #: Failures the fuzzer finds that are not fixed yet, by signature (`Outcome.signature`), with the
 #: reason. The lead removes an entry once its bug is fixed; the test then fails on it again.
-KNOWN_FAILURES: dict[str, str] = {
-    "IndexError at whistdsl/replay.py:replay": "a trick listing fewer cards than the seats that play it "
-    "(e.g. `cards: []`): replay reads the last finished trick of the hand, and there is none yet",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 #: Each failure the fuzzer found, minimized: tests/fuzzing/repros/records/NAME.json (a set-up
 #: file, without its ruleset, is checked against the bundled `romanian`).
 REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros" / "records").glob("*.json"))
 #: Repros of bugs not fixed yet, with the reason: expected to fail (strictly: once the bug is
 #: fixed the test says so, and the entry is to be removed).
-KNOWN_FAILING_REPROS: dict[str, str] = {
-    "trick_with_no_cards": KNOWN_FAILURES["IndexError at whistdsl/replay.py:replay"],
-    "trick_with_one_card_of_three": KNOWN_FAILURES["IndexError at whistdsl/replay.py:replay"],
-}
+KNOWN_FAILING_REPROS: dict[str, str] = {}
 
 
 @settings(max_examples=150, derandomize=True, deadline=None, database=None,

@@ -353,7 +353,13 @@ def replay(
                 except ValueError as e:  # the next hand's recorded deal does not fit
                     raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
             finished = game.history[-1] if game.history and game.history[-1].number == number else None
-            last = finished.tricks[-1] if finished is not None else game.tricks[-1]
+            done = finished.tricks if finished is not None else game.tricks
+            if len(done) < t:
+                cards = len(trick["cards"])
+                raise Disagreement(
+                    number, where, f"the record's trick has {cards} card{'' if cards == 1 else 's'}; every trick has one from each of the {len(game.bidding_order)} seats that play"
+                )
+            last = done[-1]
             if trick["winner"] != last.winner:
                 cards = " ".join(card_text(c) for _, c in last.cards)
                 raise Disagreement(number, where, f"the record says seat {trick['winner']} won; by the rules seat {last.winner} wins ({cards})")
