@@ -300,3 +300,37 @@ def test_play_deal_plays_the_given_cards(tmp_path):
     bad.write_text(json.dumps({"format": "whistdsl-record/1", "hands": [{"number": 1, "deal": [["AS"], ["AS"], ["9H"]]}]}))
     result = CliRunner().invoke(app, ["play", "romanian", "--deal", str(bad), "--watch"])
     assert result.exit_code == 2 and "AS is dealt twice" in result.output
+
+
+def _replay_cli(tmp_path, record: dict, *args: str):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return CliRunner().invoke(app, ["replay", str(path), *args])
+
+
+def test_an_unfinished_hand_may_not_list_results_the_rules_never_computed(tmp_path):
+    record = {
+        "format": "whistdsl-record/1",
+        "hands": [{"number": 1, "dealer": 0, "deal": [["AS"], ["KS"], ["QS"]],
+                   "bids": [{"seat": 1, "bid": 0}, {"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}],
+                   "taken": [1, 0, 0], "points": [99, 5, 5], "totals": [99, 5, 5]}],
+    }
+    result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
+    assert result.exit_code == 1
+    assert "hand 1, end of hand: the record lists the hand's taken, but the hand is not finished" in result.output
+
+
+def test_a_set_up_file_of_deals_only_replays_as_far_as_it_goes_and_checks_every_deal(tmp_path):
+    # Romanian at 3 players (24 cards, A to 9) starts with three 1-card hands: deals of the first two
+    hand = lambda number, dealer, cards: {"number": number, "dealer": dealer, "deal": cards, "turn_up": "9H"}
+    record = {"format": "whistdsl-record/1", "hands": [hand(1, 0, [["AS"], ["KS"], ["QS"]]), hand(2, 1, [["AD"], ["KD"], ["QD"]])]}
+    result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
+    assert result.exit_code == 0, result.output
+    record["hands"][1]["deal"] = [["AD"], ["AD"], ["QD"]]
+    result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
+    assert result.exit_code == 1
+    assert "hand 2, deal:" in result.output and "AD" in result.output and "twice" in result.output

@@ -484,21 +484,14 @@ def _refuse_record_target(record: Path) -> None:
 
 
 def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
-    """Check every set-up deal of the schedule before the game starts, exactly as the engine will
-    when its hand begins (a hand set up at that point of the game), so that a bad hand 20 is
-    refused now (exit 2) rather than after 19 hands of play. The first hand was checked when the
-    game was made; a tie-break hand's deal is checked when it is played."""
-    first_dealer = game.first_dealer  # a set-up deal that names its dealer moves the deal on from there
-    for number in sorted(deals):
-        if number <= game.plan[game.index].number or number > game.scheduled_hands:
-            continue
-        try:
-            probe = Game(game.rules, game.players, seed=0, first_dealer=first_dealer, deals={number: deals[number]}, start_at=number)
-        except ValueError as e:
-            raise _usage(f"--deal: {e}") from None
-        except (RuleError, EvalError):
-            return  # the game cannot reach this hand: it stops there with the rule error
-        first_dealer = probe.first_dealer
+    """Every set-up deal of the schedule is checked before the first hand: a bad hand 20 is
+    refused now (exit 2) rather than after 19 hands of play."""
+    from .replay import check_set_up_deals
+
+    try:
+        check_set_up_deals(game, deals)
+    except ValueError as e:
+        raise _usage(f"--deal: {e}") from None
 
 
 def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None) -> None:

@@ -23,7 +23,8 @@ from typing import Any, Callable
 import jsonschema
 
 from .cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
-from .engine import Game, HandResult, IllegalAction, PresetDeal
+from .engine import Game, HandResult, IllegalAction, PresetDeal, RuleError
+from .expression import EvalError
 from .lint import RulesetError, rules_from_data
 from .load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
 from .record import FORMAT, exact, read_exact
@@ -365,8 +366,16 @@ def replay(
                 raise Disagreement(number, where, f"the record says seat {trick['winner']} won; by the rules seat {last.winner} wins ({cards})")
         finished = game.history[-1] if game.history and game.history[-1].number == number else None
         if finished is None:
-            if i != len(hands) - 1:
+            later = hands[i + 1 :]
+            if later and not (set_up and not any(h.get("bids") or h.get("tricks") for h in later)):
                 raise Disagreement(number, "end of hand", "this hand is incomplete but the record goes on")
+            listed = [key for key in ("taken", "points", "bonus", "totals", "running") if key in hand]
+            if listed:
+                raise Disagreement(number, "end of hand", f"the record lists the hand's {listed[0]}, but the hand is not finished")
+            try:  # a set-up deal file: the later hands are deals only, each checked as its hand would be
+                check_set_up_deals(game, {h["number"]: deals[h["number"]] for h in later})
+            except ValueError as e:
+                raise Disagreement(_deal_hand(e, number), "deal", _deal_problem(e)) from None
             break  # a partial record (set-up deals, an interrupted hand): checked as far as it goes
         _compare_results(hand, finished)
         complete_hands += 1
@@ -387,6 +396,27 @@ def replay(
                 f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]
             )
     return ReplayResult(game, complete_hands, final is not None)
+
+
+def check_set_up_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
+    """Check set-up deals of later hands of the schedule now, exactly as the engine will when each
+    hand begins (a game set up at that hand). Raises ValueError (`hand N: ...`) for one that does
+    not fit. A tie-break hand's deal is checked when it is played."""
+    first_dealer = game.first_dealer  # a set-up deal that names its dealer moves the deal on from there
+    for number in sorted(deals):
+        if number <= game.plan[game.index].number or number > game.scheduled_hands:
+            continue
+        try:
+            probe = Game(game.rules, game.players, seed=0, first_dealer=first_dealer, deals={number: deals[number]}, start_at=number)
+        except (RuleError, EvalError):
+            return  # the game cannot reach this hand: it stops before, with the rule error
+        first_dealer = probe.first_dealer
+
+
+def _deal_hand(e: ValueError, default: int) -> int:
+    """The hand number the engine's message about a set-up deal starts with (`hand 3: ...`)."""
+    m = re.match(r"hand (\d+): ", str(e))
+    return int(m.group(1)) if m else default
 
 
 def _deal_problem(e: ValueError) -> str:
