@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, _within_limit
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, within_limit
 from .ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .scoring import result_env, score_seat, start_running
 
@@ -875,7 +875,7 @@ class Game:
                     raise self._total_too_large(seat, total)
             else:
                 total = _exact(total)
-                if not _within_limit(total):
+                if not within_limit(total):
                     raise self._total_too_large(seat, total)
             totals_after[seat] = total
             if new_running:  # a fresh dict each hand: the history keeps the old ones

@@ -414,7 +414,7 @@ def check(
                 return Type.BOOL
             if isinstance(node.value, str):
                 return Type.TEXT
-            if not _within_limit(node.value):
+            if not within_limit(node.value):
                 bad(node, "W305", "this number exceeds the limit of 10^30 in size (numerator and denominator alike)")
             return Type.NUMBER
         if isinstance(node, Name):
@@ -570,7 +570,8 @@ def _walk(tree: Node) -> list[Node]:
 # ---------------------------------------------------------------- evaluation helpers
 
 
-def _within_limit(v: Number) -> bool:
+def within_limit(v: Number) -> bool:
+    """Whether `v` is within the number cap: below MAX_NUMBER in size, numerator and denominator alike."""
     if type(v) is int:
         return -MAX_NUMBER < v < MAX_NUMBER
     return -MAX_NUMBER < v.numerator < MAX_NUMBER and v.denominator < MAX_NUMBER
