@@ -205,6 +205,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the pseudo-terminal as its terminal
             os.chdir(cwd)
+            # a test run started in the background by a shell ignores Ctrl-C, and a child would
+            # inherit that (Python then installs no KeyboardInterrupt): give the command the default
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "play", *args], env)
         self.raw = b""
         self.output = ""
