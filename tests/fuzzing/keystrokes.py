@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import random
 import select
-import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,16 +113,7 @@ class _Keyboard(Terminal):
     """The play tests' terminal, typing without blocking (a long line fills the terminal's buffer)."""
 
     def __init__(self, *args: str, cwd: Path):
-        # A process started in the background by a shell ignores Ctrl-C (SIGINT), and so would the
-        # command, which inherits that: give it the terminal's usual Ctrl-C.
-        ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        if ignored:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        try:
-            super().__init__(*args, cwd=cwd)
-        finally:
-            if ignored:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        super().__init__(*args, cwd=cwd)  # the command gets Ctrl-C's default action (see Terminal)
         os.set_blocking(self.fd, False)
 
     def _read(self, timeout: float) -> bool:
@@ -172,6 +162,8 @@ def run_session(s: Session, tiny: Path, folder: Path) -> Outcome:
         if not ended_early and t.next_prompt():
             # Ctrl-C, or Ctrl-D also when the answers ran out before the game (it changed)
             expected = INTERRUPT if s.ending == INTERRUPT else EOF
+            if expected == INTERRUPT:
+                t.wait_until_reading()  # a Ctrl-C just before the read would wait for Enter
             t.send(b"\x03" if expected == INTERRUPT else b"\x04")
         code = t.wait(PROMPT_SECONDS)
     except (TimeoutError, AssertionError) as e:
