@@ -24,7 +24,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
 from .load import JsonPath
 from .ruleset import HandSetup, Ruleset
 
@@ -102,13 +102,9 @@ def samples(names: Iterable[str], start: dict[str, Number]) -> list[dict[str, Nu
     return list(unique.values())
 
 
-def describe_number(v: Value) -> str:
-    return str(v)
-
-
 def when(values: dict[str, Value], names: Iterable[str]) -> str:
     """`when total is -10 and streak is 2`."""
-    parts = [f"{n} is {describe_number(values[n])}" for n in sorted(names)]
+    parts = [f"{n} is {value_text(values[n])}" for n in sorted(names)]
     return "when " + " and ".join(parts) if parts else ""
 
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, within_limit
+from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from .ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .scoring import result_env, score_seat, start_running
 
@@ -84,17 +84,9 @@ class RuleError(Exception):
             text += f": {self.origin}"
         text += f": {self.message}"
         if self.values:
-            shown = ", ".join(f"{k}={_shown_value(v)}" for k, v in sorted(self.values.items()))
+            shown = ", ".join(f"{k}={value_text(v)}" for k, v in sorted(self.values.items()))
             text += f" (it read {shown})"
         return text
-
-
-def _shown_value(v: Value) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, tuple):
-        return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
-    return str(v)
 
 
 class Trick(NamedTuple):

@@ -570,6 +570,15 @@ def _walk(tree: Node) -> list[Node]:
 # ---------------------------------------------------------------- evaluation helpers
 
 
+def value_text(v: Value) -> str:
+    """A value as the language writes it, for messages: `true`, `3/2`, `[1, 2, ...]`."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
+    return str(v)
+
+
 def within_limit(v: Number) -> bool:
     """Whether `v` is within the number cap: below MAX_NUMBER in size, numerator and denominator alike."""
     if type(v) is int:
