@@ -14,7 +14,7 @@ import pytest
 from whistdsl import load_rules
 from whistdsl.engine import Game, RuleError
 from whistdsl.bots.mc import MonteCarloPlayer
-from whistdsl.players import BOTS, RandomPlayer, play_out
+from whistdsl.players import RandomPlayer, play_out
 
 
 def ruleset(tmp_path: Path, text: str, name: str = "house.yaml"):
@@ -23,10 +23,12 @@ def ruleset(tmp_path: Path, text: str, name: str = "house.yaml"):
     return load_rules(path), path
 
 
-def play(rules, players: int = 4, seed: int = 1, bots: str = "random") -> Game:
+def stopped(rules, seed: int, players: int = 4) -> tuple[Game, RuleError]:
+    """Play a game with random players, which must stop with a rule error: the game and the error."""
     game = Game(rules, players=players, seed=seed)
-    play_out(game, [BOTS[bots]() for _ in range(players)])
-    return game
+    with pytest.raises(RuleError) as caught:
+        play_out(game, [RandomPlayer() for _ in range(players)])
+    return game, caught.value
 
 
 # a counter of hands played: 0 in hand 1, 1 in hand 2, 2 in hand 3
@@ -41,10 +43,7 @@ def test_a_scoring_formula_that_divides_by_zero_in_hand_3_names_hand_seat_formul
         tmp_path,
         "whistdsl: 1\nextends: romanian\n" + COUNTER + "scoring:\n  points: 10 / (played - 2)\n",
     )
-    game = Game(rules, players=4, seed=3)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    e = caught.value
+    game, e = stopped(rules, seed=3)
     assert e.hand == 3
     assert e.seat == game.bidding_order[0]  # the first seat scored
     assert e.origin == f"scoring.points ({path}:6:11)"
@@ -64,10 +63,8 @@ def test_a_failed_hand_changes_no_total_or_running_value(tmp_path):
         "whistdsl: 1\nextends: romanian\n" + COUNTER
         + "scoring:\n  points: if position == 2 and played == 1 then 1 / (played - 1) else 1\n",
     )
-    game = Game(rules, players=4, seed=5)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    assert caught.value.hand == 2
+    game, e = stopped(rules, seed=5)
+    assert e.hand == 2
     assert len(game.history) == 1
     assert game.totals == [1, 1, 1, 1]
     assert [r["played"] for r in game.running] == [1, 1, 1, 1]
@@ -78,10 +75,7 @@ def test_a_bidding_limit_that_leaves_no_legal_bid_is_a_rule_error_not_an_index_e
     rules, path = ruleset(
         tmp_path, "whistdsl: 1\nextends: romanian\nbidding:\n  allowed: total >= 0\n"
     )
-    game = Game(rules, players=4, seed=2)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    e = caught.value
+    game, e = stopped(rules, seed=2)
     assert e.seat is not None and game.totals[e.seat] < 0
     assert e.hand == len(game.history) + 1
     assert "no legal bid" in e.message
@@ -97,10 +91,7 @@ def test_a_running_value_that_grows_past_the_number_cap_is_a_rule_error(tmp_path
     rules, path = ruleset(
         tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  g: {start: 2, after_hand: g * g}\n"
     )
-    game = Game(rules, players=4, seed=1)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    e = caught.value
+    game, e = stopped(rules, seed=1)
     assert e.hand == 7
     assert e.origin.startswith("running.g.after_hand")
     assert e.values == {"g": 2**64}
@@ -111,12 +102,10 @@ def test_a_running_value_that_grows_past_the_number_cap_is_a_rule_error(tmp_path
 def test_totals_are_held_to_the_number_cap_as_they_grow(tmp_path):
     # every seat scores 4 x 10^29 a hand: the third hand would bring a total to 1.2 x 10^30
     rules, _ = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nscoring:\n  points: 4 * 10 ^ 29\n")
-    game = Game(rules, players=4, seed=1)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    assert caught.value.hand == 3
-    assert "total" in caught.value.message
-    assert caught.value.values == {"total": 8 * 10**29}
+    game, e = stopped(rules, seed=1)
+    assert e.hand == 3
+    assert "total" in e.message
+    assert e.values == {"total": 8 * 10**29}
     assert len(game.history) == 2
 
 
@@ -125,10 +114,7 @@ def test_a_winner_key_that_divides_by_zero_is_a_rule_error_after_the_last_hand(t
         tmp_path,
         "whistdsl: 1\nextends: romanian\nwinner:\n  rank: [highest total / (total - total)]\n",
     )
-    game = Game(rules, players=4, seed=1)
-    with pytest.raises(RuleError) as caught:
-        play_out(game, [RandomPlayer() for _ in range(4)])
-    e = caught.value
+    game, e = stopped(rules, seed=1)
     assert e.hand == len(rules.planned_hands(4)) == len(game.history)
     assert e.origin == f"winner.rank[0] ({path}:4:10)"
     assert "division by zero" in e.message
