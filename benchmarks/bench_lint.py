@@ -17,10 +17,10 @@ import time
 import timeit
 from pathlib import Path
 
-from whistdsl.lint import lint_path, load_rules
+from whistdsl.diagnostics.lint import lint_path, load_rules
+from whistdsl.engine.scoring import result_env
 from whistdsl.resources import bundled_rulesets, data_dir
-from whistdsl.ruleset import PlannedHand, hand_setup
-from whistdsl.scoring import result_env
+from whistdsl.rules.ruleset import PlannedHand, hand_setup
 
 
 def lint_all(paths: list[Path]) -> int:

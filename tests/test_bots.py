@@ -10,10 +10,10 @@ from fractions import Fraction
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.bots.heuristic import HeuristicPlayer, trick_distribution
-from whistdsl.bots.mc import MonteCarloPlayer, sample_hands
 from whistdsl.engine import Game, SeatView
 from whistdsl.players import BOTS, RandomPlayer, decide
+from whistdsl.players.heuristic import HeuristicPlayer, trick_distribution
+from whistdsl.players.mc import MonteCarloPlayer, sample_hands
 from whistdsl.resources import bundled_rulesets
 
 ALL_RULESETS = sorted(bundled_rulesets())

@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.cards import parse_card
 from whistdsl.engine import Game, IllegalAction
+from whistdsl.engine.cards import parse_card
 from whistdsl.players import RandomPlayer, decide, play_out
-from whistdsl.record import game_record, read_exact
+from whistdsl.records.record import game_record, read_exact
 
 SUIT_OF = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_ORDER = "23456789TJQKA"
@@ -276,7 +276,7 @@ def test_fractional_points_stay_exact_in_totals():
 
 
 def test_bidding_limits_that_ignore_the_hand_size_still_offer_only_bids_up_to_it(tmp_path):
-    from whistdsl.lint import rules_from_data
+    from whistdsl.diagnostics.lint import rules_from_data
 
     data = dict(load_rules("romanian").source)
     data["bidding"] = {"allowed": "bid <= 3"}

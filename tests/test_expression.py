@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import whistdsl.expression as expression
-from whistdsl.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
-from whistdsl.expression import EvalError, ExprError, Formula, check, formula, parse
+import whistdsl.language.expression as expression
+from whistdsl.language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from whistdsl.language.expression import EvalError, ExprError, Formula, check, formula, parse
 
 #: A seat's view after a hand: bid 3 of 5 cards, took 2 tricks, trump spades, 4 players.
 SCORING_ENV: dict[str, Any] = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from fuzzing.keystrokes import DONE, EOF, INTERRUPT, run_session, session, write_tiny
 from fuzzing.oracle import OTHER
 

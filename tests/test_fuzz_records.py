@@ -14,10 +14,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from fuzzing.oracle import OTHER
 from fuzzing.records import DISAGREEMENT, REJECTED, REPLAYED, RecordMutant, bases, judge_record, record_mutants
+from hypothesis import HealthCheck, given, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))

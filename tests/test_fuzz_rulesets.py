@@ -15,8 +15,6 @@ from typing import Iterator
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
-
 from fuzzing.expressions import expressions
 from fuzzing.rulesets import (
     FINDINGS,
@@ -29,8 +27,10 @@ from fuzzing.rulesets import (
     mutants,
     sources,
 )
-from whistdsl.catalogue import CONTEXTS, Type
-from whistdsl.expression import ExprError, formula
+from hypothesis import HealthCheck, given, settings
+
+from whistdsl.language.catalogue import CONTEXTS, Type
+from whistdsl.language.expression import ExprError, formula
 
 #: Failures the fuzzer finds that are not fixed yet, by signature (`Outcome.signature`), with the
 #: reason. The lead removes an entry once its bug is fixed; the test then fails on it again.

@@ -8,7 +8,7 @@ from pathlib import Path
 from whistdsl import lint_path, load_rules
 from whistdsl.engine import Game
 from whistdsl.players import RandomPlayer, play_out
-from whistdsl.record import game_record
+from whistdsl.records.record import game_record
 
 
 def write(tmp_path: Path, text: str) -> Path:

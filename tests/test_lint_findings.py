@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from whistdsl.findings import CODES, WARNINGS, Finding
-from whistdsl.lint import lint_path
-from whistdsl.load import MAX_FILE_BYTES
+from whistdsl.diagnostics.findings import CODES, WARNINGS, Finding
+from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.load import MAX_FILE_BYTES
 
 CASES = Path(__file__).parent / "lint_cases"
 _EXPECT = re.compile(r"^#\s*expect:\s*(?P<what>.*?)\s*$")

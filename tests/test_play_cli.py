@@ -24,10 +24,10 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner, Result
 
-from whistdsl.cards import card_text
 from whistdsl.cli import app
+from whistdsl.diagnostics.lint import load_rules
 from whistdsl.engine import Game
-from whistdsl.lint import load_rules
+from whistdsl.engine.cards import card_text
 from whistdsl.players import RandomPlayer, decide
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.cards import parse_card
 from whistdsl.engine import Game, IllegalAction, PresetDeal
+from whistdsl.engine.cards import parse_card
 from whistdsl.players import BOTS, decide
-from whistdsl.record import game_record
-from whistdsl.replay import Disagreement, RecordError, check_record_shape, replay, resume, run_hand
+from whistdsl.records.record import game_record
+from whistdsl.records.replay import Disagreement, RecordError, check_record_shape, replay, resume, run_hand
 from whistdsl.resources import bundled_rulesets
 
 SUITS = {"S": "a spade", "H": "a heart", "D": "a diamond", "C": "a club"}
@@ -214,7 +214,7 @@ def test_run_hand_returns_the_legal_actions_seen_at_each_step_and_the_result():
     ],
 )
 def test_unreadable_records_get_a_clear_message(tmp_path, text, needle):
-    from whistdsl.replay import read_record
+    from whistdsl.records.replay import read_record
 
     path = tmp_path / "game.json"
     path.write_text(text)

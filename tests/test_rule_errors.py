@@ -13,8 +13,8 @@ import pytest
 
 from whistdsl import load_rules
 from whistdsl.engine import Game, RuleError
-from whistdsl.bots.mc import MonteCarloPlayer
 from whistdsl.players import RandomPlayer, play_out
+from whistdsl.players.mc import MonteCarloPlayer
 
 
 def ruleset(tmp_path: Path, text: str, name: str = "house.yaml"):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 import yaml
-
 from test_rules_of_play import ruleset_from_yaml
+
 from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction
 

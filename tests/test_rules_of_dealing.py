@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.cards import card_text
 from whistdsl.engine import Game
-from whistdsl.record import game_record
+from whistdsl.engine.cards import card_text
+from whistdsl.records.record import game_record
 
 RANKS = "23456789TJQKA"
 

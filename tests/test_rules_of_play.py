@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.cards import card_text, parse_card, suit_number
 from whistdsl.engine import IllegalAction, PresetDeal
-from whistdsl.replay import run_hand
-from whistdsl.ruleset import Ruleset
+from whistdsl.engine.cards import card_text, parse_card, suit_number
+from whistdsl.records.replay import run_hand
+from whistdsl.rules.ruleset import Ruleset
 
 TABLE_YAML = """\
 whistdsl: 1

@@ -15,11 +15,11 @@ import json
 from pathlib import Path
 
 import pytest
-
 from test_rules_of_play import cards, ruleset_from_yaml
+
 from whistdsl import load_rules
 from whistdsl.engine import Game, PresetDeal
-from whistdsl.replay import Disagreement, check_record_shape, replay
+from whistdsl.records.replay import Disagreement, check_record_shape, replay
 
 DATA = Path(__file__).resolve().parent / "data"
 

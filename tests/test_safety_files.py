@@ -26,11 +26,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from whistdsl import load
+from whistdsl.rules import load
 from whistdsl.cli import app
-from whistdsl.lint import _sources_of_findings, lint_path
-from whistdsl.load import ExtendsRoot, Merger, NotReadable, parse_document, read_regular_file, read_text
-from whistdsl.replay import (
+from whistdsl.diagnostics.lint import _sources_of_findings, lint_path
+from whistdsl.records.replay import (
     MAX_RECORD_BYTES,
     MAX_RECORD_DEPTH,
     MAX_RECORD_HANDS,
@@ -40,7 +39,8 @@ from whistdsl.replay import (
     read_record,
 )
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path
-from whistdsl.ruleset import MAX_GAME_HANDS
+from whistdsl.rules.load import ExtendsRoot, Merger, NotReadable, parse_document, read_regular_file, read_text
+from whistdsl.rules.ruleset import MAX_GAME_HANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -420,7 +420,7 @@ def test_replay_of_a_record_with_a_zero_denominator_exits_2(tmp_path: Path) -> N
 
 
 def test_the_ruleset_inside_a_record_is_held_to_the_ruleset_file_size() -> None:
-    from whistdsl.replay import record_rules
+    from whistdsl.records.replay import record_rules
 
     record = _record(ruleset={"name": "big", "source": {"whistdsl": 1, "description": "x" * load.MAX_FILE_BYTES}})
     with pytest.raises(RecordError, match="larger than 256 KiB"):
@@ -511,7 +511,7 @@ def test_a_name_with_a_trailing_newline_is_not_a_name(tmp_path: Path) -> None:
 
 
 def test_every_pattern_has_its_words() -> None:
-    from whistdsl.validate import _PATTERN_WORDS
+    from whistdsl.rules.validate import _PATTERN_WORDS
 
     assert set(_patterns(json.loads(schema_path().read_text("utf-8")))) == set(_PATTERN_WORDS)
 

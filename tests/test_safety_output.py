@@ -23,14 +23,15 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from whistdsl import engine, record
+from whistdsl.engine import game as engine
+from whistdsl.records import record
 from whistdsl.cli import app
+from whistdsl.diagnostics.findings import Finding, render_github, render_json, render_text
+from whistdsl.diagnostics.lint import load_rules
 from whistdsl.engine import Game, RuleError
-from whistdsl.findings import Finding, render_github, render_json, render_text
-from whistdsl.lint import load_rules
 from whistdsl.players import BOTS, decide
 from whistdsl.printable import json_text, printable
-from whistdsl.record import RecordWriter, WriteError, game_record, write_text_atomically
+from whistdsl.records.record import RecordWriter, WriteError, game_record, write_text_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
@@ -214,7 +215,7 @@ def test_simulate_shows_a_hostile_ruleset_name_escaped(hostile_tiny: Path, forma
 
 
 def test_list_shows_names_and_descriptions_escaped(hostile_tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("whistdsl.cli.bundled_rulesets", lambda: {f"tiny{CLEAR}": hostile_tiny})
+    monkeypatch.setattr("whistdsl.cli.commands.bundled_rulesets", lambda: {f"tiny{CLEAR}": hostile_tiny})
     result = runner.invoke(app, ["list"])
     assert result.exit_code == 0
     assert_nothing_raw(result.output)
@@ -598,8 +599,8 @@ def test_play_refuses_names_and_seeds_a_record_could_not_hold(tmp_path):
     from typer.testing import CliRunner
 
     from whistdsl.cli import app
-    from whistdsl.record import MAX_PLAYER_NAME
-    from whistdsl.replay import _record_validator
+    from whistdsl.records.record import MAX_PLAYER_NAME
+    from whistdsl.records.replay import _record_validator
 
     schema = _record_validator().schema
     assert schema["properties"]["players"]["items"]["properties"]["name"]["maxLength"] == MAX_PLAYER_NAME

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
+from whistdsl.cli.simulate import MAX_BINS, TIMING_KEYS, Histogram, Moments, Simulation, Tally, simulate, summary_json
 from whistdsl.players import BOTS, RandomPlayer
-from whistdsl.simulate import MAX_BINS, TIMING_KEYS, Histogram, Moments, Simulation, Tally, simulate, summary_json
 
 runner = CliRunner()
 

@@ -27,18 +27,18 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-from typer.testing import CliRunner
-
 from test_engine import check_record
 from test_play_cli import Terminal
 from test_readme import table_after
 from test_variant_rulesets import SCORING
+from typer.testing import CliRunner
+
 from whistdsl import load_rules
-from whistdsl.cards import RANK_LETTERS, SUIT_SYMBOLS, card, card_text
 from whistdsl.cli import app
 from whistdsl.engine import Game, IllegalAction, PresetDeal
+from whistdsl.engine.cards import RANK_LETTERS, SUIT_SYMBOLS, card, card_text
 from whistdsl.players import BOTS, RandomPlayer, decide, play_out
-from whistdsl.record import game_record, read_exact
+from whistdsl.records.record import game_record, read_exact
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ROOT / "rulesets"

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from hypothesis import strategies as st
 
-from whistdsl.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from whistdsl.language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
 
 Draw = Callable[[st.SearchStrategy], object]
 

@@ -31,9 +31,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from test_play_cli import ANSI, PROMPT, TINY, YOU, Terminal, inputs_for_the_whole_game
 from typer.testing import CliRunner
 
-from test_play_cli import ANSI, PROMPT, TINY, YOU, Terminal, inputs_for_the_whole_game
 from whistdsl.cli import app
 
 from .oracle import OTHER, Outcome, printed_badly

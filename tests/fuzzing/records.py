@@ -1,7 +1,7 @@
 """Mutants of real game records, and what `whistdsl replay` must say about each.
 
 The base records are real: games played by the engine between random players and written by
-`whistdsl.record.game_record` exactly as `play --record` writes them (a whole game of a short
+`whistdsl.records.record.game_record` exactly as `play --record` writes them (a whole game of a short
 ruleset, the first hands of Romanian and Serbian whist, a game with running values, a set-up deal
 file). A mutant changes one to three things in the JSON data (a value, a key dropped or added, a
 type, a list cut, emptied, extended or reordered, a string with control characters, a huge
@@ -28,15 +28,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from hypothesis import strategies as st
+from test_play_cli import TINY  # the short ruleset of the play tests: a normal, a forehead and a blind hand
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
+from whistdsl.diagnostics.lint import load_rules
 from whistdsl.engine import Game
-from whistdsl.lint import load_rules
 from whistdsl.players import play_out
-from whistdsl.record import FORMAT, game_record
-
-from test_play_cli import TINY  # the short ruleset of the play tests: a normal, a forehead and a blind hand
+from whistdsl.records.record import FORMAT, game_record
 
 from .expressions import Draw
 from .oracle import OTHER, Hang, Outcome, failure, hang_guard, printed_badly

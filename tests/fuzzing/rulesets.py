@@ -35,15 +35,15 @@ from typing import Any, Iterator, Sequence
 import yaml
 from hypothesis import strategies as st
 
-from whistdsl.catalogue import CONTEXTS, Type
+from whistdsl.diagnostics.findings import render_github, render_json, render_text
+from whistdsl.diagnostics.lint import lint_path
 from whistdsl.engine import Game, RuleError
-from whistdsl.findings import render_github, render_json, render_text
-from whistdsl.lint import lint_path
-from whistdsl.load import dotted, load_ruleset
+from whistdsl.language.catalogue import CONTEXTS, Type
 from whistdsl.players import BOTS, RandomPlayer, play_out
-from whistdsl.record import game_record
-from whistdsl.replay import Disagreement, RecordError, replay
+from whistdsl.records.record import game_record
+from whistdsl.records.replay import Disagreement, RecordError, replay
 from whistdsl.resources import bundled_rulesets, data_dir, schema_path
+from whistdsl.rules.load import dotted, load_ruleset
 
 from .expressions import Draw, expressions
 from .oracle import OTHER, Hang, Outcome, failure, hang_guard, printed_badly

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol
 
-from .engine import Action, Game, SeatView
+from ..engine.game import Action, Game, SeatView
 
 
 class Player(Protocol):
@@ -74,8 +74,8 @@ def play_out(game: Game, players: list[Player]) -> None:
 
 
 def _register_bots() -> None:
-    from .bots.heuristic import HeuristicPlayer
-    from .bots.mc import MonteCarloPlayer
+    from .heuristic import HeuristicPlayer
+    from .mc import MonteCarloPlayer
 
     BOTS.update(heuristic=HeuristicPlayer, mc=MonteCarloPlayer)
 

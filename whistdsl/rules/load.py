@@ -20,10 +20,10 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from .expression import MAX_DIGITS  # the most digits a number may be written with, in any file
-from .findings import Finding, Position
-from .printable import UNSAFE, printable
-from .resources import bundled_rulesets, data_dir
+from ..diagnostics.findings import Finding, Position
+from ..language.expression import MAX_DIGITS  # the most digits a number may be written with, in any file
+from ..printable import UNSAFE, printable
+from ..resources import bundled_rulesets, data_dir
 
 #: A ruleset file larger than this is refused unread (rulesets are a few kilobytes).
 MAX_FILE_BYTES = 256 * 1024

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expression import EvalError, Formula, Value
+from ..language.expression import EvalError, Formula, Value
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1

@@ -30,8 +30,8 @@ from typing import Callable, Iterable, Mapping, Union
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..resources import grammar_path
 from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, Context, Type
-from .resources import grammar_path
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .printable import json_text, printable
+from ..printable import json_text, printable
 
 #: Every finding code, with a one-line meaning. Codes are stable: tools may filter on them.
 CODES: dict[str, str] = {

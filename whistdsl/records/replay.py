@@ -22,14 +22,14 @@ from typing import Any, Callable
 
 import jsonschema
 
-from .cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
-from .engine import Game, HandResult, IllegalAction, PresetDeal, RuleError
-from .expression import EvalError
-from .lint import RulesetError, rules_from_data
-from .load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
+from ..diagnostics.lint import RulesetError, rules_from_data
+from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
+from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
+from ..language.expression import EvalError
+from ..resources import record_schema_path
+from ..rules.load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
+from ..rules.ruleset import MAX_GAME_HANDS, Ruleset
 from .record import FORMAT, exact, read_exact
-from .resources import record_schema_path
-from .ruleset import MAX_GAME_HANDS, Ruleset
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
 #: The record schema's patterns, as written there: a card, and an exact number (an integer, or a

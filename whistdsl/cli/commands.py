@@ -15,15 +15,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .catalogue import SUITS, reference_markdown
-from .findings import render_github, render_json, render_text
-from .lint import ROOT_HELP, LintResult, RulesetError, lint_path, load_rules
-from .load import NotReadable, check_regular_file
-from .printable import printable, printable_text
+from ..diagnostics.findings import render_github, render_json, render_text
+from ..diagnostics.lint import ROOT_HELP, LintResult, RulesetError, lint_path, load_rules
+from ..engine.scoring import hand_points
+from ..language.catalogue import SUITS, reference_markdown
+from ..printable import printable, printable_text
+from ..resources import bundled_rulesets, schema_path
+from ..rules.load import NotReadable, check_regular_file
+from ..rules.ruleset import PlannedHand, Ruleset, hand_setup
 from .play import play_command
-from .resources import bundled_rulesets, schema_path
-from .ruleset import PlannedHand, Ruleset, hand_setup
-from .scoring import hand_points
 from .simulate import simulate_command
 
 app = typer.Typer(
@@ -227,7 +227,7 @@ def score(
             row = [_number(hand_points(rules, env, b, t)) for t in range(cards + 1)]
             typer.echo(str(b).ljust(11) + "".join(cell.rjust(width) for cell in row))
     except Exception as e:  # an evaluation error of the formula (number too large, division by zero)
-        from .expression import EvalError
+        from ..language.expression import EvalError
 
         if isinstance(e, EvalError):
             _err(f"the scoring formula cannot be evaluated here: {e}")
@@ -250,9 +250,9 @@ def replay(
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Re-run a game record against its rules and report the first disagreement."""
-    from .engine import RuleError
-    from .replay import Disagreement, RecordError, read_record
-    from .replay import replay as replay_record
+    from ..engine.game import RuleError
+    from ..records.replay import Disagreement, RecordError, read_record
+    from ..records.replay import replay as replay_record
 
     data = None
     try:
@@ -287,7 +287,7 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     Player names come from the record: printed escaped, as plain text (never markup)."""
     from rich.console import Console
 
-    from .cards import card_text, sort_hand, suit_name
+    from ..engine.cards import card_text, sort_hand, suit_name
     from .sheet import print_sheet, score_sheet
 
     console = Console(highlight=False)

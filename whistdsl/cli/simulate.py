@@ -25,13 +25,13 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
-from .engine import Game, RuleError
-from .expression import Number
-from .lint import ROOT_HELP, load_rules, resolve_ruleset_argument
-from .players import BOTS, play_out
-from .printable import printable
-from .record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
-from .ruleset import Ruleset
+from ..diagnostics.lint import ROOT_HELP, load_rules, resolve_ruleset_argument
+from ..engine.game import Game, RuleError
+from ..language.expression import Number
+from ..players.base import BOTS, play_out
+from ..printable import printable
+from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
+from ..rules.ruleset import Ruleset
 
 #: At most this many bins in a score histogram (bins get wider, never more numerous).
 MAX_BINS = 128
@@ -481,7 +481,7 @@ def render_tables(summary: Summary, console: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from .printable import printable_text
+    from ..printable import printable_text
 
     data = summary_json(summary)
     console.print(
@@ -600,7 +600,7 @@ def simulate_command(
 
     from rich.console import Console
 
-    from .cli import _usage, open_rules
+    from .commands import _usage, open_rules
 
     rules = open_rules(ruleset, root)
     players = players if players is not None else rules.players_default

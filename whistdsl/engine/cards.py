@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import SUITS
+from ..language.catalogue import SUITS
 
 RANK_LETTERS = "23456789TJQKA"  # index = strength
 SUIT_LETTERS = "SHDC"  # index = suit number, in catalogue.SUITS order

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .expression import Number, Value
-from .ruleset import Ruleset
+from ..language.expression import Number, Value
+from ..rules.ruleset import Ruleset
 
 
 def result_env(

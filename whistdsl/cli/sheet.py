@@ -17,10 +17,10 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from .cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
-from .expression import Number
-from .printable import printable, printable_text
-from .ruleset import Ruleset
+from ..engine.cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
+from ..language.expression import Number
+from ..printable import printable, printable_text
+from ..rules.ruleset import Ruleset
 
 MADE_MARK = "*"
 MADE_STYLE = "green"

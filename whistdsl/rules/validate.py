@@ -15,11 +15,16 @@ from typing import Any, Iterator
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from .findings import Finding
+from ..diagnostics.findings import Finding
+from ..resources import schema_path
 from .load import Loaded, dotted
-from .resources import schema_path
 
-LANGUAGE_VERSION = 1
+LANGUAGE_VERSION = 2
+
+#: The keys that language version 2 added (as paths from the top of a file), each with what it
+#: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
+#: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
+VERSION_2_KEYS: dict[tuple[str, ...], str] = {}
 
 
 @cache
@@ -225,7 +230,8 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
     out = []
     for layer in loaded_layers:
         if "whistdsl" not in layer.data:
-            out.append(layer.where(()).finding("W201", f"every ruleset file states its language version: add `whistdsl: {LANGUAGE_VERSION}`"))
+            needed = 2 if any(_has_path(layer.data, path) for path in VERSION_2_KEYS) else 1
+            out.append(layer.where(()).finding("W201", f"every ruleset file states its language version: add `whistdsl: {needed}`"))
         version = layer.data.get("whistdsl")
         if isinstance(version, int) and not isinstance(version, bool) and version > LANGUAGE_VERSION:
             out.append(
@@ -233,7 +239,23 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
                     "W204", f"this file is written for ruleset language version {version}; this whistdsl reads version {LANGUAGE_VERSION} (upgrade whistdsl)"
                 )
             )
+        if version == 1:
+            for path, what in VERSION_2_KEYS.items():
+                if _has_path(layer.data, path):
+                    out.append(
+                        layer.where(path).finding(
+                            "W205", f"`{'.'.join(path)}` ({what}) is language version 2: write `whistdsl: 2` at the top of this file"
+                        )
+                    )
     return out
+
+
+def _has_path(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
 
 
 def schema_valid_part(loaded: Loaded) -> Loaded | None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 import time
 
-from ..cards import NO_TRUMP, Card
-from ..engine import BIDDING, OVER, Game, RuleError, SeatView
+from ..engine.cards import NO_TRUMP, Card
+from ..engine.game import BIDDING, OVER, Game, RuleError, SeatView
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
 
 

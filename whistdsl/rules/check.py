@@ -13,12 +13,12 @@ import re
 from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
-from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from ..diagnostics.findings import Finding, Position
+from ..engine.scoring import start_running
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
-from .expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
-from .findings import Finding, Position
 from .load import JsonPath, Loaded, dotted
-from .scoring import start_running
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
@@ -26,6 +26,7 @@ from .ruleset import (
     STANDARD_RANKS,
     HandKind,
     HandSetup,
+    LetError,
     PlannedHand,
     RankKey,
     Ruleset,
@@ -33,7 +34,6 @@ from .ruleset import (
     ScheduleEntry,
     ScheduleError,
     Tiebreak,
-    LetError,
     hand_setup,
 )
 

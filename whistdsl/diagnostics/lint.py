@@ -10,12 +10,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import compile_ruleset, expression_findings
+from ..resources import bundled_rulesets
+from ..rules.check import compile_ruleset, expression_findings
+from ..rules.load import Document, Loaded, LoadError, _display, check_regular_file, load_ruleset
+from ..rules.ruleset import Ruleset
+from ..rules.validate import check_versions, schema_valid_part, validate
 from .findings import Finding
-from .load import Document, LoadError, Loaded, _display, check_regular_file, load_ruleset
-from .resources import bundled_rulesets
-from .ruleset import Ruleset
-from .validate import check_versions, schema_valid_part, validate
 
 
 @dataclass
@@ -125,7 +125,7 @@ def rules_from_data(data: dict, shown: str) -> Ruleset:
     """
     import yaml
 
-    from .load import parse_document
+    from ..rules.load import parse_document
 
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     try:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
+from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
 from .load import JsonPath
 from .ruleset import HandSetup, Ruleset
 

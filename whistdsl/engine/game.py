@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
+from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
+from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
-from .expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from .ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .scoring import result_env, score_seat, start_running
 
 BIDDING = "bidding"

@@ -18,10 +18,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .cards import card_text, suit_name
-from .engine import Game, HandResult
-from .expression import Number
-from .printable import json_text, printable
+from ..engine.cards import card_text, suit_name
+from ..engine.game import Game, HandResult
+from ..language.expression import Number
+from ..printable import json_text, printable
 
 FORMAT = "whistdsl-record/1"
 #: The longest player's name a record holds (schemas/record.schema.json says the same).

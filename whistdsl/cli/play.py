@@ -17,13 +17,23 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .cards import NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardSyntaxError, parse_card, sort_hand, suit_name
-from .engine import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
-from .expression import MAX_DIGITS, EvalError
-from .lint import ROOT_HELP
-from .players import BOTS, Player, decide
-from .printable import printable
-from .record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
+from ..diagnostics.lint import ROOT_HELP
+from ..engine.cards import (
+    NO_TRUMP,
+    RANK_LETTERS,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    CardSyntaxError,
+    parse_card,
+    sort_hand,
+    suit_name,
+)
+from ..engine.game import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
+from ..language.expression import MAX_DIGITS, EvalError
+from ..players.base import BOTS, Player, decide
+from ..printable import printable
+from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
@@ -420,7 +430,7 @@ def play_command(
     root: Annotated[Optional[Path], typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
-    from .cli import open_rules  # late: cli imports this module to register the command
+    from .commands import open_rules  # late: cli imports this module to register the command
 
     if resume is not None:
         _resume_command(resume, ruleset, watch, record, root)
@@ -486,7 +496,7 @@ def _refuse_record_target(record: Path) -> None:
 def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
     """Every set-up deal of the schedule is checked before the first hand: a bad hand 20 is
     refused now (exit 2) rather than after 19 hands of play."""
-    from .replay import check_set_up_deals
+    from ..records.replay import check_set_up_deals
 
     try:
         check_set_up_deals(game, deals)
@@ -577,7 +587,7 @@ def _last_good_record(writer: RecordWriter) -> str:
 
 def _read_deals(path: Path) -> dict[int, PresetDeal]:
     """The set-up deals of a (partial) record file, by hand number."""
-    from .replay import Disagreement, RecordError, preset_deals, read_record
+    from ..records.replay import Disagreement, RecordError, preset_deals, read_record
 
     try:
         return preset_deals(read_record(path))
@@ -589,9 +599,9 @@ def _read_deals(path: Path) -> dict[int, PresetDeal]:
 
 def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None) -> None:
     """`play --resume RECORD`: the same players in the same seats, from the last complete hand."""
-    from .cli import open_rules
-    from .replay import Disagreement, RecordError, read_record
-    from .replay import resume as resume_game
+    from ..records.replay import Disagreement, RecordError, read_record
+    from ..records.replay import resume as resume_game
+    from .commands import open_rules
 
     if record is not None:
         _refuse_record_target(record)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..cards import NO_TRUMP, Card, deck
-from ..engine import SeatView, trick_winner
-from ..expression import EvalError
-from ..scoring import result_env
+from ..engine.cards import NO_TRUMP, Card, deck
+from ..engine.game import SeatView, trick_winner
+from ..engine.scoring import result_env
+from ..language.expression import EvalError
 
 
 def trick_distribution(chances: Sequence[float]) -> list[float]:

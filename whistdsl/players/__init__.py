@@ -1,0 +1,8 @@
+"""The seats' decision makers: `random`, `heuristic` and `mc` (Monte Carlo), by name in `BOTS`.
+
+The public API is re-exported here: `from whistdsl.players import BOTS, decide, play_out`.
+"""
+
+from .base import BOTS, Player, RandomPlayer, decide, play_out
+
+__all__ = ["BOTS", "Player", "RandomPlayer", "decide", "play_out"]
