@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from contextlib import contextmanager
+from enum import StrEnum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
@@ -24,9 +25,24 @@ from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset,
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
 from .scoring import result_env, score_seat, start_running
 
-BIDDING = "bidding"
-PLAY = "play"
-OVER = "over"
+class Phase(StrEnum):
+    """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
+
+    A hand runs deal -> decisions (the ruleset's own, e.g. a trump named by a seat) -> bidding
+    -> play -> scoring, then the next hand's deal or the end of the game. The deal and the
+    scoring take no action, so a game is never seen resting in them.
+    """
+
+    DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"
+
+
+BIDDING = Phase.BIDDING
+PLAY = Phase.PLAY
+OVER = Phase.OVER
+DECISION = Phase.DECISION
 
 Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
 
@@ -600,6 +616,20 @@ class Game:
                 self._legal_bids_cache = legal
         return self._legal_bids_cache
 
+    def legal_bids(self) -> list[int]:
+        """The legal bids of the seat to act (read it, do not change it); [] out of the bidding."""
+        return self._legal_bids() if self.phase == BIDDING else []
+
+    def legal_cards(self) -> list[Card]:
+        """The legal cards of the seat to act, in the order its hand holds them (read it, do not
+        change it); [] out of the play. `legal_actions` gives the same cards by suit, as a copy."""
+        return self._legal_cards(self.to_act) if self.phase == PLAY else []  # type: ignore[arg-type]
+
+    def play_legal(self, card: Card) -> None:
+        """Play `card`, taken from `legal_cards()` of this very position, without checking it again
+        (for computer players' look-ahead; `play` checks)."""
+        self._commit_card(self.to_act, card)  # type: ignore[arg-type]
+
     def forbidden_bids(self) -> list[int]:
         """Bids in 0..hand size that the rules forbid the seat to act (the hook, forced bids)."""
         if self.phase != BIDDING:
@@ -702,17 +732,36 @@ class Game:
             self.to_act = self.leader
             self.trick_order = self.play_orders[self.leader]
 
+    def bid_refusal(self, bid: object) -> IllegalAction:
+        """Why the seat to act may not bid `bid`, from the ruleset's own formulas (see `_bid_refusal`)."""
+        return self._bid_refusal(bid, self._legal_bids())
+
     def _bid_refusal(self, bid: object, legal: list[int]) -> IllegalAction:
+        """Why `bid` is refused, told from the formula that forbids it: its name and place in the
+        file, and what it read. The hook (`reason` "hook") is named when that formula depends on
+        the earlier bids (it would allow the bid after other earlier bids) and the bids would add
+        up to the hand size; a bid that is the only one allowed is `forced_bid`."""
         size = self.plan[self.index].size
         if type(bid) is not int or not 0 <= bid <= size:
             return IllegalAction(f"a bid is a whole number from 0 to {size}", "bad_bid", f"a bid is a whole number from 0 to {size}")
-        if len(self.bid_log) == len(self.bidding_order) - 1 and self.bids_so_far + bid == size:
+        seat: int = self.to_act  # type: ignore[assignment]
+        env = dict(self._bid_env(seat), bid=bid)
+        formula = next((t for t in self._bid_tests if not t(env)), None)
+        if formula is None:  # not refused by a formula (cannot happen for a bid in 0..size)
+            allowed = ", ".join(map(str, legal))
+            return IllegalAction(f"you may not bid {bid} here; allowed: {allowed}", "bid_not_allowed", f"the allowed bids are {allowed}")
+        read = ", ".join(f"{n}={value_text(env[n])}" for n in sorted(formula.names) if n in env and n != "bid")
+        because = f"{formula.origin} is false for bid {bid}" + (f" with {read}" if read else "")
+        so_far = self.bids_so_far
+        if "bids_so_far" in formula.names and so_far + bid == size and _holds(formula, {**env, "bids_so_far": so_far + 1}):
             why = f"the bids would add up to {size}, the hand size"
-            return IllegalAction(f"you may not bid {bid}: {why}", "hook", f"{why} (hook)")
+            return IllegalAction(f"you may not bid {bid}: {why}; {because}", "hook", f"{why} (hook)")
         if len(legal) == 1:
-            return IllegalAction(f"you may not bid {bid}: the only allowed bid is {legal[0]}", "forced_bid", f"the only allowed bid is {legal[0]}")
+            return IllegalAction(
+                f"you may not bid {bid}: the only allowed bid is {legal[0]}; {because}", "forced_bid", f"the only allowed bid is {legal[0]}"
+            )
         allowed = ", ".join(map(str, legal))
-        return IllegalAction(f"you may not bid {bid} here; allowed: {allowed}", "bid_not_allowed", f"the allowed bids are {allowed}")
+        return IllegalAction(f"you may not bid {bid}: {because}; allowed: {allowed}", "bid_not_allowed", f"{because}; the allowed bids are {allowed}")
 
     def play(self, card: Card | None) -> None:
         """Play a card; None plays the card a seat cannot see (forehead), chosen at random among its legal cards."""
@@ -1057,6 +1106,14 @@ def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
         if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
             win_seat, win_card, win_suit = seat, c, suit
     return win_seat
+
+
+def _holds(formula: Formula, env: Mapping[str, Value]) -> bool:
+    """Whether a yes/no formula is true in `env` (false when it cannot be evaluated there)."""
+    try:
+        return bool(formula(env))  # type: ignore[arg-type]
+    except EvalError:
+        return False
 
 
 def _a_card_of(suit: int) -> str:

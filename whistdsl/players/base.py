@@ -47,8 +47,8 @@ def decide(game: Game, player: Player) -> Action:
     assert seat is not None
     if not player.observes:
         if game.phase == "bidding":
-            return player.act(None, game._legal_bids(), game.rng)
-        legal = game._legal_cards(seat) if game.can_see_own_hand(seat) else None
+            return player.act(None, game.legal_bids(), game.rng)
+        legal = game.legal_cards() if game.can_see_own_hand(seat) else None
         return player.act(None, legal, game.rng)
     view = game.view(seat)
     return player.act(view, list(view.legal) if view.legal is not None else None, game.rng)

@@ -87,10 +87,10 @@ def rollout(game: Game, rng: random.Random) -> None:
         if game.phase == BIDDING:
             game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]
             continue
-        legal = game._legal_cards(seat)  # type: ignore[arg-type]
+        legal = game.legal_cards()
         need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]
         last = len(game.trick) == len(game.trick_order) - 1
-        game._commit_card(seat, choose_card(legal, game.trick, game.trump, need, last))  # type: ignore[arg-type]
+        game.play_legal(choose_card(legal, game.trick, game.trump, need, last))
 
 
 class MonteCarloPlayer:
