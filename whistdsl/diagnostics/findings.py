@@ -25,6 +25,8 @@ CODES: dict[str, str] = {
     "W202": "a value has the wrong type",
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
+    "W206": "a decision is written twice (`decisions`)",
+    "W207": "a key belongs to another kind of decision (`decisions`)",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -42,6 +44,11 @@ CODES: dict[str, str] = {
     "W405": "a name refers to something the ruleset does not define",
     "W406": "inconsistent player counts or deck",
     "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
+    "W423": "a decision has no options, or options that are not in the game",
+    "W424": "a decision's `who` is not a seat that plays (or has nothing to go by yet)",
+    "W425": "a formula reads what the decider cannot see yet (hidden bids, a trump named later)",
+    "W426": "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids)",
+    "W427": "a named call has a reserved name",
 }
 
 SEVERITIES = ("error", "warning")

@@ -143,6 +143,9 @@ class HandResult(NamedTuple):
     totals: tuple[Number, ...]
     running: tuple[dict[str, Number], ...]
     rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
+    calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
+    blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,11 @@ class SeatView:
     running: tuple[dict[str, Number], ...]
     legal: tuple[int, ...] | None
     hand_env: dict[str, Value] = field(repr=False, compare=False, default_factory=dict)
+    decision: str | None = None  # in the decision phase: "trump" (name it) or "blind" (bid blind or look)
+    calls: tuple[str, ...] = ()  # per seat, the named call it made as far as this seat sees ("" otherwise)
+    blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
+    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
+    trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
 
     @property
     def played(self) -> frozenset[Card]:
@@ -265,11 +273,17 @@ class Game:
         self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
         self._setups: dict[int, HandSetup] = shared["setups"]
         self._legal_cache: tuple[int, int, list[Card]] | None = None
+        self._decides = rules.has_decisions  # the hand has decisions beyond number bids (language 2)
+        self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
+        self.blind: list[bool] | tuple[bool, ...] = (False,) * n
+        self.choices: list[tuple[int, str, str]] = []
+        self.decision: str | None = None
+        self.trump_named_by: int | None = None
         if "score_reads" not in shared:
             formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
             reads = set().union(*(f.names for f in formulas))
             by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
-            by_seat = {"total", "is_dealer", "position", *rules.running_names}
+            by_seat = {"total", "is_dealer", "position", "call", "blind", *rules.running_names}
             shared["score_reads"] = (
                 sorted(reads - by_result - by_seat),  # read from the hand's env
                 sorted(reads & by_seat),
@@ -320,6 +334,17 @@ class Game:
         for seat, bid in view.bids:
             game.bids[seat] = bid
         game.bid_log = list(view.bids)
+        if game._decides:
+            game.calls = list(view.calls) if view.calls else [""] * n
+            game.blind = list(view.blind) if view.blind else [False] * n
+            game.looked = [True] * n  # a look-ahead plays on from here: nobody chooses blind any more
+            game.choices = []
+            game.decision = view.decision
+            game.trump_named_by = view.trump_named_by
+            choice = rules.trump_choice
+            game._names_trump = choice is not None and view.trump_named_by is None and (
+                choice.when is None or _holds(choice.when, dict(env, trump=suit_name(view.trump)))
+            )
         game.bids_so_far = sum(b for _, b in view.bids)
         game.taken = list(view.taken)
         game.tricks = list(view.tricks)
@@ -342,6 +367,10 @@ class Game:
             return seat == self.dealer
         if name == "position":
             return self.position[seat]
+        if name == "call":
+            return self.calls[seat]
+        if name == "blind":
+            return self.blind[seat]
         return self.running[seat][name]
 
     def _choose_first_dealer(self, given: int | None) -> int:
@@ -381,12 +410,13 @@ class Game:
         if tests is None:
             rules = self.rules
             formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            reads = set().union(*(f.names for f in formulas)) - {"bid"}
+            reads = set().union(*(f.names for f in formulas)) - {"bid", "call"}
             by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
+            by_seat = {"total", "is_dealer", "blind", *rules.running_names}
             tests = self._kind_tests[kind.name] = (
                 formulas,
-                sorted(reads - by_turn - {"total", "is_dealer", *rules.running_names}),  # the hand's own
-                sorted(reads & {"total", "is_dealer", *rules.running_names}),  # the bidder's own
+                sorted(reads - by_turn - by_seat),  # the hand's own
+                sorted(reads & by_seat),  # the bidder's own
             )
         self._bid_tests, self._bid_hand_names, self._bid_seat_names = tests
 
@@ -489,19 +519,8 @@ class Game:
             trump = turn_up >> 4
         else:
             trump = NO_TRUMP
-        self.trump = trump
         self.hand_size = size
-        # the hand's env is read-only once built: shared by every game that reaches this hand
-        cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
-        if cached is None:
-            self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
-            self._keep_bid_hand_key()
-            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
-            if index < self.scheduled_hands:
-                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key, self._score_hand_key)
-        else:
-            self.hand_env, self._bid_hand_key, self._score_hand_key = cached
-        self._bid_scratch: dict[str, Value] | None = None
+        self._set_trump(trump)
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
         self.bids_so_far = 0
@@ -512,6 +531,125 @@ class Game:
         self.to_act: int | None = self.bidding_order[0]
         self._legal_bids_cache: list[int] | None = None
         self._legal_cache = None
+        if self._decides:
+            self._begin_decisions(setup)
+
+    def _set_trump(self, trump: int) -> None:
+        """This hand's trump, and the hand's env that formulas read from now on."""
+        self.trump = trump
+        index = self.index
+        # the hand's env is read-only once built: shared by every game that reaches this hand
+        cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
+        if cached is None:
+            self.hand_env: dict[str, Value] = dict(self.setup.env, trump=suit_name(trump))
+            self._keep_bid_hand_key()
+            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
+            if index < self.scheduled_hands:
+                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key, self._score_hand_key)
+        else:
+            self.hand_env, self._bid_hand_key, self._score_hand_key = cached
+        self._bid_scratch: dict[str, Value] | None = None
+        self._legal_bids_cache = None
+
+    # ------------------------------------------------------------ decisions (language 2)
+
+    def _begin_decisions(self, setup: HandSetup) -> None:
+        """The hand's own decisions before the bidding: a trump named by a seat, then each
+        bidder's choice to bid blind or look (the `decisions` of the ruleset)."""
+        n = self.players
+        self.calls: list[str] = [""] * n
+        self.blind: list[bool] = [False] * n
+        self.looked: list[bool] = [not self.rules.blind_bids] * n
+        self.choices: list[tuple[int, str, str]] = []
+        self.trump_named_by: int | None = None
+        self.decision: str | None = None
+        choice = self.rules.trump_choice
+        self._names_trump = False
+        if choice is not None:
+            env = dict(setup.env, trump=suit_name(self.trump))
+            if choice.when is None:
+                self._names_trump = True
+            else:
+                try:
+                    self._names_trump = bool(choice.when(env))
+                except EvalError as e:
+                    raise _formula_error(e, (choice.when,), env, hand=self.hand_number) from None
+            if self._names_trump and not choice.after_bidding:
+                self._ask(self._trump_chooser(), "trump")
+                return
+        self._next_bidder(self.bidding_order[0])
+
+    def _trump_chooser(self) -> int:
+        who = self.rules.trump_choice.who  # type: ignore[union-attr]
+        if who == "dealer":
+            return self.dealer
+        if who == "highest_bidder":
+            return self.highest_bidder()
+        return self.bidding_order[0]
+
+    def _ask(self, seat: int, decision: str) -> None:
+        self.phase = DECISION
+        self.decision = decision
+        self.to_act = seat
+        if decision == "trump":
+            self.looked[seat] = True  # naming trump, the seat has looked at its cards
+
+    def _next_bidder(self, seat: int) -> None:
+        """`seat` bids next: first its choice to bid blind, when it has not looked yet."""
+        if not self.looked[seat]:
+            self._ask(seat, "blind")
+            return
+        self.phase = BIDDING
+        self.decision = None
+        self.to_act = seat
+
+    def decision_options(self) -> list[str]:
+        """The options of the decision the seat to act makes now ([] out of the decision phase)."""
+        if self.phase != DECISION:
+            return []
+        if self.decision == "trump":
+            return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
+        return ["look", "blind"]
+
+    def decide(self, choice: str) -> None:
+        """Make the decision of the seat to act: a trump's name (`none` for no trump), or
+        `blind` / `look` before a bid. Raises IllegalAction (and changes nothing)."""
+        if self.phase != DECISION:
+            raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
+        options = self.decision_options()
+        if type(choice) is not str or choice not in options:
+            what = "trump" if self.decision == "trump" else "whether to bid blind"
+            return_text = f"choose {what}: one of {', '.join(options)}"
+            raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
+        seat: int = self.to_act  # type: ignore[assignment]
+        self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
+        if self.decision == "trump":
+            self.trump_named_by = seat
+            self._set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
+            if self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+                self._begin_play()
+            else:
+                self._next_bidder(self.bidding_order[0])
+            return
+        self.looked[seat] = True
+        self.blind[seat] = choice == "blind"
+        self._legal_bids_cache = None
+        self.phase = BIDDING
+        self.decision = None
+
+    def highest_bidder(self) -> int:
+        """The seat with the highest bid (a tie goes to the one who bid first)."""
+        best_seat, best = self.bid_log[0]
+        for seat, bid in self.bid_log[1:]:
+            if bid > best:
+                best_seat, best = seat, bid
+        return best_seat
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self.decision = None
+        self.to_act = self.leader
+        self.trick_order = self.play_orders[self.leader]
 
     def _no_trump(self, setup: HandSetup) -> bool:
         try:
@@ -559,6 +697,8 @@ class Game:
             return list(self._legal_bids())
         if self.phase == PLAY:
             return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]
+        if self.phase == DECISION:
+            return self.decision_options()  # type: ignore[return-value]
         return []
 
     def _bid_env(self, seat: int) -> dict[str, Value]:
@@ -575,6 +715,8 @@ class Game:
         env["bids_made"] = made
         env["is_last"] = made == len(self.bidding_order) - 1
         env["is_first"] = made == 0
+        env["call"] = ""
+        env["blind"] = self.blind[seat] if self._decides else False
         return env
 
     def _legal_bids(self) -> list[int]:
@@ -582,7 +724,7 @@ class Game:
             tests = self._bid_tests
             size = self.hand_size
             if not tests:
-                self._legal_bids_cache = list(range(size + 1))
+                self._legal_bids_cache = list(range(size + 1)) + [name for name, _ in self.rules.calls]
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
@@ -599,6 +741,11 @@ class Game:
                             env["bid"] = bid
                             if all(t(env) for t in tests):
                                 legal.append(bid)
+                        for name, counts_as in self.rules.calls:
+                            env["bid"], env["call"] = counts_as, name
+                            if all(t(env) for t in tests):
+                                legal.append(name)  # type: ignore[arg-type]
+                        env["call"] = ""
                     except EvalError as e:
                         raise _formula_error(e, tests, env, hand=self.hand_number, seat=seat) from None
                     if not legal:
@@ -648,7 +795,11 @@ class Game:
 
     def can_see_own_hand(self, seat: int) -> bool:
         view = self.kind.view
-        return not (view == "forehead" or (view == "blind" and self.phase == BIDDING))
+        if view == "forehead" or (view == "blind" and self.phase in (BIDDING, DECISION)):
+            return False
+        if self._decides and self.rules.blind_bids and self.phase in (BIDDING, DECISION):
+            return self.looked[seat] and (not self.blind[seat] or self.bids[seat] is not None)  # a blind bidder looks once it has bid
+        return True
 
     def view(self, seat: int) -> SeatView:
         """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
@@ -667,8 +818,17 @@ class Game:
         if self.to_act == seat:
             if self.phase == BIDDING:
                 legal = tuple(self._legal_bids())
+            elif self.phase == DECISION:
+                legal = tuple(self.decision_options())  # type: ignore[arg-type]
             elif visible:
                 legal = tuple(by_suit(self._legal_cards(seat)))
+        # bids made together are shown once all have bid
+        hidden = self.rules.bids_together and self.phase in (BIDDING, DECISION) and len(self.bid_log) < len(self.bidding_order)
+        bids = tuple(self.bid_log)
+        calls = tuple(self.calls)
+        if hidden:
+            bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
+            calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
         plan = self.plan[self.index]
         return SeatView(
             seat=seat,
@@ -688,7 +848,7 @@ class Game:
             hand=own,
             others=others,
             bidding_order=self.bidding_order,
-            bids=tuple(self.bid_log),
+            bids=bids,
             leader=self.leader if self.phase == PLAY else None,
             trick=tuple(self.trick),
             tricks=tuple(self.tricks),
@@ -697,6 +857,11 @@ class Game:
             running=tuple(dict(r) for r in self.running),
             legal=legal,
             hand_env=dict(self.hand_env),
+            decision=self.decision if self.phase == DECISION else None,
+            calls=calls,
+            blind=tuple(self.blind),
+            bids_hidden=bool(hidden),
+            trump_named_by=self.trump_named_by,
         )
 
     # ------------------------------------------------------------ actions
@@ -707,6 +872,8 @@ class Game:
             self.bid(action)  # type: ignore[arg-type]
         elif self.phase == PLAY:
             self.play(action)
+        elif self.phase == DECISION:
+            self.decide(action)  # type: ignore[arg-type]
         else:
             raise IllegalAction("the game is over", "game_over")
 
@@ -714,19 +881,28 @@ class Game:
         if self.phase != BIDDING:
             raise IllegalAction("it is not time to bid", "not_your_turn", "bid when it was not time to bid")
         legal = self._legal_bids()
-        if type(bid) is not int or bid not in legal:
+        if type(bid) not in (int, str) or bid not in legal:
             raise self._bid_refusal(bid, legal)
         self._commit_bid(bid)
 
-    def _commit_bid(self, bid: int) -> None:
-        """Record a bid already known to be legal; after the last one, the play begins."""
+    def _commit_bid(self, bid: int | str) -> None:
+        """Record a bid already known to be legal (a number, or a named call); after the last
+        one, the play begins (or the decisions that follow the bidding)."""
         seat = self.to_act
+        if type(bid) is str:
+            self.calls[seat] = bid  # type: ignore[index]
+            bid = dict(self.rules.calls)[bid]
         self.bids[seat] = bid  # type: ignore[index]
         self.bid_log.append((seat, bid))  # type: ignore[arg-type]
-        self.bids_so_far += bid
+        self.bids_so_far += bid  # type: ignore[operator]
         self._legal_bids_cache = None
         if len(self.bid_log) < len(self.bidding_order):
-            self.to_act = self.bidding_order[len(self.bid_log)]
+            if self._decides:
+                self._next_bidder(self.bidding_order[len(self.bid_log)])
+            else:
+                self.to_act = self.bidding_order[len(self.bid_log)]
+        elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+            self._ask(self._trump_chooser(), "trump")
         else:
             self.phase = PLAY
             self.to_act = self.leader
@@ -742,8 +918,16 @@ class Game:
         the earlier bids (it would allow the bid after other earlier bids) and the bids would add
         up to the hand size; a bid that is the only one allowed is `forced_bid`."""
         size = self.plan[self.index].size
+        calls = dict(self.rules.calls)
+        if type(bid) is str and bid in calls:
+            env = dict(self._bid_env(self.to_act), bid=calls[bid], call=bid)  # type: ignore[arg-type]
+            formula = next((t for t in self._bid_tests if not t(env)), None)
+            because = f": {formula.origin} is false for the call {bid}" if formula is not None else ""
+            allowed = ", ".join(map(str, legal))
+            return IllegalAction(f"you may not call {bid} now{because}; allowed: {allowed}", "bid_not_allowed", f"the allowed bids are {allowed}")
         if type(bid) is not int or not 0 <= bid <= size:
-            return IllegalAction(f"a bid is a whole number from 0 to {size}", "bad_bid", f"a bid is a whole number from 0 to {size}")
+            named = f", or {' or '.join(calls)}" if calls else ""
+            return IllegalAction(f"a bid is a whole number from 0 to {size}{named}", "bad_bid", f"a bid is a whole number from 0 to {size}{named}")
         seat: int = self.to_act  # type: ignore[assignment]
         env = dict(self._bid_env(seat), bid=bid)
         formula = next((t for t in self._bid_tests if not t(env)), None)
@@ -799,17 +983,20 @@ class Game:
 
     def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Bid and play the rest of this hand with players that see only their legal actions."""
-        if self.phase == BIDDING:
+        if self.phase != PLAY:
             self.bid_unobserved(choose)
         self.play_tricks_unobserved(choose)
 
     def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Finish this hand's bidding, asking `choose[seat](legal bids)` for each bid (see
         `play_tricks_unobserved`)."""
-        while self.phase == BIDDING:
+        while self.phase == BIDDING or self.phase == DECISION:
+            if self.phase == DECISION:
+                self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]
+                continue
             legal = self._legal_bids()
             bid = choose[self.to_act](legal)  # type: ignore[index]
-            if type(bid) is not int or bid not in legal:
+            if type(bid) not in (int, str) or bid not in legal:
                 raise self._bid_refusal(bid, legal)
             self._commit_bid(bid)
 
@@ -898,6 +1085,8 @@ class Game:
                     position=self.position[seat],
                     running=self.running[seat],
                     into=scratch,
+                    call=self.calls[seat],
+                    blind=self.blind[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -944,6 +1133,7 @@ class Game:
                 tuple(self.totals),
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
+                *((tuple(self.choices), tuple(self.calls), tuple(self.blind)) if self._decides else ()),
             )
         )
         if self.stop_after_hand:

@@ -23,6 +23,8 @@ def result_env(
     position: int = 1,
     running: Mapping[str, Number] | None = None,
     into: dict[str, Value] | None = None,
+    call: str = "",
+    blind: bool = False,
 ) -> dict[str, Value]:
     """The `scoring` context for one seat: the hand's env (with `trump`) plus this seat's result.
 
@@ -35,6 +37,8 @@ def result_env(
     env["is_dealer"] = is_dealer
     env["position"] = position
     env["bid"] = bid
+    env["call"] = call
+    env["blind"] = blind
     env["tricks"] = tricks
     env["made"] = tricks == bid
     env["over"] = tricks > bid
@@ -59,7 +63,8 @@ def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
     return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
-def hand_points(rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int) -> Number:
-    """The scoring formula's points for one bid and result, with running values at their start."""
-    env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])))  # type: ignore[arg-type]
+def hand_points(rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int, call: str = "", blind: bool = False) -> Number:
+    """The scoring formula's points for one bid (a named `call`, bid `blind`) and result, with
+    running values at their start."""
+    env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])), call=call, blind=blind)  # type: ignore[arg-type]
     return rules.points(env)  # type: ignore[misc,return-value]

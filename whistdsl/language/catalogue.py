@@ -71,7 +71,11 @@ _SEAT = (
     Variable("is_dealer", B, "this player dealt this hand"),
     Variable("position", N, "this player's place in the bidding order, 1 = bids first"),
 )
-_BID = (Variable("bid", N, "this player's bid"),)
+_BID = (
+    Variable("bid", N, "this player's bid (a named call: the number it counts as)"),
+    Variable("call", T, 'the named call this player made, e.g. "nil" (`decisions`, `calls`); "" for a number bid'),
+    Variable("blind", B, "this player chose to bid blind, before looking at its cards (`decisions`, `blind: may`)"),
+)
 _RESULT = (
     Variable("tricks", N, "tricks this player took"),
     Variable("made", B, "tricks == bid: the contract was made exactly"),
@@ -102,6 +106,12 @@ CONTEXTS: dict[str, Context] = {
             "trump.none_when",
             "once per hand, once it is known who plays",
             _HAND + _PLAYING,
+        ),
+        Context(
+            "trump_choice",
+            "decisions.*.when",
+            "once per hand, after the deal: does a seat name trump this hand?",
+            _HAND + _PLAYING + (Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),),
         ),
         Context(
             "bidding",

@@ -1,6 +1,7 @@
 """Players: the seats' decision makers. Computer players see only their seat's `SeatView`.
 
-A player answers `act(view, rng)` with a bid or a card. Randomness comes from the game's one
+A player answers `act(view, legal, rng)` with a bid (a number or a named call), a card, or the
+choice of a decision (a trump's name, `blind` or `look`). Randomness comes from the game's one
 generator (`rng`), so a game is reproducible from its seed. A player that needs no
 information at all (`random`) says so with `observes = False` and is given no view.
 """
@@ -48,6 +49,8 @@ def decide(game: Game, player: Player) -> Action:
     if not player.observes:
         if game.phase == "bidding":
             return player.act(None, game.legal_bids(), game.rng)
+        if game.phase == "decision":
+            return player.act(None, game.decision_options(), game.rng)  # type: ignore[arg-type]
         legal = game.legal_cards() if game.can_see_own_hand(seat) else None
         return player.act(None, legal, game.rng)
     view = game.view(seat)
@@ -67,7 +70,7 @@ def play_out(game: Game, players: list[Player]) -> None:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
         elif game.kind.view != "forehead":
             game.play_hand_unobserved(choose)
-        elif game.phase == "bidding":
+        elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]

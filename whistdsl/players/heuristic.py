@@ -9,9 +9,10 @@ counts, and scores every legal bid with the ruleset's own scoring formula (and b
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Sequence
 
-from ..engine.cards import NO_TRUMP, Card, deck
+from ..engine.cards import NO_TRUMP, Card, deck, suit_number
 from ..engine.game import SeatView, trick_winner
 from ..engine.scoring import result_env
 from ..language.expression import EvalError
@@ -83,10 +84,16 @@ def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
     return wins / len(unseen)
 
 
-def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
-    """The expected points (bonus included) of bidding `bid`, by the ruleset's own formulas."""
+def expected_bid_value(view: SeatView, bid: int | str, dist: list[float], blind: bool | None = None) -> float:
+    """The expected points (bonus included) of bidding `bid` (a number or a named call; `blind`:
+    bid blind, by default as this seat chose), by the ruleset's own formulas."""
     rules = view.rules
     seat = view.seat
+    call = ""
+    if isinstance(bid, str):
+        call, bid = bid, dict(rules.calls)[bid]
+    if blind is None:
+        blind = bool(view.blind) and view.blind[seat]
     total = 0.0
     for tricks, p in enumerate(dist):
         if p < 1e-9:
@@ -99,6 +106,8 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
             is_dealer=seat == view.dealer,
             position=len(view.bids) + 1,
             running=view.running[seat],
+            call=call,
+            blind=blind,
         )
         try:
             points = rules.points.cached(env)  # type: ignore[union-attr]
@@ -115,10 +124,56 @@ def lowest_wins(view: SeatView) -> bool:
     return bool(view.rules.rank) and not view.rules.rank[0].highest
 
 
-def choose_bid(view: SeatView, legal: Sequence[int]) -> int:
+def choose_bid(view: SeatView, legal: Sequence[int | str]) -> int | str:
+    """The legal bid (or named call) of the best expected score, by the estimate of the hand."""
     dist = trick_distribution(card_chances(view))
     sign = -1.0 if lowest_wins(view) else 1.0
-    return max(legal, key=lambda b: (sign * expected_bid_value(view, b, dist), -abs(b - _mean(dist))))
+    calls = dict(view.rules.calls)
+    mean = _mean(dist)
+    return max(legal, key=lambda b: (sign * expected_bid_value(view, b, dist), -abs(calls.get(b, b) - mean)))  # type: ignore[arg-type,operator]
+
+
+def _all_bids(view: SeatView) -> list[int | str]:
+    return [*range(view.hand_size + 1), *(name for name, n in view.rules.calls if n <= view.hand_size)]
+
+
+def choose_trump(view: SeatView, options: Sequence[str]) -> str:
+    """The trump (or `none`) under which this seat expects to score best: with its bid, when it
+    has bid already; otherwise with the best bid it could make under that trump."""
+    sign = -1.0 if lowest_wins(view) else 1.0
+    own = [b for s, b in view.bids if s == view.seat]
+    call = view.calls[view.seat] if view.calls else ""
+
+    def value(option: str) -> float:
+        trump = NO_TRUMP if option == "none" else suit_number(option)
+        v = replace(view, trump=trump, hand_env=dict(view.hand_env, trump=option))
+        dist = trick_distribution(card_chances(v))
+        if own:
+            return sign * expected_bid_value(v, call or own[0], dist)
+        return max(sign * expected_bid_value(v, b, dist) for b in _all_bids(v))
+
+    return max(options, key=value)
+
+
+def choose_blind(view: SeatView, rng: random.Random, samples: int = 8) -> str:
+    """`blind` when bidding blind is worth more than looking first: the best blind bid on what
+    this seat can expect of an unseen hand, against the best bid it could choose after looking
+    at each of a few hands dealt at random from the cards it has not seen (the worth of looking)."""
+    sign = -1.0 if lowest_wins(view) else 1.0
+    unseen = unseen_cards(view)
+    size = view.hand_size
+    if len(unseen) < size:
+        return "look"
+    dists = []
+    look = 0.0
+    for _ in range(samples):
+        v = replace(view, hand=tuple(rng.sample(unseen, size)))
+        dist = trick_distribution(card_chances(v))
+        dists.append(dist)
+        look += max(sign * expected_bid_value(v, b, dist, blind=False) for b in _all_bids(v))
+    average = [sum(d[t] for d in dists) / samples for t in range(size + 1)]
+    blind = max(sign * expected_bid_value(view, b, average, blind=True) for b in _all_bids(view))
+    return "blind" if blind > look / samples else "look"
 
 
 def _mean(dist: list[float]) -> float:
@@ -167,8 +222,12 @@ class HeuristicPlayer:
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | None:
         assert view is not None
+        if view.phase == "decision":
+            if view.decision == "trump":
+                return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]
+            return choose_blind(view, rng)  # type: ignore[return-value]
         if view.phase == "bidding":
-            return choose_bid(view, legal or [0])
+            return choose_bid(view, legal or [0])  # type: ignore[return-value]
         if legal is None:
             return None  # a card this seat cannot see
         bid = next(b for s, b in view.bids if s == view.seat)

@@ -15,7 +15,7 @@ import random
 import time
 
 from ..engine.cards import NO_TRUMP, Card
-from ..engine.game import BIDDING, OVER, Game, RuleError, SeatView
+from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
 
 
@@ -84,7 +84,7 @@ def rollout(game: Game, rng: random.Random) -> None:
     bidder = HeuristicPlayer()
     while game.phase != OVER:
         seat = game.to_act
-        if game.phase == BIDDING:
+        if game.phase == BIDDING or game.phase == DECISION:
             game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]
             continue
         legal = game.legal_cards()
@@ -111,8 +111,12 @@ class MonteCarloPlayer:
             return None  # a card this seat cannot see
         if len(legal) == 1:
             return legal[0]
-        if view.phase == BIDDING and view.hand is None:
-            return choose_bid(view, legal)  # nothing to sample from but the heuristic's estimate
+        if view.phase == DECISION:
+            return HeuristicPlayer().act(view, legal, rng)  # trump, blind or look: the heuristic's estimate
+        if view.phase == BIDDING and (view.hand is None or view.bids_hidden):
+            # nothing to sample from but the heuristic's estimate (own cards unseen), or bids made
+            # together: the others' bids are not known, and a sample must not read them
+            return choose_bid(view, legal)
         sign = -1.0 if lowest_wins(view) else 1.0
         seat = view.seat
         totals = {a: 0.0 for a in legal}

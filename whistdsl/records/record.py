@@ -23,7 +23,9 @@ from ..engine.game import Game, HandResult
 from ..language.expression import Number
 from ..printable import json_text, printable
 
-FORMAT = "whistdsl-record/1"
+#: Format 2 adds each hand's `choices` (trump named by a seat, blind or look) and a bid's `call`
+#: and `blind` (language 2's decisions); a format 1 record is read as before.
+FORMAT = "whistdsl-record/2"
 #: The longest player's name a record holds (schemas/record.schema.json says the same).
 MAX_PLAYER_NAME = 200
 
@@ -42,7 +44,17 @@ def read_exact(value: int | str) -> Number:
     return f.numerator if f.denominator == 1 else f
 
 
+def _bid_json(h: HandResult, seat: int, bid: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat, "bid": bid}
+    if h.calls and h.calls[seat]:
+        out["call"] = h.calls[seat]
+    if h.blind and h.blind[seat]:
+        out["blind"] = True
+    return out
+
+
 def hand_json(h: HandResult) -> dict[str, Any]:
+    choices = {"choices": [{"seat": s, "decision": d, "choice": c} for s, d, c in h.choices]} if h.choices else {}
     return {
         "number": h.number,
         "cards": h.size,
@@ -54,7 +66,8 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "trump": None if h.trump < 0 else suit_name(h.trump),
         "turn_up": None if h.turn_up is None else card_text(h.turn_up),
         "deal": [[card_text(c) for c in cards] for cards in h.deal],
-        "bids": [{"seat": s, "bid": b} for s, b in h.bids],
+        **choices,
+        "bids": [_bid_json(h, s, b) for s, b in h.bids],
         "tricks": [
             {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c)} for s, c in t.cards], "winner": t.winner}
             for t in h.tricks

@@ -251,7 +251,8 @@ def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
             turn_up = parse_card(hand["turn_up"]) if hand.get("turn_up") else None
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
-        trump = hand.get("trump")
+        # a trump named by a seat is replayed as its decision, not set up
+        trump = hand.get("trump") if not any(c.get("decision") == "trump" for c in hand.get("choices", ())) else None
         deals[hand["number"]] = PresetDeal(
             deal=deal,
             dealer=hand.get("dealer"),
@@ -260,6 +261,64 @@ def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
             trump=suit_number(trump) if trump is not None and turn_up is None else None,
         )
     return deals
+
+
+def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
+    """Replay a hand's decisions and bids in the order the rules ask for them (language 2): each
+    recorded choice and bid (its named call, whether blind) through the engine's own checks."""
+    number = hand["number"]
+    choices = list(hand.get("choices", []))
+    bids = list(hand.get("bids", []))
+    try:
+        while game.hand_number == number and game.phase in ("decision", "bidding") and not game.over:
+            if game.phase == "decision":
+                if not choices:
+                    if bids:
+                        raise Disagreement(number, "bidding", f"the rules ask seat {game.to_act} to choose {_decision_words(game.decision)} first; the record has no such choice")
+                    break
+                c = choices.pop(0)
+                seat, decision, choice = c["seat"], c["decision"], c["choice"]
+                if (seat, decision) != (game.to_act, game.decision):
+                    raise Disagreement(
+                        number, "bidding", f"the record says seat {seat} chose {_decision_words(decision)} next; by the rules seat {game.to_act} chooses {_decision_words(game.decision)}"
+                    )
+                try:
+                    game.decide(choice)
+                except IllegalAction as e:
+                    raise Disagreement(number, "bidding", f"seat {seat} chose {choice} but {e.detail}") from None
+                continue
+            if not bids:
+                break
+            b = bids.pop(0)
+            seat, bid, call = b["seat"], b["bid"], b.get("call")
+            if game.to_act != seat:
+                raise Disagreement(number, "bidding", f"the record says seat {seat} bid next; by the rules seat {game.to_act} bids")
+            if bool(b.get("blind", False)) != bool(game.blind[seat]):
+                said, chose = ("blind", "to look") if b.get("blind") else ("after looking", "to bid blind")
+                raise Disagreement(number, "bidding", f"the record says seat {seat} bid {said}, but it chose {chose}")
+            counts = dict(game.rules.calls)
+            if call is not None and call in counts and counts[call] != bid:
+                raise Disagreement(number, "bidding", f"seat {seat} called {call}, which counts as {counts[call]}, but the record says {bid}")
+            try:
+                game.bid(call if call is not None else bid)
+            except IllegalAction as e:
+                raise Disagreement(number, "bidding", f"seat {seat} bid {call or bid} but {e.detail}") from None
+    except ValueError as e:  # the next hand's recorded deal does not fit
+        raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
+    if choices:
+        c = choices[0]
+        raise Disagreement(number, "bidding", f"the record says seat {c['seat']} chose {_decision_words(c['decision'])}; by the rules there is no such choice now")
+    if bids:
+        raise Disagreement(number, "bidding", f"the record has a bid by seat {bids[0]['seat']} after everyone has bid")
+    if game.hand_number == number and game.phase == "play" and "trump" in hand:
+        trump = None if game.trump < 0 else suit_name(game.trump)
+        if hand["trump"] != trump:
+            named = f"seat {game.trump_named_by} named {trump or 'none'}" if game.trump_named_by is not None else f"the rules say {trump or 'none'}"
+            raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}, but {named}")
+
+
+def _decision_words(decision: str | None) -> str:
+    return "trump" if decision == "trump" else "whether to bid blind"
 
 
 @dataclass
@@ -322,9 +381,11 @@ def replay(
         if "sitting_out" in hand and sorted(hand["sitting_out"]) != list(game.sitting_out):
             raise Disagreement(number, "deal", f"the record says {hand['sitting_out']} sit out; the rules say {list(game.sitting_out)}")
         rules_trump = None if game.trump < 0 else suit_name(game.trump)
-        if "trump" in hand and hand["trump"] != rules_trump:
+        if "trump" in hand and hand["trump"] != rules_trump and not hand.get("choices"):
             raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}; the rules say {rules_trump or 'none'}")
-        for b in hand.get("bids", []):
+        if rules.has_decisions or hand.get("choices"):
+            _replay_decisions(game, hand)
+        for b in hand.get("bids", []) if not rules.has_decisions else ():
             seat, bid = b["seat"], b["bid"]
             if game.phase != "bidding":
                 raise Disagreement(number, "bidding", f"the record has a bid by seat {seat} after everyone has bid")

@@ -34,6 +34,7 @@ from .ruleset import (
     ScheduleEntry,
     ScheduleError,
     Tiebreak,
+    TrumpChoice,
     hand_setup,
 )
 
@@ -268,6 +269,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         if hands and cards:
             tiebreak = Tiebreak(hands, cards, tb.get("kind", NORMAL))
 
+    decided = _compile_decisions(c, d)
     rules = Ruleset(
         name=d.get("name", ""),
         description=d.get("description", ""),
@@ -292,6 +294,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
         first_bidder=d.get("bidding", {}).get("first", "after_dealer"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
+        **decided,
         when_void=d.get("play", {}).get("when_void", "free"),
         first_lead=d.get("play", {}).get("first_lead", "first_bidder"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
@@ -302,6 +305,113 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         tiebreak=tiebreak,
     )
     return c, rules
+
+
+#: Which keys each kind of decision takes (besides `name`).
+_DECISION_KEYS = {"trump": ("who", "when", "options"), "bid": ("calls", "blind", "together")}
+#: Words a named call may not be: the choice before a blind bid is answered with them.
+_NOT_CALLS = ("look", "blind")
+
+
+def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
+    """The `decisions` list (language 2): the Ruleset's trump choice and the bid's own rules."""
+    out: dict[str, Any] = {}
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(d.get("decisions") or ()):
+        if not isinstance(spec, dict) or spec.get("name") not in _DECISION_KEYS:
+            continue  # the schema reported it
+        name = spec["name"]
+        if name in seen:
+            c.report_among([("decisions", i, "name"), ("decisions", seen[name], "name")], "W206", f"the `{name}` decision is written twice: a hand has one")
+            continue
+        seen[name] = i
+        for key in spec:
+            if key != "name" and key not in _DECISION_KEYS[name]:
+                other = next(k for k, keys in _DECISION_KEYS.items() if key in keys)
+                c.report(("decisions", i, key), "W207", f"`{key}` belongs to a `{other}` decision, not to a `{name}` decision", key=True)
+        if name == "trump":
+            options = tuple(spec.get("options", (*d.get("deck", {}).get("suits", SUITS), "none")))
+            if not options:
+                c.report(("decisions", i, "options"), "W423", "this decision has no options: list the suits a seat may name (and `none`)")
+            who = spec.get("who", "dealer")
+            after = "bid" in seen
+            if who == "highest_bidder" and not after:
+                c.report(
+                    ("decisions", i, "who"),
+                    "W424",
+                    "`who: highest_bidder` names trump before anyone has bid: write this decision after the `bid` decision",
+                )
+            when = c.formula(("decisions", i, "when"), "trump_choice", Type.BOOL) if spec.get("when") is not None else None
+            out["trump_choice"] = TrumpChoice(who, options, when, after)
+        else:
+            calls = spec.get("calls") or {}
+            for call in calls:
+                if call in _NOT_CALLS:
+                    c.report(("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True)
+            out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
+            out["blind_bids"] = spec.get("blind", "no") == "may"
+            out["bids_together"] = bool(spec.get("together", False))
+    return out
+
+
+def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
+    """What the decisions mean together with the rest of the ruleset (W423-W426)."""
+    path = _decision_path(c, "trump")
+    choice = rules.trump_choice
+    if choice is not None:
+        strange = [o for o in choice.options if o != "none" and o not in rules.suits]
+        if strange:
+            c.report_among(
+                [(*path, "options"), ("deck", "suits")],
+                "W423",
+                f"trump options name {', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})",
+            )
+        if choice.who == "dealer" and rules.sits_out is not None:
+            c.report_among(
+                [(*path, "who"), ("dealer", "sits_out")],
+                "W424",
+                "`who: dealer` names trump, but the dealer may sit out a hand (`dealer.sits_out`): name a seat that plays (`first_bidder`)",
+            )
+    bidding = [(f, p) for f, p in _bid_formulas(rules)]
+    if choice is not None and choice.after_bidding:
+        for f, p in bidding:
+            if "trump" in f.names:
+                c.report_among(
+                    [p, path],
+                    "W425",
+                    "this limit reads `trump`, but trump is named after the bidding: the bidder cannot know it yet",
+                )
+    if rules.bids_together:
+        for f, p in bidding:
+            seen = sorted(f.names & {"bids_so_far", "bids_made"})
+            if seen:
+                c.report_among(
+                    [p, _decision_path(c, "bid") + ("together",)],
+                    "W425",
+                    f"this limit reads {' and '.join(f'`{n}`' for n in seen)}, but the bids are made together (hidden): "
+                    "nobody sees the others' bids before bidding",
+                )
+    formulas = [(rules.points, ("scoring", "points")), (rules.bonus, ("scoring", "bonus"))]
+    formulas += [(r.after_hand, ("running", r.name, "after_hand")) for r in rules.running] + bidding
+    for f, p in formulas:
+        if f is None:
+            continue
+        if "call" in f.names and not rules.calls:
+            c.report(p, "W426", "this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always \"\"")
+        if "blind" in f.names and not rules.blind_bids:
+            c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
+
+
+def _bid_formulas(rules: Ruleset) -> list[tuple[Formula, JsonPath]]:
+    out = [(rules.allowed, ("bidding", "allowed"))] if rules.allowed is not None else []
+    return out + [(k.allowed, ("kinds", k.name, "allowed")) for k in rules.kinds.values() if k.allowed is not None]
+
+
+def _decision_path(c: _Compiler, name: str) -> JsonPath:
+    for i, spec in enumerate(c.get(("decisions",)) or ()):
+        if isinstance(spec, dict) and spec.get("name") == name:
+            return ("decisions", i)
+    return ("decisions",)
 
 
 # ---------------------------------------------------------------- meaning
@@ -355,6 +465,7 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
             c.report_among([("schedule", i, "kind"), ("kinds", entry["kind"])], "W405", _unknown_kind(entry["kind"], rules))
     if rules.tiebreak is not None and rules.tiebreak.kind not in rules.kinds:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
+    _check_decisions(c, rules)
     if c.errors():
         return
 

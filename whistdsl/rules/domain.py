@@ -35,7 +35,9 @@ MAX_CASES = 300_000
 #: What one evaluation costs against MAX_CASES, per list it may build.
 LIST_COST = 50
 
-RESULT_NAMES = frozenset({"bid", "tricks", "made", "over", "under", "diff"})
+RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
+#: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
+CHOICE_NAMES = frozenset({"blind"})
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -124,10 +126,14 @@ def hand_words(players: int, setup: HandSetup) -> str:
 def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
     """The enumerated values of a case that the formula reads, in words."""
     parts = []
-    if reads & (RESULT_NAMES - {"bid"}):
+    if reads & (RESULT_NAMES - {"bid", "call"}):
         parts.append(f"bid {case['bid']} and tricks {case['tricks']}")
     elif "bid" in reads:
         parts.append(f"bid {case['bid']}")
+    if "call" in reads and case.get("call"):
+        parts.append(f"the call {case['call']}")
+    if "blind" in reads:
+        parts.append("a blind bid" if case["blind"] else "not blind")
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:
@@ -219,7 +225,7 @@ class FormulaCases:
         key = (
             setup.plan.size if reads & RESULT_NAMES else None,
             (setup.playing, setup.dealer_sits_out) if reads & SEAT_NAMES else None,
-            reads & (RESULT_NAMES | SEAT_NAMES | {"trump"}),
+            reads & (RESULT_NAMES | SEAT_NAMES | CHOICE_NAMES | {"trump"}),
         )
         cached = self._case_lists.get(key)
         if cached is None:
@@ -233,9 +239,10 @@ class FormulaCases:
         if res:
             size = setup.plan.size
             by: dict[tuple, dict[str, Value]] = {}
-            for bid in range(size + 1):
+            bids = [(bid, "") for bid in range(size + 1)] + [(n, call) for call, n in rules.calls if n <= size]
+            for bid, call in bids:
                 for tricks in range(size + 1):
-                    full = {"bid": bid, "tricks": tricks, "made": tricks == bid, "over": tricks > bid, "under": tricks < bid, "diff": abs(bid - tricks)}
+                    full = {"bid": bid, "call": call, "tricks": tricks, "made": tricks == bid, "over": tricks > bid, "under": tricks < bid, "diff": abs(bid - tricks)}
                     by.setdefault(tuple(full[n] for n in res), full)
             axes.append(list(by.values()))
         seat = sorted(reads & SEAT_NAMES)
@@ -248,6 +255,8 @@ class FormulaCases:
             axes.append(list(by.values()))
         if "trump" in reads:
             axes.append([{"trump": t} for t in (*rules.suits, "none")])
+        if "blind" in reads:
+            axes.append([{"blind": False}, {"blind": True}] if rules.blind_bids else [{"blind": False}])
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}
@@ -549,6 +558,14 @@ class BidTests:
         return frozenset().union(*(f.names for f, _ in self.tests))
 
 
+def _holds_or_raise(test: Formula, env: dict[str, Value], path: JsonPath, position: int, bid: int, so_far: int, trump: str, uses_sum: bool, used: frozenset[str]) -> bool:
+    try:
+        return bool(test(env))
+    except EvalError as e:
+        case = f"the player bidding {_ordinal(position)}, the call {env['call']}" + (f", the bids so far adding up to {so_far}" if uses_sum else "")
+        raise BidCheckError(path, e, case + (f", trump {trump}" if "trump" in used else "")) from None
+
+
 def no_legal_bid(
     rules: Ruleset,
     setup: HandSetup,
@@ -569,11 +586,13 @@ def no_legal_bid(
     size = setup.plan.size
     uses_sum = "bids_so_far" in used
     trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
-    base = dict(setup.env)
+    blinds = [False, True] if rules.blind_bids and "blind" in used else [False]
+    base = dict(setup.env, call="")
     base.update(values)
+    calls = [(name, n) for name, n in rules.calls if n <= size]
 
-    def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
-        env = dict(base)
+    def legal_bids(position: int, so_far: int, trump: str, first_only: bool, blind: bool = False) -> list[int]:
+        env = dict(base, blind=blind)
         dealer_bids_first = rules.first_bidder == "dealer"
         env.update(
             trump=trump,
@@ -599,6 +618,12 @@ def no_legal_bid(
                 legal.append(bid)
                 if first_only:
                     break
+        for name, bid in calls if not (first_only and legal) else ():
+            env["bid"], env["call"] = bid, name
+            if all(_holds_or_raise(test, env, path, position, bid, so_far, trump, uses_sum, used) for test, path in tests):
+                legal.append(bid)  # a named call adds to the bids so far as the number it counts as
+                if first_only:
+                    break
         return legal
 
     reachable: dict[tuple[int, str], set[int]] = {}
@@ -615,12 +640,14 @@ def no_legal_bid(
     for position in range(1, setup.playing + 1):
         for trump in trumps:
             for so_far in range(0, size * (position - 1) + 1) if uses_sum else [0]:
-                if legal_bids(position, so_far, trump, True):
+                failing = [blind for blind in blinds if not legal_bids(position, so_far, trump, True, blind)]
+                if not failing:
                     continue
                 if uses_sum and so_far not in reachable_sums(position, trump):
                     continue
                 return (
                     f"the player bidding {_ordinal(position)} has no legal bid"
+                    + (" once it has chosen to bid blind" if failing[0] else "")
                     + (f" when the bids so far add up to {so_far}" if uses_sum else "")
                     + (f" and trump is {trump}" if "trump" in used else "")
                 )

@@ -60,6 +60,17 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class TrumpChoice:
+    """A trump named by a seat (`decisions: - name: trump`): who, in which hands, the options,
+    and whether it comes after the bidding (it is written after the `bid` decision)."""
+
+    who: str  # dealer | first_bidder | highest_bidder
+    options: tuple[str, ...]  # suit names and "none"
+    when: Formula | None = None  # None: every hand
+    after_bidding: bool = False
+
+
+@dataclass(frozen=True)
 class PlannedHand:
     """One hand of the schedule: its 1-based number, size and kind."""
 
@@ -93,6 +104,10 @@ class Ruleset:
     trump_none_when: Formula | None = None
     first_bidder: str = "after_dealer"
     allowed: Formula | None = None
+    trump_choice: TrumpChoice | None = None
+    calls: tuple[tuple[str, int], ...] = ()  # named calls beside the number bids, and what each counts as
+    blind_bids: bool = False  # a bidder may choose to bid blind, before looking (`blind: may`)
+    bids_together: bool = False  # bids are hidden until all have bid
     when_void: str = "free"
     first_lead: str = "first_bidder"
     points: Formula | None = None
@@ -107,6 +122,11 @@ class Ruleset:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(canonical_json(self.source).encode("utf-8")).hexdigest()
+
+    @property
+    def has_decisions(self) -> bool:
+        """Whether a hand has more to decide than version 1's number bids (`decisions`)."""
+        return self.trump_choice is not None or bool(self.calls) or self.blind_bids or self.bids_together
 
     @property
     def running_names(self) -> tuple[str, ...]:
