@@ -10,6 +10,7 @@ Console: colours on a terminal, plain text when the output is a file or a pipe.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Callable, Optional, Sequence
 
@@ -29,7 +30,7 @@ from ..engine.cards import (
     sort_hand,
     suit_name,
 )
-from ..engine.game import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
+from ..engine.game import BIDDING, DECISION, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..language.expression import MAX_DIGITS, EvalError
 from ..players.base import BOTS, Player, decide
 from ..printable import printable
@@ -155,15 +156,36 @@ class TableTalk:
             self.say(f"{label} hand: {what}", style="italic")  # say escapes the ruleset's words
 
     def bid_made(self, seat: int, bid: int) -> None:
-        if not self.compact:
-            self.say(f"{self.who(seat)} bid {bid}.")
+        if self.compact:
+            return
+        g = self.game
+        blind = " blind" if g.blind[seat] else ""
+        if g.rules.bids_together and seat != self.you and len(g.bid_log) < len(g.bidding_order):
+            self.say(f"{self.who(seat)} has bid{blind} (hidden until all have bid).")
+        elif g.calls[seat]:
+            self.say(f"{self.who(seat)} called {printable(g.calls[seat])}{blind} (it counts as {bid}).")
+        else:
+            self.say(f"{self.who(seat)} bid {bid}{blind}.")
+
+    def decision_made(self, seat: int, decision: str, choice: str) -> None:
+        """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
+        if decision == "trump":
+            named = "no trump" if choice == "none" else f"{choice} as trump"
+            self.say(f"{self.who(seat)} named {named}.")
+        elif choice == "blind" and not self.compact:
+            self.say(f"{self.who(seat)} will bid blind, before looking at the cards.")
+
+    def _bid_words(self, seat: int, bid: int) -> str:
+        g = self.game
+        call = printable(g.calls[seat]) if g.calls[seat] else str(bid)
+        return f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else "")
 
     def bidding_over(self) -> None:
         g = self.game
         total = sum(b for _, b in g.bid_log)
         size = g.hand_size
         over = f"{total - size} over" if total > size else f"{size - total} under"
-        bids = ", ".join(f"{self.who(s)} {b}" for s, b in g.bid_log)
+        bids = ", ".join(self._bid_words(s, b) for s, b in g.bid_log)
         self.say(f"Bids: {bids} ({total} for {size} trick{'s' if size != 1 else ''}, {over})")
 
     def card_played(self, seat: int, card: Card, trump: int) -> None:
@@ -208,14 +230,34 @@ class TableTalk:
             self.say("Your hand: ", self.hand(view.hand, view.trump))
         elif view.view == "blind":
             self.say("You bid blind: your cards are shown once the bidding is over.", style="italic")
+        elif view.blind and view.blind[view.seat]:
+            self.say("You bid blind: you see your cards once you have bid.", style="italic")
         if view.others:
             self.say("Your card is on your forehead. You see: ", self.cards_of(self._others(view), view.trump))
-        if view.bids:
+        if view.bids_hidden:
+            self.say("Everyone bids without seeing the others' bids; they are shown together once all have bid.")
+        elif view.bids:
             so_far = sum(b for _, b in view.bids)
-            self.say(f"Bids so far: {', '.join(f'{self.who(s)} {b}' for s, b in view.bids)} ({so_far} of {view.hand_size})")
+            self.say(f"Bids so far: {', '.join(self._bid_words(s, b) for s, b in view.bids)} ({so_far} of {view.hand_size})")
         else:
             self.say("You bid first.")
         self.say(may_bid(view, forbidden))
+
+    def before_decision(self, view: SeatView) -> None:
+        """What the person must decide now, and the options, said plainly."""
+        options = list(view.legal or ())
+        if view.decision == "trump":
+            if view.hand is not None:
+                self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
+            if view.bids:
+                self.say(f"Bids: {', '.join(self._bid_words(s, b) for s, b in view.bids)}")
+            words = ", ".join(options)
+            self.say(f"You name trump for this hand: one of {words} (none: no trump).")
+        else:
+            self.say(
+                "You may bid blind, before looking at your cards (the rules may score a blind bid "
+                "differently), or look at them first: type blind or look."
+            )
 
     def before_card(self, view: SeatView) -> None:
         trick_number = len(view.tricks) + 1
@@ -241,6 +283,10 @@ def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
     """What the seat may bid, with the forbidden values said plainly (the hook by its reason)."""
     size = view.hand_size
     legal = view.legal or ()
+    calls = [printable(b) for b in legal if isinstance(b, str)]
+    if calls:
+        numbers = may_bid(replace(view, legal=tuple(b for b in legal if not isinstance(b, str))), forbidden)
+        return f"{numbers[:-1]}; or call {' or '.join(calls)}."
     if not forbidden:
         return f"You may bid 0 to {size}."
     so_far = sum(b for _, b in view.bids)
@@ -276,6 +322,21 @@ class HumanPlayer:
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)
+        if game.phase == DECISION:
+            self.talk.before_decision(view)
+            options = list(view.legal or ())
+            prompt = Text("Trump: " if view.decision == "trump" else "Blind or look: ", style="bold")
+            while True:
+                answer = self._read(prompt).lower()
+                if answer in ("?", "help"):
+                    self.talk.before_decision(view)
+                    continue
+                chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
+                if len(chosen) != 1:
+                    self._refuse(f"{printable(answer)!r} is not an option: type one of {', '.join(options)}")
+                    continue
+                game.decide(chosen[0])
+                return
         if game.phase == BIDDING:
             self.talk.before_bid(view, game.forbidden_bids())
             prompt = Text("Your bid: ", style="bold")
@@ -284,10 +345,12 @@ class HumanPlayer:
                 if answer in ("?", "help"):
                     self.talk.before_bid(view, game.forbidden_bids())
                     continue
+                calls = [name for name, _ in game.rules.calls]
                 try:
-                    bid = int(answer)
+                    bid: int | str = answer.lower() if answer.lower() in calls else int(answer)
                 except ValueError:
-                    self._refuse(f"{answer!r} is not a bid: type a whole number from 0 to {view.hand_size}")
+                    named = f", or {' or '.join(calls)}" if calls else ""
+                    self._refuse(f"{printable(answer)!r} is not a bid: type a whole number from 0 to {view.hand_size}{named}")
                     continue
                 try:
                     game.bid(bid)
@@ -348,9 +411,13 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
                 game.act(decide(game, player))
         except KeyboardInterrupt:
             raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+        if phase == DECISION:
+            s, decision, choice = game.choices[-1]
+            talk.decision_made(s, decision, choice)
+            continue
         if phase == BIDDING:
             talk.bid_made(seat, game.bid_log[-1][1])
-            if game.phase != BIDDING:
+            if game.phase != BIDDING and not (game.phase == DECISION and game.decision == "blind"):
                 talk.bidding_over()
             continue
         finished = game.history[-1] if len(game.history) > hands_before else None
