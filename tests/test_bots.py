@@ -80,7 +80,9 @@ CARD_FIELDS = {"hand", "others", "trick", "tricks", "turn_up", "legal"}
 OTHER_FIELDS = {
     "seat", "players", "rules", "phase", "to_act", "hand_number", "hand_size", "kind", "view", "extra",
     "dealer", "sitting_out", "trump", "bidding_order", "bids", "leader", "taken", "totals", "running", "hand_env",
+    "decision", "bids_hidden", "trump_named_by",  # language 2's decisions (scalars)
 }
+DECISION_FIELDS = {"calls", "blind"}  # per seat: the named call made (text) and whether it bid blind
 SCALARS = (int, str, bool, Fraction, type(None))
 
 
@@ -106,7 +108,8 @@ def _engine_state(game: Game) -> list[object]:
 def check_view_holds_nothing_hidden(view: SeatView, game: Game, hidden: set[int]) -> None:
     """Walk everything reachable from `view`: no Game, none of the game's own containers, no card
     the seat may not see; and every field holds what it should."""
-    assert set(vars(view)) == CARD_FIELDS | OTHER_FIELDS, "a SeatView field this test does not know"
+    assert set(vars(view)) == CARD_FIELDS | OTHER_FIELDS | DECISION_FIELDS, "a SeatView field this test does not know"
+    assert all(type(x) is str for x in view.calls) and all(type(x) is bool for x in view.blind)
     reachable = _reachable(view)
     assert not any(isinstance(o, Game) for o in reachable), "a Game is reachable from the view"
     state_ids = {id(o) for o in _engine_state(game)}
