@@ -25,6 +25,7 @@ CODES: dict[str, str] = {
     "W202": "a value has the wrong type",
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
+    "W205": "a key of language version 2 in a file that states `whistdsl: 1`",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -42,12 +43,14 @@ CODES: dict[str, str] = {
     "W405": "a name refers to something the ruleset does not define",
     "W406": "inconsistent player counts or deck",
     "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
+    "W416": "the end of the game: `end.hands` is not a hand count within the limit",
+    "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W407"})
+WARNINGS = frozenset({"W407", "W417"})
 
 
 @dataclass(frozen=True, order=True)

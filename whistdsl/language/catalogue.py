@@ -57,7 +57,7 @@ _HAND = (
     _DECK_SIZE,
     Variable("hand_number", N, "this hand's number, 1 for the first"),
     Variable("hand_size", N, "cards dealt to each playing seat this hand"),
-    Variable("hands", N, "hands in the schedule (tie-break hands not counted)"),
+    Variable("hands", N, "hands in the schedule (tie-break hands not counted); with `end`, the cap `end.hands`"),
     Variable("kind", T, 'this hand\'s kind, e.g. "normal" or a name from `kinds`'),
     Variable("extra", B, "this is a tie-break hand played after the schedule"),
 )
@@ -92,7 +92,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "schedule",
-            "schedule, tiebreak.hands, tiebreak.cards",
+            "schedule, tiebreak.hands, tiebreak.cards, end.hands",
             "the list of hand sizes, fixed once per game",
             (_PLAYERS, _DECK_SIZE),
         ),
@@ -161,6 +161,12 @@ CONTEXTS: dict[str, Context] = {
             "running.*.start",
             "each running value's value before the first hand",
             (_PLAYERS,),
+        ),
+        Context(
+            "end",
+            "end.when",
+            "once after each hand (not after tie-break hands): does the game end now?",
+            _HAND + _PLAYING + _TRUMP,
         ),
         Context(
             "winner",

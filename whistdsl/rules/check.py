@@ -23,6 +23,7 @@ from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
     NORMAL,
+    End,
     STANDARD_RANKS,
     HandKind,
     HandSetup,
@@ -268,6 +269,13 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         if hands and cards:
             tiebreak = Tiebreak(hands, cards, tb.get("kind", NORMAL))
 
+    end = None
+    if d.get("end") is not None:
+        when_ = c.formula(("end", "when"), "end", Type.BOOL)
+        cap = c.formula(("end", "hands"), "schedule", Type.NUMBER)
+        if when_ and cap:
+            end = End(when_, cap)
+
     rules = Ruleset(
         name=d.get("name", ""),
         description=d.get("description", ""),
@@ -300,6 +308,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         rank=tuple(rank),
         wins_outright=c.optional(("winner", "wins_outright"), "winner", Type.BOOL),
         tiebreak=tiebreak,
+        end=end,
     )
     return c, rules
 
@@ -398,6 +407,13 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
+    if rules.end is not None:
+        try:
+            rules.end_cap(players)
+        except EvalError as e:
+            counted = bool(rules.end.hands.names & {"players", "deck_size", *(n for n, _ in rules.lets)})
+            c.report_among([("end", "hands")] + ([players_path(rules, players)] if counted else []), "W416", f"{with_n}: {e}")
+            return
     try:
         plan = rules.schedule_entries(players)
     except ScheduleError as e:
@@ -459,6 +475,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     _check_bids(c, rules, players, setups, start, budget, cases)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
+    cases.end_probe(players, setups, start)
 
 
 def players_path(rules: Ruleset, players: int) -> JsonPath:

@@ -24,7 +24,9 @@ LANGUAGE_VERSION = 2
 #: The keys that language version 2 added (as paths from the top of a file), each with what it
 #: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
-VERSION_2_KEYS: dict[tuple[str, ...], str] = {}
+VERSION_2_KEYS: dict[tuple[str, ...], str] = {
+    ("end",): "the end of the game on a condition",
+}
 
 
 @cache
@@ -243,7 +245,7 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
             for path, what in VERSION_2_KEYS.items():
                 if _has_path(layer.data, path):
                     out.append(
-                        layer.where(path).finding(
+                        layer.where(path, key=True).finding(
                             "W205", f"`{'.'.join(path)}` ({what}) is language version 2: write `whistdsl: 2` at the top of this file"
                         )
                     )
