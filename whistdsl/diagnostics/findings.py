@@ -34,6 +34,7 @@ CODES: dict[str, str] = {
     "W304": "expression too long or too deeply nested",
     "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
     "W306": "unknown function or wrong number of arguments",
+    "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
     # meaning
     "W400": "extends: target not found",
     "W401": "extends: cycle",
@@ -45,6 +46,7 @@ CODES: dict[str, str] = {
     "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
     "W416": "the end of the game: `end.hands` is not a hand count within the limit",
     "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
+    "W418": "a YAML flow list [ ... ] split a formula at a comma: quote the formula",
 }
 
 SEVERITIES = ("error", "warning")

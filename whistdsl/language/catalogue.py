@@ -195,6 +195,7 @@ class Function:
     result: Type
     doc: str
     variadic: bool = False
+    shown: str = ""  # how the reference writes a call, when not from the parameter types
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -209,6 +210,14 @@ FUNCTIONS: dict[str, Function] = {
         Function("repeat", (N, N), Type.LIST, "repeat(x, n): the list of n copies of x"),
         Function("len", (Type.LIST,), N, "how many numbers a list holds"),
         Function("sum", (Type.LIST,), N, "the sum of a list"),
+        Function(
+            "map",
+            (Type.LIST, Type.ANY),
+            Type.LIST,
+            "map(list, n -> formula): the formula for each number `n` of the list, its numbers and lists joined "
+            "into one list: `map(1 .. 13, n -> [n, n])` is 1, 1, 2, 2, ..., 13, 13",
+            shown="map(list of numbers, n -> number or list)",
+        ),
     )
 }
 
@@ -232,5 +241,5 @@ def reference_markdown() -> str:
     out += ["", "| function | meaning |", "|---|---|"]
     for f in FUNCTIONS.values():
         args = ", ".join(str(p) for p in f.params) + (", ..." if f.variadic else "")
-        out.append(f"| `{f.name}({args})` -> {f.result} | {f.doc} |")
+        out.append(f"| `{f.shown or f'{f.name}({args})'}` -> {f.result} | {f.doc} |")
     return "\n".join(out) + "\n"

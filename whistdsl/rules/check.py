@@ -18,7 +18,7 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
-from .load import JsonPath, Loaded, dotted
+from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
@@ -160,6 +160,16 @@ class _Compiler:
             return None
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
+    def split_by_yaml(self, path: JsonPath) -> set[int]:
+        """The items of the list at `path` that are pieces of one formula YAML's flow list split
+        at a comma (W418, at the first piece); the caller does not compile them."""
+        pieces: set[int] = set()
+        items = self.get(path)
+        for first, last in split_formulas(self.loaded, path):
+            self.report((*path, first), "W418", split_message(items, first, last))
+            pieces.update(range(first, last + 1))
+        return pieces
+
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None
 
@@ -223,7 +233,10 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         )
 
     schedule: list[ScheduleEntry] = []
+    split = c.split_by_yaml(("schedule",))
     for i, entry in enumerate(d.get("schedule", [])):
+        if i in split:
+            continue
         if isinstance(entry, dict):
             f = c.formula(("schedule", i, "cards"), "schedule", None)
             kind = entry.get("kind", NORMAL)
@@ -252,7 +265,10 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         assert m
         default = formula(m.group(4), "winner", c.running_names, Type.NUMBER, c.lets)
         rank.append(RankKey(True, replace(default, origin="winner.rank (the default, highest total)"), DEFAULT_RANK))
+    split = c.split_by_yaml(("winner", "rank")) if keys else set()
     for i, key in enumerate(keys or ()):
+        if i in split:
+            continue
         m = _RANK_KEY.match(key)
         if not m:
             continue  # the schema reported it
