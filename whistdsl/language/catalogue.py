@@ -109,7 +109,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "trump_choice",
-            "decisions.*.when",
+            "decisions.when",
             "once per hand, after the deal: does a seat name trump this hand?",
             _HAND + _PLAYING + (Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),),
         ),
