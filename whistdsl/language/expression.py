@@ -376,15 +376,19 @@ def check(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Checked:
     """Resolve names and infer types. Raises ExprError with every problem found.
 
-    `running` names the ruleset's running values (numbers), `lets` its named values and their
-    types; each is known where the context sees it.
+    `running` names the ruleset's running values (numbers), `lets` its named values and
+    `parameters` its declared parameters, with their types; each is known where the context
+    sees it. A built-in name of the context hides a parameter of the same name.
     """
     running = tuple(running)
     lets = lets or {}
-    known: dict[str, Type] = {v.name: v.type for v in context.variables}
+    parameters = parameters or {}
+    known: dict[str, Type] = dict(parameters) if context.sees_parameters else {}
+    known.update({v.name: v.type for v in context.variables})
     if context.sees_running:
         known.update({r: Type.NUMBER for r in running})
     if context.sees_lets:
@@ -440,6 +444,8 @@ def check(
                 return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
             if n in lets and not context.sees_lets:
                 return bad(node, "W303", f"`let` value `{n}` is not available in {context.where}")
+            if n in parameters and not context.sees_parameters:
+                return bad(node, "W303", f"parameter `{n}` is not available in {context.where}")
             return bad(
                 node,
                 "W301",
@@ -845,10 +851,11 @@ def formula(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Formula:
     """Parse, check and compile `text` for `context`. Raises ExprError."""
     ctx = CONTEXTS[context] if isinstance(context, str) else context
-    checked = check(parse(text), ctx, running, expect, lets)
+    checked = check(parse(text), ctx, running, expect, lets, parameters)
     fn, constant = compile_(checked)
     return Formula(
         text,
