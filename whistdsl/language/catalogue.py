@@ -84,16 +84,20 @@ _RESULT = (
     Variable("diff", N, "abs(bid - tricks)"),
 )
 
+#: The player range: fixed before anything else of a game, so its formulas read the parameters
+#: alone. Kept out of CONTEXTS (whose contexts are the formulas of a game at a table of some
+#: size), but in the reference with them.
+TABLE = Context(
+    "table",
+    "players.min, players.max, players.default",
+    "the player range, fixed from the parameters alone (a number, or a formula of parameters)",
+    (),
+    sees_lets=False,
+)
+
 CONTEXTS: dict[str, Context] = {
     c.name: c
     for c in (
-        Context(
-            "table",
-            "players.min, players.max, players.default",
-            "the player range, fixed from the parameters alone (a number, or a formula of parameters)",
-            (),
-            sees_lets=False,
-        ),
         Context("setup", "deck.size", "fixed once per game, from the player count", (_PLAYERS,), sees_lets=False),
         Context(
             "let",
@@ -225,7 +229,7 @@ def _and(words: list[str]) -> str:
 def reference_markdown() -> str:
     """The language reference's tables, generated from this catalogue (the README embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
-    for c in CONTEXTS.values():
+    for c in (TABLE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
         extra = [
             w

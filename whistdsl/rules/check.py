@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, TABLE, Context, Type
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted
@@ -193,7 +193,7 @@ class _Compiler:
     def formula(
         self,
         path: JsonPath,
-        context: str,
+        context: str | Context,
         expect: Type | None,
         text: str | None = None,
         column_offset: int = 0,
@@ -336,7 +336,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
     for key in ("min", "max", "default"):
         value = players.get(key, players.get("min", 4) if key == "default" else 4)
         if isinstance(value, str):
-            f = c.formula(("players", key if key in players else "min"), "table", Type.NUMBER)
+            f = c.formula(("players", key if key in players else "min"), TABLE, Type.NUMBER)
             value = f if f is not None else 0
         written.append(value)
     players_range = (written[0], written[1], written[2])
