@@ -31,7 +31,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..resources import grammar_path
-from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, Context, Type
+from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Context, Type
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -583,6 +583,34 @@ def value_text(v: Value) -> str:
     if isinstance(v, tuple):
         return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
     return str(v)
+
+
+def read_value(t: Type, text: str) -> Value:
+    """A value of type `t` written as text (e.g. on the command line): `80`, `-1/2`, `true` or
+    `no`, `hearts` or `none`, a text as it is, `3,2,1` for a list. Raises ValueError saying
+    what a value of that type looks like."""
+    text = text.strip()
+    if t is Type.NUMBER:
+        try:
+            v = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"a number (e.g. 80, -10 or 1/2), not `{text}`") from None
+        if len(text) > 40 or not within_limit(v):
+            raise ValueError("a number within the limit of 10^30 in size")
+        return v.numerator if v.denominator == 1 else v
+    if t is Type.BOOL:
+        words = {"true": True, "yes": True, "false": False, "no": False}
+        if text.lower() not in words:
+            raise ValueError(f"yes or no (true/false), not `{text}`")
+        return words[text.lower()]
+    if t is Type.SUIT:
+        if text.lower() not in (*SUITS, "none"):
+            raise ValueError(f"a suit ({', '.join(SUITS)}) or none, not `{text}`")
+        return text.lower()
+    if t is Type.LIST:
+        items = [item for item in text.split(",") if item.strip()]
+        return tuple(read_value(Type.NUMBER, item) for item in items)  # type: ignore[misc]
+    return text
 
 
 def within_limit(v: Number) -> bool:

@@ -38,6 +38,7 @@ from .ruleset import (
     ScheduleError,
     Tiebreak,
     hand_setup,
+    read_settings,
 )
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
@@ -220,16 +221,17 @@ class _Compiler:
         return self.formula(path, context, expect) if self.get(path) is not None else None
 
 
-def compile_ruleset(loaded: Loaded, parameters: Mapping[str, Value] | None = None) -> tuple[Ruleset | None, list[Finding]]:
+def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Ruleset | None, list[Finding]]:
     """Validated data -> (Ruleset, warnings) or (None, findings with at least one error).
 
-    `parameters` sets some of the ruleset's parameters (already checked against their
-    declarations, see `Ruleset.with_parameters`): lint checks only those values of them, and the
-    ruleset returned has them set."""
+    `settings` are `--set NAME=VALUE` texts: lint checks only those values of those parameters,
+    and the ruleset returned has them set. Raises SettingError for a setting the ruleset's
+    parameters do not allow (once its formulas compile: a ruleset with errors says those first)."""
     c, rules = _compile_formulas(loaded)
     if c.findings:
         return None, sorted(set(c.findings))
-    rules = _check_meaning(c, rules, parameters)
+    chosen = read_settings(rules, settings) if settings else None
+    rules = _check_meaning(c, rules, chosen)
     findings = sorted(set(c.findings))
     if c.errors():
         return None, findings

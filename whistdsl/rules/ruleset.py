@@ -7,10 +7,11 @@ resolves rule choices once per game, not per card.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..language.expression import EvalError, Formula, Value
 
@@ -200,7 +201,7 @@ class Ruleset:
         for name, value in values.items():
             p = self.parameter(name)
             if p is None:
-                raise ValueError(f"{self.name or 'this ruleset'} has no parameter `{name}`")
+                raise SettingError(unknown_parameter(self, name))
             chosen[name] = p.check(value)
         return replace(self, parameter_values=chosen, cache={}, **players_for(self.players_range, chosen))
 
@@ -320,6 +321,45 @@ class LetError(EvalError):
     def __init__(self, name: str, message: str):
         super().__init__(f"let {name}: {message}")
         self.name = name
+
+
+class SettingError(ValueError):
+    """A `--set NAME=VALUE` that names no parameter, or a value the parameter cannot take."""
+
+
+def split_setting(text: str) -> tuple[str, str]:
+    """`NAME=VALUE` -> (NAME, VALUE). Raises SettingError."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise SettingError(f"--set {text}: write --set NAME=VALUE, e.g. --set tricks=5")
+    return name.strip(), value.strip()
+
+
+def read_settings(rules: "Ruleset", texts: Sequence[str]) -> dict[str, Value]:
+    """The parameter values of `--set NAME=VALUE` options, each read by its parameter's type.
+    Raises SettingError: an unknown name (with a did-you-mean), a wrong type, out of range."""
+    values: dict[str, Value] = {}
+    for text in texts:
+        name, value = split_setting(text)
+        p = rules.parameter(name)
+        if p is None:
+            raise SettingError(f"--set {text}: {unknown_parameter(rules, name)}")
+        if name in values:
+            raise SettingError(f"--set {name} is given twice")
+        try:
+            values[name] = p.read(value)
+        except ValueError as e:
+            raise SettingError(f"--set {text}: {e}") from None
+    return values
+
+
+def unknown_parameter(rules: "Ruleset", name: str, others: Sequence[str] = ()) -> str:
+    """`ruleset has no parameter `trick`; did you mean `tricks`? (its parameters: tricks, hook)`."""
+    known = [p.name for p in rules.parameters]
+    close = difflib.get_close_matches(name, [*known, *others], n=1, cutoff=0.6)
+    hint = f"; did you mean `{close[0]}`?" if close else ""
+    listed = f" (its parameters: {', '.join(known)})" if known else " (it declares no parameters)"
+    return f"{rules.name or 'the ruleset'} has no parameter `{name}`{hint}{listed}"
 
 
 #: The most players at a table (the schema says the same for players.min and .max).
