@@ -67,7 +67,10 @@ def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
     if valid is None:
         return []
     running = loaded.data.get("running")
-    return expression_findings(valid, tuple(running) if isinstance(running, dict) else ())
+    parameters = loaded.data.get("parameters")
+    return expression_findings(
+        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else ()
+    )
 
 
 def _sources_of_findings(findings: list[Finding], documents: list[Document]) -> dict[str, list[str]]:

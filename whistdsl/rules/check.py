@@ -238,21 +238,25 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
     return rules, findings  # warnings (W407) do not refuse a ruleset
 
 
-def expression_findings(loaded: Loaded, running_names: Iterable[str]) -> list[Finding]:
+def expression_findings(loaded: Loaded, running_names: Iterable[str], parameter_names: Iterable[str] = ()) -> list[Finding]:
     """The expression findings (W3xx) of data that is only partly valid.
 
-    `loaded` holds just the schema-valid parts of a ruleset; `running_names` are the running
-    values the whole file declares (some may have been left out as invalid), so formulas that
-    use them are not reported as using unknown names. Meaning is not checked: it needs the
-    whole ruleset.
+    `loaded` holds just the schema-valid parts of a ruleset; `running_names` and
+    `parameter_names` are the running values and parameters the whole file declares (some may
+    have been left out as invalid), so formulas that use them are not reported as using unknown
+    names. Meaning is not checked: it needs the whole ruleset.
     """
-    c, _ = _compile_formulas(loaded, running_names)
+    c, _ = _compile_formulas(loaded, running_names, parameter_names)
     return sorted({f for f in c.findings if f.code.startswith("W3")})
 
 
-def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None) -> tuple[_Compiler, Ruleset]:
+def _compile_formulas(
+    loaded: Loaded, running_names: Iterable[str] | None = None, parameter_names: Iterable[str] = ()
+) -> tuple[_Compiler, Ruleset]:
     """Compile every formula of the (validated) data; findings are left in the compiler."""
     c = _Compiler(loaded, running_names)
+    for name in parameter_names:  # declared, but left out of partly valid data: of any type
+        c.parameters.setdefault(name, Type.ANY)
     d = loaded.data
     players = d.get("players", {})
     direction = d.get("direction", "clockwise")
