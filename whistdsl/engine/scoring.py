@@ -63,8 +63,19 @@ def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
     return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
-def hand_points(rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int, call: str = "", blind: bool = False) -> Number:
+def hand_points(
+    rules: Ruleset,
+    hand_env: Mapping[str, Value],
+    bid: int,
+    tricks: int,
+    given: Mapping[str, Value] | None = None,
+    call: str = "",
+    blind: bool = False,
+) -> Number:
     """The scoring formula's points for one bid (a named `call`, bid `blind`) and result, with
-    running values at their start."""
+    running values at their start; `given` sets any other names of the scoring context (`total`,
+    a running value, `is_dealer`)."""
     env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])), call=call, blind=blind)  # type: ignore[arg-type]
+    if given:
+        env.update(given)
     return rules.points(env)  # type: ignore[misc,return-value]
