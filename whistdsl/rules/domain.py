@@ -494,6 +494,8 @@ class FormulaCases:
                 position=1,
                 is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
                 bid=bid,
+                call="",  # the probe bids numbers, made with the cards seen
+                blind=False,
                 tricks=tricks,
                 made=tricks == bid,
                 over=tricks > bid,
