@@ -19,6 +19,7 @@ from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import ROOT_HELP, LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points
 from ..language.catalogue import SUITS, reference_markdown
+from ..language.environment import trump_env
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
@@ -216,7 +217,7 @@ def score(
                 f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, "
                 f"but the deck has {rules.deck_count(players)}"
             )
-        env = dict(setup.env, trump=trump)
+        env = trump_env(setup.env, trump)
         if bid is not None and tricks is not None:
             typer.echo(_number(hand_points(rules, env, bid, tricks)))
             return

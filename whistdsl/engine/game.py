@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
+from ..language.environment import bidding_env, game_env, trump_env, winner_env
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
@@ -478,7 +479,7 @@ class Game:
         # the hand's env is read-only once built: shared by every game that reaches this hand
         cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
         if cached is None:
-            self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
+            self.hand_env: dict[str, Value] = trump_env(setup.env, suit_name(trump))
             self._keep_bid_hand_key()
             self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
             if index < self.scheduled_hands:
@@ -550,16 +551,16 @@ class Game:
         env = self._bid_scratch
         if env is None:
             env = self._bid_scratch = dict(self.hand_env)
-        env.update(self.running[seat])
-        made = len(self.bid_log)
-        env["total"] = self.totals[seat]
-        env["is_dealer"] = seat == self.dealer
-        env["position"] = made + 1
-        env["bids_so_far"] = self.bids_so_far
-        env["bids_made"] = made
-        env["is_last"] = made == len(self.bidding_order) - 1
-        env["is_first"] = made == 0
-        return env
+        return bidding_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            bids_made=len(self.bid_log),
+            bids_so_far=self.bids_so_far,
+            bidders=len(self.bidding_order),
+            running=self.running[seat],
+            into=env,
+        )
 
     def _legal_bids(self) -> list[int]:
         if self._legal_bids_cache is None:
@@ -929,12 +930,8 @@ class Game:
     def standings(self) -> list[int]:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""
         rules = self.rules
-        envs = []
-        lets = rules.let_values(self.players)
-        for seat in range(self.players):
-            env: dict[str, Value] = {**lets, "players": self.players, "total": self.totals[seat]}
-            env.update(self.running[seat])
-            envs.append(env)
+        table = game_env(self.players, lets=rules.let_values(self.players))
+        envs = [winner_env(table, self.totals[seat], self.running[seat]) for seat in range(self.players)]
         seats = list(range(self.players))
         if rules.wins_outright is not None:
             outright = [s for s in seats if self._winner_formula(rules.wins_outright, envs[s], s)]

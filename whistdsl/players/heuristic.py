@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..engine.cards import NO_TRUMP, Card, deck
 from ..engine.game import SeatView, trick_winner
-from ..engine.scoring import result_env
+from ..language.environment import result_env
 from ..language.expression import EvalError
 
 

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 from ..diagnostics.findings import Finding, Position
 from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted
@@ -394,7 +395,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         return
     for r in rules.running:
         try:
-            r.start({"players": players, **lets})
+            r.start(running_start_env(players, lets))
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return

@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
+from ..language.environment import bidding_env, result_env, result_facts, trump_env
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
 from .load import JsonPath
 from .ruleset import HandSetup, Ruleset
@@ -235,7 +236,7 @@ class FormulaCases:
             by: dict[tuple, dict[str, Value]] = {}
             for bid in range(size + 1):
                 for tricks in range(size + 1):
-                    full = {"bid": bid, "tricks": tricks, "made": tricks == bid, "over": tricks > bid, "under": tricks < bid, "diff": abs(bid - tricks)}
+                    full = result_facts({}, bid, tricks)
                     by.setdefault(tuple(full[n] for n in res), full)
             axes.append(list(by.values()))
         seat = sorted(reads & SEAT_NAMES)
@@ -446,20 +447,16 @@ class FormulaCases:
             failed = False
             for setup, entry in setups:
                 bid, tricks = pattern(setup.plan.size)
-                env = dict(setup.env)
-                env.update(state)
-                env.update(self.fixed)
-                env.update(
-                    trump=_a_trump(rules, setup),
-                    position=1,
+                env = result_env(
+                    trump_env(setup.env, _a_trump(rules, setup)),
+                    bid,
+                    tricks,
+                    total=state["total"],
                     is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
-                    bid=bid,
-                    tricks=tricks,
-                    made=tricks == bid,
-                    over=tricks > bid,
-                    under=tricks < bid,
-                    diff=abs(bid - tricks),
+                    position=1,
+                    running={r.name: state[r.name] for r in rules.running},
                 )
+                env.update(self.fixed)
                 values: dict[str, Number] = {}
                 for t in self.scoring:
                     self.budget.spend(t.cost)
@@ -569,20 +566,19 @@ def no_legal_bid(
     size = setup.plan.size
     uses_sum = "bids_so_far" in used
     trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
-    base = dict(setup.env)
-    base.update(values)
+    hands = {trump: trump_env(setup.env, trump) for trump in trumps}
+    running = {n: v for n, v in values.items() if n != "total"}
 
     def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
-        env = dict(base)
         dealer_bids_first = rules.first_bidder == "dealer"
-        env.update(
-            trump=trump,
+        env = bidding_env(
+            hands[trump],
+            total=values.get("total", 0),
             is_dealer=not setup.dealer_sits_out and position == (1 if dealer_bids_first else setup.playing),
-            position=position,
-            bids_so_far=so_far,
             bids_made=position - 1,
-            is_last=position == setup.playing,
-            is_first=position == 1,
+            bids_so_far=so_far,
+            bidders=setup.playing,
+            running=running,
         )
         legal = []
         budget.spend(len(tests) * (size + 1))  # at most this many evaluations

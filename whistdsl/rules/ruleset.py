@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..language import environment
 from ..language.expression import EvalError, Formula, Value
 
 CLOCKWISE = 1
@@ -121,7 +122,7 @@ class Ruleset:
             raise EvalError(f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank)")
         if self.deck_size is None:
             return self.ranks
-        size = self.deck_size({"players": players})
+        size = self.deck_size(environment.game_env(players))
         per_suit, rest = divmod(size, len(self.suits)) if isinstance(size, int) else (0, 1)
         if rest or not 1 <= per_suit <= len(self.ranks):
             raise EvalError(
@@ -139,7 +140,7 @@ class Ruleset:
         key = ("let", players)
         values = self.cache.get(key)
         if values is None:
-            env: dict[str, Value] = {"players": players, "deck_size": self.deck_count(players)} if self.lets else {}
+            env = environment.game_env(players, self.deck_count(players)) if self.lets else {}
             values = {}
             for name, f in self.lets:
                 try:
@@ -151,7 +152,7 @@ class Ruleset:
 
     def game_env(self, players: int) -> dict[str, Value]:
         """What every hand's formulas see of the game: `players`, `deck_size` and the `let` values."""
-        return {"players": players, "deck_size": self.deck_count(players), **self.let_values(players)}
+        return environment.game_env(players, self.deck_count(players), self.let_values(players))
 
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
@@ -253,15 +254,7 @@ class HandSetup:
 
 def hand_env(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> dict[str, Value]:
     """The `hand` context of one hand: what `dealer.sits_out` reads."""
-    env = rules.game_env(players)
-    env.update({
-        "hand_number": plan.number,
-        "hand_size": plan.size,
-        "hands": hands_total,
-        "kind": plan.kind,
-        "extra": extra,
-    })
-    return env
+    return environment.hand_env(rules.game_env(players), plan.number, plan.size, hands_total, plan.kind, extra)
 
 
 def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
@@ -271,6 +264,5 @@ def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing
-    env["playing"] = playing
-    env["cards_left"] = cards_left
+    environment.deal_env(env, playing, cards_left)
     return HandSetup(plan, extra, sits_out, playing, cards_left, env)
