@@ -25,6 +25,7 @@ CODES: dict[str, str] = {
     "W202": "a value has the wrong type",
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
+    "W205": "a construct of language version 2 in a file that says `whistdsl: 1`",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -33,6 +34,8 @@ CODES: dict[str, str] = {
     "W304": "expression too long or too deeply nested",
     "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
     "W306": "unknown function or wrong number of arguments",
+    "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
+    "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
     # meaning
     "W400": "extends: target not found",
     "W401": "extends: cycle",

@@ -140,3 +140,49 @@ def winner_env(game: Mapping[str, Value], total: Number, running: Mapping[str, N
 def running_start_env(players: int, lets: Mapping[str, Value] | None = None) -> Env:
     """The `running_start` context: what a running value's start reads."""
     return game_env(players, lets=lets)
+
+
+# ---------------------------------------------------------------- the other seats (aggregates)
+
+
+def seat_row(
+    *,
+    total: Number,
+    is_dealer: bool,
+    position: int,
+    running: Mapping[str, Number] | None = None,
+    bid: int | None = None,
+    tricks: int | None = None,
+) -> Env:
+    """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
+    running values, whether it deals, its place in the bidding order, and its bid (once made) and
+    result (once the hand is played)."""
+    row: Env = {}
+    seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
+    if bid is not None:
+        if tricks is None:
+            row["bid"] = bid
+        else:
+            result_facts(row, bid, tricks)
+    return row
+
+
+#: The seat sets, as the seat at `index` of the bidding order sees them.
+SET_NAMES = ("seats", "others", "earlier", "later")
+
+
+def seat_sets(rows: tuple[Env, ...], index: int, names: tuple[str, ...] = SET_NAMES) -> Env:
+    """The seat sets of the seat at `index` of `rows` (every playing seat's row, in bidding order,
+    or in seat order at the end of the game): `seats` all of them, `others` all but this one,
+    `earlier` those before it, `later` those after it. Only `names` are filled."""
+    out: Env = {}
+    for name in names:
+        if name == "seats":
+            out[name] = rows
+        elif name == "others":
+            out[name] = rows[:index] + rows[index + 1 :]
+        elif name == "earlier":
+            out[name] = rows[:index]
+        elif name == "later":
+            out[name] = rows[index + 1 :]
+    return out

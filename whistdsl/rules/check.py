@@ -33,6 +33,7 @@ from .ruleset import (
     Ruleset,
     RunningValue,
     ScheduleEntry,
+    SeatChoice,
     ScheduleError,
     Tiebreak,
     hand_setup,
@@ -157,6 +158,10 @@ class _Compiler:
                 column = p.column + (column_offset if p.line == 1 else 0)
                 where = ref.position_in_value(whole, p.line, column) if ref else self.loaded.where(path)
                 self.findings.append(where.finding(p.code, p.message))
+            return None
+        if compiled.seat_reads and self.data.get("whistdsl") == 1:
+            sets = ", ".join(name for name, _ in compiled.seat_reads)
+            self.report(path, "W205", f"aggregates over seats ({sets}) are language version 2: write `whistdsl: 2` at the top of this file")
             return None
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
@@ -291,10 +296,12 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         trump_cycle=tuple(trump["cycle"]) if trump.get("cycle") else None,
         turn_up=bool(trump.get("turn_up", False)),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
-        first_bidder=d.get("bidding", {}).get("first", "after_dealer"),
+        first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
+        first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         when_void=d.get("play", {}).get("when_void", "free"),
-        first_lead=d.get("play", {}).get("first_lead", "first_bidder"),
+        first_lead=first_lead if isinstance(first_lead := d.get("play", {}).get("first_lead", "first_bidder"), str) else "first_bidder",
+        first_lead_choice=_seat_choice(c, ("play", "first_lead"), "first_lead"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
         running=tuple(running),
@@ -303,6 +310,18 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         tiebreak=tiebreak,
     )
     return c, rules
+
+
+def _seat_choice(c: _Compiler, path: JsonPath, context: str) -> SeatChoice | None:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}` at `path`, compiled in `context` (a number per seat)."""
+    spec = c.get(path)
+    if not isinstance(spec, dict) or len(spec) != 1:
+        return None
+    (way,) = spec
+    if way not in ("highest", "lowest"):
+        return None
+    f = c.formula((*path, way), context, Type.NUMBER)
+    return SeatChoice(way == "highest", f) if f is not None else None
 
 
 # ---------------------------------------------------------------- meaning

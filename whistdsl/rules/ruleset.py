@@ -54,6 +54,15 @@ class RankKey:
 
 
 @dataclass(frozen=True)
+class SeatChoice:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}`: the seat whose value is highest (lowest),
+    ties going to the seat earliest in the order the choice is made in."""
+
+    highest: bool
+    formula: Formula
+
+
+@dataclass(frozen=True)
 class Tiebreak:
     hands: Formula
     cards: Formula
@@ -93,9 +102,14 @@ class Ruleset:
     turn_up: bool = False
     trump_none_when: Formula | None = None
     first_bidder: str = "after_dealer"
+    #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
+    #: "after_dealer", the order ties are broken in)
+    first_bidder_choice: SeatChoice | None = None
     allowed: Formula | None = None
     when_void: str = "free"
     first_lead: str = "first_bidder"
+    #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
+    first_lead_choice: SeatChoice | None = None
     points: Formula | None = None
     bonus: Formula | None = None
     running: tuple[RunningValue, ...] = ()
@@ -108,6 +122,12 @@ class Ruleset:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(canonical_json(self.source).encode("utf-8")).hexdigest()
+
+    @property
+    def winner_sets(self) -> tuple[str, ...]:
+        """The seat sets the winner's keys aggregate over (`seats`, `others`)."""
+        formulas = [k.formula for k in self.rank] + ([self.wins_outright] if self.wins_outright is not None else [])
+        return tuple(sorted({name for f in formulas for name, _ in f.seat_reads}))
 
     @property
     def running_names(self) -> tuple[str, ...]:

@@ -24,7 +24,12 @@ LANGUAGE_VERSION = 2
 #: The keys that language version 2 added (as paths from the top of a file), each with what it
 #: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
-VERSION_2_KEYS: dict[tuple[str, ...], str] = {}
+VERSION_2_KEYS: dict[tuple[str, ...], str] = {
+    ("bidding", "first", "highest"): "the first bidder chosen by a formula",
+    ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
+    ("play", "first_lead", "highest"): "the first leader chosen by a formula",
+    ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
+}
 
 
 @cache
