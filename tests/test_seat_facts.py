@@ -263,3 +263,33 @@ def test_estimation_whole_games(seed):
             assert hand.points[s] == expected
             totals[s] += expected
     assert list(game.result.totals) == totals
+
+
+def test_estimation_records_replay_and_a_wrong_first_leader_is_caught(tmp_path, monkeypatch):
+    """A recorded game replays; a record whose first trick is led by someone other than the
+    highest bidder disagrees with the rules."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    played = runner.invoke(app, ["play", "estimation-fast-rounds", "--watch", "--seed", "4", "--record", "game.json"])
+    assert played.exit_code == 0, played.output
+    replayed = runner.invoke(app, ["replay", "game.json"])
+    assert replayed.exit_code == 0 and "agrees with the rules" in replayed.output
+    record = json.loads((tmp_path / "game.json").read_text())
+    hand = record["hands"][0]
+    bids = [b["bid"] for b in hand["bids"]]
+    highest = hand["bids"][bids.index(max(bids))]["seat"]
+    trick = hand["tricks"][0]
+    assert trick["leader"] == highest
+    other = next(b["seat"] for b in hand["bids"] if b["seat"] != highest)
+    at = [c["seat"] for c in trick["cards"]].index(other)
+    trick["leader"], trick["cards"] = other, trick["cards"][at:] + trick["cards"][:at]
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    refused = runner.invoke(app, ["replay", "bad.json"])
+    assert refused.exit_code != 0
+    assert f"the record says seat {other} led; by the rules seat {highest} leads" in refused.output

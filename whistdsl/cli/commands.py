@@ -174,6 +174,12 @@ def score(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    if rules.points is not None and rules.points.seat_reads:
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)
+        raise _usage(
+            f"scoring.points reads the other seats ({sets}), and score knows one seat's bid and tricks only: "
+            "play or simulate the game to see its points"
+        )
     trump = trump.lower()
     if trump not in (*SUITS, "none"):
         raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
