@@ -17,6 +17,13 @@ LETS = {"bonus_per_trick": 5}
 RUNNING = {"streak": 2}
 
 
+def test_seat_sets_as_each_seat_sees_them():
+    rows = ({"bid": 1}, {"bid": 2}, {"bid": 3})
+    sets = envs.seat_sets(rows, 1)
+    assert sets == {"seats": rows, "others": (rows[0], rows[2]), "earlier": (rows[0],), "later": (rows[2],)}
+    assert set(envs.seat_sets(rows, 0, ("seats", "others"))) == {"seats", "others"}
+
+
 def names(context: str) -> set[str]:
     return {v.name for v in CONTEXTS[context].variables if v.type.value != "set of seats"}
 
@@ -43,6 +50,13 @@ def test_seat_contexts():
     assert scoring["diff"] == 1 and scoring["over"] and not scoring["made"]
     assert set(scoring) | {"points"} == names("bonus") | set(LETS) | set(RUNNING)
     assert set(scoring) | {"points", "bonus"} == names("running") | set(LETS) | set(RUNNING)
+    first = envs.first_bidder_env(trumped, total=10, is_dealer=True, running=RUNNING)
+    assert set(first) == names("first_bidder") | set(LETS) | set(RUNNING)
+    row = envs.seat_row(total=10, is_dealer=False, position=2, running=RUNNING, bid=3)
+    assert set(envs.first_lead_env(trumped, row)) == names("first_lead") | set(LETS) | set(RUNNING)
+    assert set(row) == set(CONTEXTS["bidding"].per_seat) | set(RUNNING)
+    result_row = envs.seat_row(total=10, is_dealer=False, position=2, running=RUNNING, bid=3, tricks=1)
+    assert set(result_row) == set(CONTEXTS["scoring"].per_seat) | set(RUNNING)
     end = envs.winner_env(envs.game_env(4, lets=LETS), 80, RUNNING)
     assert set(end) == names("winner") | set(LETS) | set(RUNNING)
     assert set(envs.running_start_env(4, LETS)) == names("running_start") | set(LETS)

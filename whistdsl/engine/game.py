@@ -20,7 +20,16 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from ..language.catalogue import SEAT_SETS
-from ..language.environment import bidding_env, game_env, seat_row, seat_sets, trump_env, winner_env
+from ..language.environment import (
+    bidding_env,
+    first_bidder_env,
+    first_lead_env,
+    game_env,
+    seat_row,
+    seat_sets,
+    trump_env,
+    winner_env,
+)
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, hand_env, hand_setup
 from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
@@ -382,17 +391,14 @@ class Game:
     def _choose_first_bidder(self) -> None:
         """`bidding.first: {highest: ...}`: the first bidder, from the seats in bidding order after the dealer."""
         order = self.bidding_order
-        rows = tuple(seat_row(total=self.totals[s], is_dealer=s == self.dealer, position=0, running=self.running[s]) for s in order)
-        for row in rows:
-            del row["position"]  # not known yet: the choice makes it
-        sets = self.rules.first_bidder_choice.formula.seat_reads  # type: ignore[union-attr]
+        envs = [first_bidder_env(self.hand_env, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order]
+        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]
+            rows = tuple(first_bidder_env({}, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order)
+            for index, env in enumerate(envs):
+                env.update(seat_sets(rows, index, ("seats", "others")))
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
-            env = dict(self.hand_env, total=self.totals[seat], is_dealer=seat == self.dealer)
-            env.update(self.running[seat])
-            if sets:
-                env.update(seat_sets(rows, index, ("seats", "others")))
-            return env
+            return envs[index]
 
         first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
         self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, first))
@@ -405,8 +411,7 @@ class Game:
         sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
-            env = dict(self.hand_env)
-            env.update(rows[index])
+            env = first_lead_env(self.hand_env, rows[index])
             if sets:
                 env.update(seat_sets(rows, index))
             return env

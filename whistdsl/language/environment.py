@@ -95,6 +95,25 @@ def bidding_env(
     return env
 
 
+def first_bidder_env(hand: Mapping[str, Value], *, total: Number, is_dealer: bool, running: Mapping[str, Number] | None = None) -> Env:
+    """The `first_bidder` context for one seat (`bidding.first: {highest: ...}`): what is known of
+    it before the bidding, with no place in the bidding order yet."""
+    env = dict(hand)
+    if running:
+        env.update(running)
+    env["total"] = total
+    env["is_dealer"] = is_dealer
+    return env
+
+
+def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value]) -> Env:
+    """The `first_lead` context for one seat once every bid is made: the hand and the seat's row
+    (`seat_row` with its bid)."""
+    env = dict(hand)
+    env.update(row)
+    return env
+
+
 def result_facts(env: Env, bid: int, tricks: int) -> Env:
     """A seat's result: its bid, its tricks, and what follows from them (written into `env`)."""
     env["bid"] = bid
