@@ -133,6 +133,8 @@ class TableTalk:
         view = g.view(self.you if self.you is not None else g.dealer)
         if view.extra:
             title = f"Hand {view.hand_number}, a tie-break hand"
+        elif g.rules.end is not None:  # the game ends on a condition: the schedule's hands are a cap
+            title = f"Hand {view.hand_number} (of at most {g.scheduled_hands})"
         else:
             title = f"Hand {view.hand_number} of {g.scheduled_hands}"
         kind = g.rules.kinds[view.kind]

@@ -71,7 +71,7 @@ _HAND = (
     _DECK_SIZE,
     Variable("hand_number", N, "this hand's number, 1 for the first"),
     Variable("hand_size", N, "cards dealt to each playing seat this hand"),
-    Variable("hands", N, "hands in the schedule (tie-break hands not counted)"),
+    Variable("hands", N, "hands in the schedule (tie-break hands not counted); with `end`, the cap `end.hands`"),
     Variable("kind", T, 'this hand\'s kind, e.g. "normal" or a name from `kinds`'),
     Variable("extra", B, "this is a tie-break hand played after the schedule"),
 )
@@ -114,7 +114,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "schedule",
-            "schedule, tiebreak.hands, tiebreak.cards",
+            "schedule, tiebreak.hands, tiebreak.cards, end.hands",
             "the list of hand sizes, fixed once per game",
             (_PLAYERS, _DECK_SIZE),
         ),
@@ -196,6 +196,12 @@ CONTEXTS: dict[str, Context] = {
             (_PLAYERS,),
         ),
         Context(
+            "end",
+            "end.when",
+            "once after each hand (not after tie-break hands): does the game end now?",
+            _HAND + _PLAYING + _TRUMP,
+        ),
+        Context(
             "winner",
             "winner.rank, winner.wins_outright",
             "at the end of the game, once per player",
@@ -244,6 +250,7 @@ class Function:
     result: Type
     doc: str
     variadic: bool = False
+    shown: str = ""  # how the reference writes a call, when not from the parameter types
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -258,6 +265,14 @@ FUNCTIONS: dict[str, Function] = {
         Function("repeat", (N, N), Type.LIST, "repeat(x, n): the list of n copies of x"),
         Function("len", (Type.LIST,), N, "how many numbers a list holds"),
         Function("sum", (Type.LIST,), N, "the sum of a list"),
+        Function(
+            "map",
+            (Type.LIST, Type.ANY),
+            Type.LIST,
+            "map(list, n -> formula): the formula for each number `n` of the list, its numbers and lists joined "
+            "into one list: `map(1 .. 13, n -> [n, n])` is 1, 1, 2, 2, ..., 13, 13",
+            shown="map(list of numbers, n -> number or list)",
+        ),
     )
 }
 
@@ -308,7 +323,7 @@ def reference_markdown() -> str:
     out += ["", "| function | meaning |", "|---|---|"]
     for f in FUNCTIONS.values():
         args = ", ".join(str(p) for p in f.params) + (", ..." if f.variadic else "")
-        out.append(f"| `{f.name}({args})` -> {f.result} | {f.doc} |")
+        out.append(f"| `{f.shown or f'{f.name}({args})'}` -> {f.result} | {f.doc} |")
     out += ["", "| aggregate | meaning |", "|---|---|"]
     for a in AGGREGATES.values():
         out.append(f"| `{a.name}(set of seats, {a.per_seat} per seat)` -> {a.result} | {a.doc} |")

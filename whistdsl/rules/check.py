@@ -19,11 +19,12 @@ from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
-from .load import JsonPath, Loaded, dotted
+from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
     NORMAL,
+    End,
     STANDARD_RANKS,
     HandKind,
     HandSetup,
@@ -165,6 +166,16 @@ class _Compiler:
             return None
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
+    def split_by_yaml(self, path: JsonPath) -> set[int]:
+        """The items of the list at `path` that are pieces of one formula YAML's flow list split
+        at a comma (W418, at the first piece); the caller does not compile them."""
+        pieces: set[int] = set()
+        items = self.get(path)
+        for first, last in split_formulas(self.loaded, path):
+            self.report((*path, first), "W418", split_message(items, first, last))
+            pieces.update(range(first, last + 1))
+        return pieces
+
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None
 
@@ -228,7 +239,10 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         )
 
     schedule: list[ScheduleEntry] = []
+    split = c.split_by_yaml(("schedule",))
     for i, entry in enumerate(d.get("schedule", [])):
+        if i in split:
+            continue
         if isinstance(entry, dict):
             f = c.formula(("schedule", i, "cards"), "schedule", None)
             kind = entry.get("kind", NORMAL)
@@ -257,7 +271,10 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         assert m
         default = formula(m.group(4), "winner", c.running_names, Type.NUMBER, c.lets)
         rank.append(RankKey(True, replace(default, origin="winner.rank (the default, highest total)"), DEFAULT_RANK))
+    split = c.split_by_yaml(("winner", "rank")) if keys else set()
     for i, key in enumerate(keys or ()):
+        if i in split:
+            continue
         m = _RANK_KEY.match(key)
         if not m:
             continue  # the schema reported it
@@ -273,6 +290,13 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         cards = c.formula(("tiebreak", "cards"), "schedule", Type.NUMBER)
         if hands and cards:
             tiebreak = Tiebreak(hands, cards, tb.get("kind", NORMAL))
+
+    end = None
+    if d.get("end") is not None:
+        when_ = c.formula(("end", "when"), "end", Type.BOOL)
+        cap = c.formula(("end", "hands"), "schedule", Type.NUMBER)
+        if when_ and cap:
+            end = End(when_, cap)
 
     rules = Ruleset(
         name=d.get("name", ""),
@@ -308,6 +332,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         rank=tuple(rank),
         wins_outright=c.optional(("winner", "wins_outright"), "winner", Type.BOOL),
         tiebreak=tiebreak,
+        end=end,
     )
     return c, rules
 
@@ -418,6 +443,13 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
+    if rules.end is not None:
+        try:
+            rules.end_cap(players)
+        except EvalError as e:
+            counted = bool(rules.end.hands.names & {"players", "deck_size", *(n for n, _ in rules.lets)})
+            c.report_among([("end", "hands")] + ([players_path(rules, players)] if counted else []), "W416", f"{with_n}: {e}")
+            return
     try:
         plan = rules.schedule_entries(players)
     except ScheduleError as e:
@@ -479,6 +511,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     _check_bids(c, rules, players, setups, start, budget, cases)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
+    cases.end_probe(players, setups, start)
 
 
 def players_path(rules: Ruleset, players: int) -> JsonPath:

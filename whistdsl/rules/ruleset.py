@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..language import environment
-from ..language.expression import EvalError, Formula, Value
+from ..language.expression import EvalError, Formula, Value, value_text
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -70,6 +70,17 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class End:
+    """`end`: the game ends after the first hand after which `when` holds, or after `hands` hands.
+
+    The schedule is played in a loop until then; `hands` (a formula of the schedule context) is
+    the cap, at most MAX_GAME_HANDS with the tie-break hands."""
+
+    when: Formula
+    hands: Formula
+
+
+@dataclass(frozen=True)
 class PlannedHand:
     """One hand of the schedule: its 1-based number, size and kind."""
 
@@ -116,6 +127,7 @@ class Ruleset:
     rank: tuple[RankKey, ...] = ()
     wins_outright: Formula | None = None
     tiebreak: Tiebreak | None = None
+    end: End | None = None
     #: per-player-count facts the engine works out once and reuses across games
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -187,8 +199,11 @@ class Ruleset:
         """Each hand of the schedule for `players`, with the index of the entry it comes from.
 
         Expanding stops as soon as the hands pass MAX_HANDS, so a schedule of many long entries
-        is never built whole. Raises ScheduleError."""
+        is never built whole. With `end`, the schedule is played in a loop up to the cap
+        (`end.hands`; fewer hands when `end.when` holds earlier). Raises ScheduleError, or
+        EndError for a cap that is not a hand count."""
         env = self.game_env(players)
+        cap = self.end_cap(players) if self.end is not None else None
         hands: list[tuple[PlannedHand, int]] = []
         for i, entry in enumerate(self.schedule):
             try:
@@ -203,7 +218,21 @@ class Ruleset:
                     f"the limit is {MAX_HANDS} hands in a game",
                     i,
                 )
+        if cap is not None and hands:
+            once = len(hands)
+            while len(hands) < cap:
+                hand, i = hands[len(hands) % once]
+                hands.append((PlannedHand(len(hands) + 1, hand.size, hand.kind), i))
+            del hands[cap:]
         return hands
+
+    def end_cap(self, players: int) -> int:
+        """The most hands of a game with `end` for `players`: `end.hands`. Raises EndError."""
+        assert self.end is not None
+        cap = self.end.hands(self.game_env(players))
+        if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= MAX_GAME_HANDS:
+            raise EndError(f"end.hands gives {value_text(cap)}; it must be a whole number from 1 to {MAX_GAME_HANDS}")
+        return cap
 
     def tiebreak_plan(self, players: int) -> tuple[int, int]:
         """(most extra hands, their size) for `players`; (0, 0) without tie-break hands.
@@ -237,6 +266,10 @@ class ScheduleError(EvalError):
     def __init__(self, message: str, entry: int):
         super().__init__(message)
         self.entry = entry
+
+
+class EndError(EvalError):
+    """An `end.hands` cap that is not a hand count for some player count."""
 
 
 class LetError(EvalError):

@@ -17,7 +17,7 @@ from jsonschema.exceptions import ValidationError
 
 from ..diagnostics.findings import Finding
 from ..resources import schema_path
-from .load import Loaded, dotted
+from .load import Loaded, dotted, split_formulas, split_message
 
 LANGUAGE_VERSION = 2
 
@@ -29,6 +29,7 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
     ("play", "first_lead", "highest"): "the first leader chosen by a formula",
     ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
+    ("end",): "the end of the game on a condition",
 }
 
 
@@ -130,6 +131,9 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         return [
             loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`") for k in missing
         ]
+    split = _split_formula(loaded, path, error)
+    if split is not None:
+        return [split]
     if v == "type":
         wanted = error.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
@@ -193,6 +197,24 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
     return [loaded.where(path).finding("W203", f"{dotted(path)}: {error.message}")]
 
 
+def _split_formula(loaded: Loaded, path: tuple, error: ValidationError) -> Finding | None:
+    """W418 for a schema error that comes from a formula YAML's flow list split at a comma: a
+    list where a formula is wanted (`cards: [min(n, x)]`), or a piece of a list of formulas
+    that is not one by itself (`rank: [highest max(total, x)]`)."""
+    if error.validator == "type" and isinstance(error.instance, list):
+        runs = split_formulas(loaded, path)
+        if runs:
+            return loaded.where(path + (runs[0][0],)).finding("W418", split_message(error.instance, *runs[0]))
+    if path and isinstance(path[-1], int):
+        for first, last in split_formulas(loaded, path[:-1]):
+            if first <= path[-1] <= last:
+                items = loaded.data
+                for key in path[:-1]:
+                    items = items[key]
+                return loaded.where(path[:-1] + (first,)).finding("W418", split_message(items, first, last))
+    return None
+
+
 def _formula_hint(wanted: str, value: Any) -> str:
     """A yes/no or a list written where a formula (a text) is expected."""
     if "string" not in wanted:
@@ -248,7 +270,7 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
             for path, what in VERSION_2_KEYS.items():
                 if _has_path(layer.data, path):
                     out.append(
-                        layer.where(path).finding(
+                        layer.where(path, key=True).finding(
                             "W205", f"`{'.'.join(path)}` ({what}) is language version 2: write `whistdsl: 2` at the top of this file"
                         )
                     )
