@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
-from ..language.catalogue import SEAT_SETS
 from ..language.environment import (
     bidding_env,
     first_bidder_env,
@@ -264,14 +263,15 @@ class Game:
         self._legal_cache: tuple[int, int, list[Card]] | None = None
         if "score_reads" not in shared:
             formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
-            reads = set().union(*(f.names for f in formulas)) - SEAT_SETS
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - sets
             by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
             by_seat = {"total", "is_dealer", "position", *rules.running_names}
             shared["score_reads"] = (
                 sorted(reads - by_result - by_seat),  # read from the hand's env
                 sorted(reads & by_seat),
                 {},
-                tuple(sorted({name for f in formulas for name, _ in f.seat_reads})),  # the other seats
+                tuple(sorted(sets)),  # the other seats
                 tuple(f for f in formulas if f.seat_reads),
             )
         self._score_reads: tuple[list[str], list[str], dict, tuple, tuple] = shared["score_reads"]
@@ -426,13 +426,14 @@ class Game:
         if tests is None:
             rules = self.rules
             formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            reads = set().union(*(f.names for f in formulas)) - {"bid"} - SEAT_SETS
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - {"bid"} - sets
             by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
             tests = self._kind_tests[kind.name] = (
                 formulas,
                 sorted(reads - by_turn - {"total", "is_dealer", *rules.running_names}),  # the hand's own
                 sorted(reads & {"total", "is_dealer", *rules.running_names}),  # the bidder's own
-                tuple(sorted({name for f in formulas for name, _ in f.seat_reads})),  # the other seats
+                tuple(sorted(sets)),  # the other seats
             )
         self._bid_tests, self._bid_hand_names, self._bid_seat_names, self._bid_sets = tests
 
@@ -1076,7 +1077,8 @@ def _formula_error(
         try:
             f(env)  # type: ignore[arg-type]
         except EvalError as again:
-            values = {n: env[n] for n in f.names if n in env and n not in SEAT_SETS}
+            sets = {name for name, _ in f.seat_reads}
+            values = {n: env[n] for n in f.names if n in env and n not in sets}
             return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
     return RuleError(str(error), hand=hand, seat=seat)
 

@@ -216,7 +216,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "first_bidder",
-            "bidding.first (highest/lowest)",
+            "bidding.first.highest, bidding.first.lowest",
             "once per playing seat before the bidding: the seat with the highest (lowest) value bids first",
             _HAND + _PLAYING + _TRUMP + (_SEAT[0], _SEAT[1], _ALL_SEATS, _OTHERS),
             sees_running=True,
@@ -224,7 +224,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "first_lead",
-            "play.first_lead (highest/lowest)",
+            "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
             _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _SEAT_SETS,
             sees_running=True,

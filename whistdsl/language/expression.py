@@ -520,7 +520,7 @@ def check(
                 "W301",
                 f"unknown name `{n}`" + _did_you_mean(n, [*known, *CONSTANTS]),
             )
-        if isinstance(node, Aggregate):
+        if isinstance(node, Aggregate) and not shadowed(node):
             return aggregate(node)
         if isinstance(node, Call) and node.function == "map":
             return visit_map(node)
@@ -601,6 +601,11 @@ def check(
                 return bad(node, "W302", f"'then' gives a {a} but 'else' gives a {b}")
             return a
         raise AssertionError(node)
+
+    def shadowed(node: Aggregate) -> bool:
+        """`max(later, 1)` in a version 1 file whose `let` value is named `later`: the function."""
+        first = node.args[0] if node.args else None
+        return node.function in FUNCTIONS and isinstance(first, Name) and first.name in known and known[first.name] is not Type.SEATS
 
     def aggregate(node: Aggregate) -> Type:
         agg = AGGREGATES[node.function]
@@ -991,7 +996,7 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
                 return (lambda env: v), True
             key = node.name
             return (lambda env: env[key]), False
-        if isinstance(node, Aggregate):
+        if isinstance(node, Aggregate) and checked.types.get(id(node.args[0])) is Type.SEATS:
             key = node.args[0].name  # type: ignore[attr-defined]
             each, _ = build(node.args[1])
             return _aggregate(node.function, key, each), False
@@ -1112,7 +1117,7 @@ def formula(
         checked.names,
         fn,
         constant,
-        tuple(sorted(checked.names - SEAT_SETS)),
+        tuple(sorted(checked.names - set(checked.seat_reads))),
         checked=checked,
         seat_reads=tuple((name, tuple(sorted(facts))) for name, facts in sorted(checked.seat_reads.items())),
         list_ops=len(_list_builders(checked.tree, checked.types)),

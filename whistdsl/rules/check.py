@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from ..diagnostics.findings import Finding, Position
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
@@ -62,15 +62,17 @@ class _Compiler:
         self.findings: list[Finding] = []
         running = self.data.get("running") or {}
         names = tuple(running) if running_names is None else tuple(running_names)
+        #: the names a value may not take; a version 1 file may still name one like a seat set
+        self.taken = _TAKEN_NAMES if self.data.get("whistdsl") != 1 else {k: v for k, v in _TAKEN_NAMES.items() if k not in SEAT_SETS}
         for name in names:
-            if name in _TAKEN_NAMES and name in running:
+            if name in self.taken and name in running:
                 self.report(
                     ("running", name),
                     "W203",
-                    f"running value `{name}` has the name of {_TAKEN_NAMES[name]}; choose another name",
+                    f"running value `{name}` has the name of {self.taken[name]}; choose another name",
                     key=True,
                 )
-        self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
+        self.running_names = tuple(n for n in names if n not in self.taken)
         self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
         self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
 
@@ -219,7 +221,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
 
     lets: list[tuple[str, Formula]] = []
     for name, value in (d.get("let") or {}).items():
-        taken = _TAKEN_NAMES.get(name) or ("a running value" if name in c.running_names else None)
+        taken = c.taken.get(name) or ("a running value" if name in c.running_names else None)
         if taken:
             c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
             continue
