@@ -23,12 +23,12 @@ Env = dict[str, Value]
 
 
 def game_env(players: int, deck_size: int | None = None, lets: Mapping[str, Value] | None = None) -> Env:
-    """The table: `players`, `deck_size` (where known) and the `let` values."""
-    env: Env = {"players": players}
+    """The table: the parameters and `let` values (`lets`), then `players` and `deck_size` (where
+    known), which a parameter of the same name does not hide."""
+    env: Env = dict(lets) if lets else {}
+    env["players"] = players
     if deck_size is not None:
         env["deck_size"] = deck_size
-    if lets:
-        env.update(lets)
     return env
 
 
