@@ -293,3 +293,19 @@ def test_estimation_records_replay_and_a_wrong_first_leader_is_caught(tmp_path, 
     refused = runner.invoke(app, ["replay", "bad.json"])
     assert refused.exit_code != 0
     assert f"the record says seat {other} led; by the rules seat {highest} leads" in refused.output
+
+
+def test_first_to_30_ends_the_game_after_the_hand_that_reaches_it(tmp_path):
+    """`end.when: max(seats, total) >= 30`: the game ends after the first hand in which some
+    player's total reaches 30 (the schedule 3, 2, 1 again and again, at most 60 hands)."""
+    rules = custom(
+        tmp_path,
+        "whistdsl: 2\nextends: oh-hell\nname: First to 30\nplayers: {min: 4, max: 4, default: 4}\n"
+        "schedule: [3 .. 1]\nend:\n  when: max(seats, total) >= 30\n  hands: 60\n",
+    )
+    for seed in (1, 2):
+        game = Game(rules, players=4, seed=seed)
+        play_out(game, [RandomPlayer()] * 4)
+        reached = [max(h.totals) >= 30 for h in game.history]
+        assert reached[-1] or len(game.history) == 60
+        assert not any(reached[:-1])

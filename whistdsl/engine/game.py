@@ -1016,6 +1016,9 @@ class Game:
         """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""
         when = self.rules.end.when  # type: ignore[union-attr]
         env = dict(self.hand_env)
+        if when.seat_reads:  # every player's total and running values after this hand
+            rows = tuple(winner_env({}, self.totals[s], self.running[s]) for s in range(self.players))
+            env.update(seat_sets(rows, 0, ("seats",)))
         try:
             return bool(when(env))
         except EvalError as e:

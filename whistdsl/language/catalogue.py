@@ -214,7 +214,11 @@ CONTEXTS: dict[str, Context] = {
             "end",
             "end.when",
             "once after each hand (not after tie-break hands): does the game end now?",
-            _HAND + _PLAYING + _TRUMP,
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + (Variable("seats", SEATS, "every player, with the totals and running values after this hand (a seat set): max(seats, total) >= 100"),),
+            per_seat=("total",),
         ),
         Context(
             "winner",

@@ -444,7 +444,9 @@ def check(
     types: dict[int, Type] = {}
     names: set[str] = set()
     seat_reads: dict[str, set[str]] = {}
-    per_seat = set(context.per_seat) | (set(running) if context.sees_running else set())
+    # a seat's running values are its facts wherever aggregates read seats (even in `end.when`,
+    # which has no seat of its own)
+    per_seat = set(context.per_seat) | (set(running) if context.per_seat else set())
     in_seat: list[str] = []  # the seat set whose per-seat formula is being checked
     bound: list[str] = []  # the item names of the map() formulas being checked, innermost last
 
@@ -476,18 +478,19 @@ def check(
             n = node.name
             if n in bound:
                 return Type.NUMBER
+            if in_seat and n in per_seat:
+                where = in_seat[-1]
+                if n in context.earlier_only and where != "earlier":
+                    return bad(
+                        node,
+                        "W307",
+                        f"`{n}` of the seats of `{where}` is not known in {context.where}: only the seats "
+                        f"of `earlier` have bid yet (a bid not yet made cannot be read)",
+                    )
+                seat_reads.setdefault(where, set()).add(n)
+                return known.get(n, Type.NUMBER)  # a running value where the context has none of its own
             if in_seat and n in known:
                 where = in_seat[-1]
-                if n in per_seat:
-                    if n in context.earlier_only and where != "earlier":
-                        return bad(
-                            node,
-                            "W307",
-                            f"`{n}` of the seats of `{where}` is not known in {context.where}: only the seats "
-                            f"of `earlier` have bid yet (a bid not yet made cannot be read)",
-                        )
-                    seat_reads.setdefault(where, set()).add(n)
-                    return known[n]
                 if n in context.own_only:
                     return bad(
                         node,

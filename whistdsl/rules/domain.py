@@ -601,6 +601,9 @@ class FormulaCases:
             state: dict[str, Number] = dict(start)
             for setup, env in self._play(players, scheduled, label, pattern, state):
                 self.budget.spend(max(1, end.when.list_ops * LIST_COST))
+                if end.when.seat_reads:  # every player plays as this one
+                    row = winner_env({}, state["total"], {r.name: state[r.name] for r in self.rules.running})
+                    env.update(seat_sets((row,) * players, 0, ("seats",)))
                 try:
                     holds = end.when.cached(env)
                 except EvalError as e:
