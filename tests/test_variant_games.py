@@ -47,7 +47,13 @@ runner = CliRunner()
 
 
 def bundled_names() -> list[str]:
-    return sorted(p.relative_to(RULESETS).with_suffix("").as_posix() for p in RULESETS.rglob("*.yaml"))
+    """The bundled rulesets of RULES.md: those written in language version 1 (the version 2
+    rulesets of issue 10, e.g. `openspiel`, are checked by their own test files)."""
+    return sorted(
+        p.relative_to(RULESETS).with_suffix("").as_posix()
+        for p in RULESETS.rglob("*.yaml")
+        if re.search(r"^whistdsl: 1\s*(#.*)?$", p.read_text(encoding="utf-8"), re.M)
+    )
 
 
 # ---------------------------------------------------------------- scoring, from RULES.md
