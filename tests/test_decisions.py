@@ -70,7 +70,7 @@ def test_the_highest_bidder_names_trump_after_the_bidding_and_a_tie_goes_to_the_
         game.act(bid)
     assert game.phase == "decision" and game.to_act == 2 and game.highest_bidder() == 2
     game.act("diamonds")
-    assert game.phase == "play" and game.trump == 2 and game.to_act == 1
+    assert game.phase == "play" and game.trump == 2 and game.to_act == 2, "the highest bidder leads"
     assert game.history == [] and game.choices == [(2, "trump", "diamonds")]
 
 

@@ -6,7 +6,7 @@ the number bids, each counting as 0 tricks: nil (50 when no trick is taken, else
 nil (100 / -100), which only a player who chose to bid blind may call; a number bid made blind
 scores double. `oh-hell-simultaneous`: Oh Hell with every bid hidden until all have bid, and no
 hook. `oh-hell-highest-bidder-trump`: no card is turned; after the bidding the highest bidder
-(the earlier of equal bids) names trump or no trump.
+(the earlier of equal bids) names trump or no trump, and leads the first trick.
 
 The checker reads only what a game's history records (the deal, bids, calls, blind choices,
 decisions, tricks, points, totals) and the rules as the ruleset comments state them; it shares
@@ -130,7 +130,7 @@ def check_game(game: Game, *, hook: bool, points, trump_by_highest_bidder: bool 
         # play: follow suit, the winner leads the next trick
         hands = [[card_text(c) for c in cards] for cards in h.deal]
         assert all(len(cards) == size for cards in hands)
-        leader = order[0]
+        leader = highest if trump_by_highest_bidder else order[0]  # the highest bidder leads
         taken = [0] * n
         for t in h.tricks:
             assert t.leader == leader

@@ -26,6 +26,10 @@ LANGUAGE_VERSION = 2
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
 VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("decisions",): "the hand's decisions: a trump named by a seat, named calls, blind and hidden bids",
+    ("bidding", "first", "highest"): "the first bidder chosen by a formula",
+    ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
+    ("play", "first_lead", "highest"): "the first leader chosen by a formula",
+    ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
     ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
 }
