@@ -740,8 +740,10 @@ def no_legal_bid(
     trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
     hands = {trump: trump_env(setup.env, trump) for trump in trumps}
     running = {n: v for n, v in values.items() if n != "total"}
+    blinds = [False, True] if rules.blind_bids and "blind" in used else [False]
+    calls = [(name, n) for name, n in rules.calls if n <= size]
 
-    def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
+    def legal_bids(position: int, so_far: int, trump: str, first_only: bool, blind: bool = False) -> list[int]:
         dealer_bids_first = rules.first_bidder == "dealer"
         env = bidding_env(
             hands[trump],
@@ -751,6 +753,7 @@ def no_legal_bid(
             bids_so_far=so_far,
             bidders=setup.playing,
             running=running,
+            blind=blind,
         )
         legal = []
         budget.spend(len(tests) * (size + 1))  # at most this many evaluations
