@@ -255,7 +255,7 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID[:1] + _SEAT_SETS,
             sees_running=True,
             per_seat=("bid", *_SEAT_FACTS),
         ),

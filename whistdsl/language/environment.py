@@ -121,9 +121,6 @@ def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value]) -> Env:
 def result_facts(env: Env, bid: int, tricks: int) -> Env:
     """A seat's result: its bid, its tricks, and what follows from them (written into `env`)."""
     env["bid"] = bid
-    if "call" not in env:  # a named call and a blind bid (decisions) are set by the caller
-        env["call"] = ""
-        env["blind"] = False
     env["tricks"] = tricks
     env["made"] = tricks == bid
     env["over"] = tricks > bid
