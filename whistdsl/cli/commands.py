@@ -16,13 +16,16 @@ from typing import Annotated, Optional
 import typer
 
 from ..diagnostics.findings import render_github, render_json, render_text
-from ..diagnostics.lint import ROOT_HELP, LintResult, RulesetError, lint_path, load_rules
+from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points
 from ..language.catalogue import SUITS, reference_markdown
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
-from ..rules.ruleset import PlannedHand, Ruleset, hand_setup
+from ..rules.ruleset import PlannedHand, hand_setup
+from .options import ROOT_OPTION, open_rules
+from .options import err as _err
+from .options import usage as _usage
 from .play import play_command
 from .simulate import simulate_command
 
@@ -39,20 +42,6 @@ class OutputFormat(str, Enum):
     text = "text"
     json = "json"
     github = "github"
-
-
-def _err(message: str) -> None:
-    """`whistdsl: message` on standard error, with whatever came from a file escaped."""
-    typer.echo(f"whistdsl: {printable(message)}", err=True)
-
-
-def _usage(message: str) -> typer.Exit:
-    _err(message)
-    return typer.Exit(2)
-
-
-#: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
-ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
 
 
 def _ruleset_files(paths: list[Path]) -> list[Path]:
@@ -161,21 +150,6 @@ def list_rulesets() -> None:
 def reference() -> None:
     """Print the expression language's reference tables (names per context, functions)."""
     typer.echo(reference_markdown().rstrip())
-
-
-def open_rules(argument: str, root: Path | None = None) -> Ruleset:
-    """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
-    `root` is the `--root` folder its `extends:` may lead into."""
-    try:
-        return load_rules(argument, root)
-    except FileNotFoundError:
-        raise _usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
-    except NotReadable as e:
-        raise _usage(f"{argument}: {e}") from None
-    except RulesetError as e:
-        typer.echo(render_text(e.result.findings, e.result.sources), err=True)
-        _err(f"{argument} does not lint clean; fix the findings above first")
-        raise typer.Exit(1) from None
 
 
 def _number(value: int | Fraction) -> str:

@@ -17,7 +17,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..diagnostics.lint import ROOT_HELP
 from ..engine.cards import (
     NO_TRUMP,
     RANK_LETTERS,
@@ -38,6 +37,9 @@ from ..language.expression import MAX_DIGITS, EvalError
 from ..players.base import BOTS, Player, decide
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
+from .options import ROOT_OPTION, open_rules
+from .options import err as _say_error
+from .options import usage as _usage
 from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
@@ -389,16 +391,6 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
 # ---------------------------------------------------------------- the command
 
 
-def _say_error(message: str) -> None:
-    """One line on standard error, `whistdsl: ...`, with whatever came from a file escaped."""
-    typer.echo(f"whistdsl: {printable(message)}", err=True)
-
-
-def _usage(message: str) -> typer.Exit:
-    _say_error(message)
-    return typer.Exit(2)
-
-
 def _hands(count: int) -> str:
     return f"{count} complete hand{'s' if count != 1 else ''}"
 
@@ -440,11 +432,9 @@ def play_command(
     first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="RECORD", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream).")] = None,
     deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
-    root: Annotated[Optional[Path], typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)] = None,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
-    from .commands import open_rules  # late: cli imports this module to register the command
-
     if resume is not None:
         _resume_command(resume, ruleset, watch, record, root)
         return
@@ -614,7 +604,6 @@ def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path |
     """`play --resume RECORD`: the same players in the same seats, from the last complete hand."""
     from ..records.replay import Disagreement, RecordError, read_record
     from ..records.replay import resume as resume_game
-    from .commands import open_rules
 
     if record is not None:
         _refuse_record_target(record)

@@ -25,13 +25,15 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
-from ..diagnostics.lint import ROOT_HELP, load_rules, resolve_ruleset_argument
+from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number
 from ..players.base import BOTS, play_out
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
+from .options import ROOT_OPTION, open_rules
+from .options import usage as _usage
 
 #: At most this many bins in a score histogram (bins get wider, never more numerous).
 MAX_BINS = 128
@@ -591,7 +593,7 @@ def simulate_command(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="table, json or csv.")] = ReportFormat.table,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report to this file instead of standard output.")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
-    root: Annotated[Optional[Path], typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)] = None,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions."""
     import importlib.util
@@ -599,8 +601,6 @@ def simulate_command(
     import random
 
     from rich.console import Console
-
-    from .commands import _usage, open_rules
 
     rules = open_rules(ruleset, root)
     players = players if players is not None else rules.players_default

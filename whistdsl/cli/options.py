@@ -1,0 +1,41 @@
+"""What every command shares: reading the ruleset argument, `--root`, and how a usage error is said.
+
+The commands (commands.py, play.py, simulate.py) import from here, never from each other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..diagnostics.findings import render_text
+from ..diagnostics.lint import ROOT_HELP, RulesetError, load_rules
+from ..printable import printable
+from ..rules.load import NotReadable
+from ..rules.ruleset import Ruleset
+
+def err(message: str) -> None:
+    """`whistdsl: message` on standard error, with whatever came from a file escaped."""
+    typer.echo(f"whistdsl: {printable(message)}", err=True)
+
+def usage(message: str) -> typer.Exit:
+    err(message)
+    return typer.Exit(2)
+
+#: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
+ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
+
+def open_rules(argument: str, root: Path | None = None) -> Ruleset:
+    """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
+    `root` is the `--root` folder its `extends:` may lead into."""
+    try:
+        return load_rules(argument, root)
+    except FileNotFoundError:
+        raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
+    except NotReadable as e:
+        raise usage(f"{argument}: {e}") from None
+    except RulesetError as e:
+        typer.echo(render_text(e.result.findings, e.result.sources), err=True)
+        err(f"{argument} does not lint clean; fix the findings above first")
+        raise typer.Exit(1) from None
