@@ -42,12 +42,16 @@ CODES: dict[str, str] = {
     "W405": "a name refers to something the ruleset does not define",
     "W406": "inconsistent player counts or deck",
     "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
+    "W419": "a trick can be left without a winner (trick.winner)",
+    "W420": "a card rule names a special card the deck does not have",
+    "W421": "identical cards of two packs can meet in a trick and trick.identical does not say which wins",
+    "W422": "a special card's name or mark can be mistaken for something else",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W407"})
+WARNINGS = frozenset({"W407", "W421"})
 
 
 @dataclass(frozen=True, order=True)

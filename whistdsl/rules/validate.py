@@ -24,7 +24,13 @@ LANGUAGE_VERSION = 2
 #: The keys that language version 2 added (as paths from the top of a file), each with what it
 #: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
-VERSION_2_KEYS: dict[tuple[str, ...], str] = {}
+VERSION_2_KEYS: dict[tuple[str, ...], str] = {
+    ("deck", "copies"): "copies of the deck",
+    ("deck", "specials"): "special cards",
+    ("play", "always_playable"): "special cards playable at any time",
+    ("play", "special_led"): "what a special card led asks of the others",
+    ("trick",): "the trick winner rules",
+}
 
 
 @cache
@@ -49,6 +55,8 @@ _PATTERN_WORDS = {
     "^[A-Za-z0-9_]+(?![\\s\\S])": "letters, digits and _ only",
     "^[a-z_][a-z0-9_]*(?![\\s\\S])": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
     "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
+    "^\\s*(first|last|highest|lowest)\\s+[a-z_][a-z0-9_]*\\s*(?![\\s\\S])": "`first`, `last`, `highest` or `lowest`, then a special card's name, `trump`, `led` or `suited`, e.g. `highest trump`",
+    "^[A-Z][A-Z0-9]{0,2}(?![\\s\\S])": "1 to 3 capital letters or digits, starting with a letter, e.g. W",
 }
 
 
