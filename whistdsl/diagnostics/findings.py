@@ -25,6 +25,7 @@ CODES: dict[str, str] = {
     "W202": "a value has the wrong type",
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
+    "W205": "a key of language version 2 in a file that states version 1",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
