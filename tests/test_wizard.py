@@ -247,3 +247,34 @@ def test_a_record_of_wizard_writes_special_cards_by_their_marks_and_replays(tmp_
     )
     assert shown.returncode == 0, shown.stderr
     assert " W " in shown.stdout or " W\n" in shown.stdout
+
+
+def test_the_mc_player_samples_wizards_and_jesters_from_the_unseen_cards():
+    from collections import Counter
+
+    from whistdsl.players.mc import MonteCarloPlayer, sample_hands
+
+    game = Game(RULES, players=4, seed=21, start_at=6)  # 6 cards each: 24 of 60, one turned
+    view = game.view(0)
+    hands = sample_hands(view, random_rng(1))
+    cards = Counter(c for h in hands.values() for c in h)
+    if view.turn_up is not None:
+        cards[view.turn_up] += 1
+    wizard, jester = (parse_card(m, RULES.specials) for m in ("W", "J"))
+    assert cards[wizard] <= 4 and cards[jester] <= 4
+    assert all(n == 1 for c, n in cards.items() if c not in (wizard, jester))
+    assert all(len(h) == 6 for h in hands.values())
+    mc = MonteCarloPlayer(samples=3)
+    while game.hand_number == 6:  # one whole hand with mc in every seat
+        seat = game.to_act
+        view = game.view(seat)
+        action = mc.act(view, list(view.legal), game.rng)
+        assert action in view.legal
+        game.act(action)
+    assert sum(game.history[-1].taken) == 6
+
+
+def random_rng(seed: int):
+    import random
+
+    return random.Random(seed)

@@ -529,8 +529,8 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
-        talk.say("Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦); ? shows the table again; "
-                 "Ctrl-D or Ctrl-C stops.", style="dim")
+        talk.say(f"Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦{_special_help(game)}); "
+                 "? shows the table again; Ctrl-D or Ctrl-C stops.", style="dim")
     try:
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:

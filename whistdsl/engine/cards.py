@@ -134,3 +134,14 @@ def sort_key(trump: int = NO_TRUMP):
 
 def sort_hand(cards: Iterable[Card], trump: int = NO_TRUMP) -> list[Card]:
     return sorted(cards, key=sort_key(trump))
+
+
+def turn_up_facts(c: Card | None, specials: tuple[Special, ...] = ()) -> dict[str, str]:
+    """What formulas may read of a turned card: `turn_up_suit` (a suit's name, or `none` for a
+    special card or no card turned), `turn_up_rank` (`A` .. `2`, or "") and `turn_up_special`
+    (a special's name, or "")."""
+    if c is None:
+        return {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}
+    if c >> 4 == SPECIAL:
+        return {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": card_words(c, specials)}
+    return {"turn_up_suit": SUITS[c >> 4], "turn_up_rank": RANK_LETTERS[c & 15], "turn_up_special": ""}
