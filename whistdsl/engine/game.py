@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
+from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, Special, hand_env, hand_setup
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, deck, new_hand, suit_name, suit_number
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
@@ -129,6 +129,7 @@ class HandResult(NamedTuple):
     totals: tuple[Number, ...]
     running: tuple[dict[str, Number], ...]
     rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    specials: tuple[Special, ...] = ()  # the deck's special cards: what a card SPECIAL*16+i is
 
 
 @dataclass(frozen=True)
@@ -928,6 +929,7 @@ class Game:
                 tuple(self.totals),
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
+                self.rules.specials,
             )
         )
         if self.stop_after_hand:

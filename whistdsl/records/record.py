@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.cards import card_text, suit_name
-from ..rules.ruleset import Special
 from ..engine.game import Game, HandResult
 from ..language.expression import Number
 from ..printable import json_text, printable
@@ -43,9 +42,10 @@ def read_exact(value: int | str) -> Number:
     return f.numerator if f.denominator == 1 else f
 
 
-def hand_json(h: HandResult, specials: tuple[Special, ...] = ()) -> dict[str, Any]:
+def hand_json(h: HandResult) -> dict[str, Any]:
     """One finished hand as JSON; cards as text (`QH`, a special card by its mark, `W`: the
     identical cards of two packs are written alike)."""
+    specials = h.specials
     return {
         "number": h.number,
         "cards": h.size,
@@ -100,7 +100,7 @@ def _tail_json(game: Game) -> dict[str, Any]:
 
 def game_record(game: Game, kinds: list[str] | None = None) -> dict[str, Any]:
     """The record of `game` so far (every finished hand; `final` once the game is over)."""
-    return {**_head_json(game, kinds), "hands": [hand_json(h, game.rules.specials) for h in game.history], **_tail_json(game)}
+    return {**_head_json(game, kinds), "hands": [hand_json(h) for h in game.history], **_tail_json(game)}
 
 
 #: Records are written compactly, as one line.
@@ -210,7 +210,7 @@ class RecordWriter:
         if len(history) < len(self._hands) or (self._hands and history[len(self._hands) - 1] is not self._last):
             self._hands.clear()  # hands replaced behind our back: start again
         for hand in history[len(self._hands) :]:
-            self._hands.append(json_text(hand_json(hand, game.rules.specials), separators=SEPARATORS))
+            self._hands.append(json_text(hand_json(hand), separators=SEPARATORS))
         self._last = history[-1] if history else None
         parts = [self._head, ',"hands":[', ",".join(self._hands), "]"]
         for key, value in _tail_json(game).items():

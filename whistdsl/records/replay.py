@@ -473,7 +473,7 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
     result.game.rng.setstate(restored)
     if result.game.history:  # so a record written from here on can be resumed again
         result.game.history[-1] = result.game.history[-1]._replace(rng_state=restored)
-    result.game.first_dealer_draw = tuple(parse_card(c, rules.specials) for c in record.get("first_dealer_draw", []))
+    result.game.first_dealer_draw = tuple(parse_card(c, result.game.rules.specials) for c in record.get("first_dealer_draw", []))
     # the next hand was dealt when the last recorded hand ended, before the state was restored:
     # deal it again from the restored generator
     game = result.game

@@ -282,10 +282,17 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
     play_data = d.get("play", {})
     trick_data = d.get("trick") or {}
     winner_rules = []
-    for text in trick_data.get("winner") or ():
+    for i, text in enumerate(trick_data.get("winner") or ()):
         m = _WINNER_RULE.match(text) if isinstance(text, str) else None
-        if m:  # otherwise the schema reported it
+        if m:
             winner_rules.append(WinnerRule(m.group(1), m.group(2)))
+        elif isinstance(text, str) and _WINNER_START.match(text):  # otherwise the schema reported it
+            c.report(
+                ("trick", "winner", i),
+                "W203",
+                f"`{text.strip()}` is not a trick winner rule: write `first`, `last`, `highest` or `lowest`, then one "
+                "name (a special card's, `trump`, `led` or `suited`), e.g. `highest trump`",
+            )
 
     rules = Ruleset(
         name=d.get("name", ""),
@@ -403,7 +410,8 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
         )
 
 
-_WINNER_RULE = re.compile(r"^\s*(first|last|highest|lowest)\s+([a-z_][a-z0-9_]*)\s*$")
+_WINNER_RULE = re.compile(r"^\s*(first|last|highest|lowest)\s+([a-z_][a-z0-9_]*)\s*\Z")
+_WINNER_START = re.compile(r"^\s*(first|last|highest|lowest)\s+[a-z_]")  # the schema's pattern
 #: the sets of cards a `trick.winner` rule may look at, besides the deck's specials
 WINNER_SETS = ("trump", "led", "suited")
 

@@ -55,8 +55,8 @@ _PATTERN_WORDS = {
     "^[A-Za-z0-9_]+(?![\\s\\S])": "letters, digits and _ only",
     "^[a-z_][a-z0-9_]*(?![\\s\\S])": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
     "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
-    "^\\s*(first|last|highest|lowest)\\s+[a-z_][a-z0-9_]*\\s*(?![\\s\\S])": "`first`, `last`, `highest` or `lowest`, then a special card's name, `trump`, `led` or `suited`, e.g. `highest trump`",
-    "^[A-Z][A-Z0-9]{0,2}(?![\\s\\S])": "1 to 3 capital letters or digits, starting with a letter, e.g. W",
+    "^\\s*(first|last|highest|lowest)\\s+[a-z_]": "`first`, `last`, `highest` or `lowest`, then a special card's name, `trump`, `led` or `suited`, e.g. `highest trump`",
+    "^[A-Za-z][A-Za-z0-9]{0,2}(?![\\s\\S])": "1 to 3 letters or digits, starting with a letter, e.g. W",
 }
 
 
