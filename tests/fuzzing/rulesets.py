@@ -166,13 +166,13 @@ def context_of(path: Sequence[Any]) -> str | None:
 
 
 #: The type each formula path must have (None: a number or a list, as the schedule takes).
-_WANT = {"hand": Type.BOOL, "deal": Type.BOOL, "bidding": Type.BOOL, "let": None, "schedule": None}
+_WANT = {"hand": Type.BOOL, "deal": Type.BOOL, "bidding": Type.BOOL, "end": Type.BOOL, "let": None, "schedule": None}
 
 
 def want_of(path: Sequence[Any], context: str) -> Type | None:
     if context == "winner":
         return Type.BOOL if "wins_outright" in path else Type.NUMBER
-    if context == "schedule" and path and path[0] == "tiebreak":
+    if context == "schedule" and path and path[0] in ("tiebreak", "end"):
         return Type.NUMBER
     return _WANT.get(context, Type.NUMBER)
 

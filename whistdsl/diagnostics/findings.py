@@ -25,7 +25,9 @@ CODES: dict[str, str] = {
     "W202": "a value has the wrong type",
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
-    "W205": "a key of language version 2 in a file that states version 1",
+    "W205": "a key of language version 2 in a file that states `whistdsl: 1`",
+    "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
+    "W209": "a parameter that no formula reads (a warning)",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -34,6 +36,7 @@ CODES: dict[str, str] = {
     "W304": "expression too long or too deeply nested",
     "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
     "W306": "unknown function or wrong number of arguments",
+    "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
     # meaning
     "W400": "extends: target not found",
     "W401": "extends: cycle",
@@ -43,6 +46,9 @@ CODES: dict[str, str] = {
     "W405": "a name refers to something the ruleset does not define",
     "W406": "inconsistent player counts or deck",
     "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
+    "W416": "the end of the game: `end.hands` is not a hand count within the limit",
+    "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
+    "W418": "a YAML flow list [ ... ] split a formula at a comma: quote the formula",
     "W419": "a trick can be left without a winner (trick.winner)",
     "W420": "a card rule names a special card the deck does not have",
     "W421": "identical cards of two packs can meet in a trick and trick.identical does not say which wins",
@@ -52,7 +58,7 @@ CODES: dict[str, str] = {
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W407", "W421"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421"})
 
 
 @dataclass(frozen=True, order=True)

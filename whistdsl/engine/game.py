@@ -210,7 +210,9 @@ class Game:
                 shared["plan"] = rules.planned_hands(n)
             self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
         self.plan = list(shared["plan"])
+        #: hands of the schedule: with `end`, the cap until the game ends, then the hands played
         self.scheduled_hands = len(self.plan)
+        self.hands_total = self.scheduled_hands  # what formulas read as `hands`
         self.first_dealer = self._choose_first_dealer(first_dealer)
         if not 1 <= start_at <= self.scheduled_hands:
             raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
@@ -282,7 +284,7 @@ class Game:
         game.stop_after_hand = True
         plan = PlannedHand(view.hand_number, view.hand_size, view.kind)
         game.plan = [plan]
-        game.scheduled_hands = 1
+        game.scheduled_hands = game.hands_total = 1
         game.extra_hands_left, game.extra_cards = 0, 0
         game.first_dealer = view.dealer
         game.index = 0
@@ -405,9 +407,9 @@ class Game:
         setup = self._setups.get(index)
         if setup is None or setup.plan is not plan:
             try:
-                setup = hand_setup(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+                setup = hand_setup(rules, n, plan, self.hands_total, index >= self.scheduled_hands)
             except EvalError as e:
-                env = hand_env(rules, n, plan, self.scheduled_hands, index >= self.scheduled_hands)
+                env = hand_env(rules, n, plan, self.hands_total, index >= self.scheduled_hands)
                 raise _formula_error(e, (rules.sits_out,), env, hand=plan.number) from None
             if setup.playing < 2:
                 raise RuleError(
@@ -937,8 +939,11 @@ class Game:
             self.to_act = None
             return
         if self.index + 1 < len(self.plan):
-            self._start_hand(self.index + 1, reuse_hands=True)
-            return
+            if rules.end is None or not self._game_ends():
+                self._start_hand(self.index + 1, reuse_hands=True)
+                return
+            del self.plan[self.index + 1 :]  # ended on its condition: the schedule is the hands played
+            self.scheduled_hands = len(self.plan)
         winners = self.standings()
         if len(winners) > 1 and self.extra_hands_left > 0:
             self.extra_hands_left -= 1
@@ -948,6 +953,15 @@ class Game:
         self.phase = OVER
         self.to_act = None
         self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
+
+    def _game_ends(self) -> bool:
+        """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""
+        when = self.rules.end.when  # type: ignore[union-attr]
+        env = dict(self.hand_env)
+        try:
+            return bool(when(env))
+        except EvalError as e:
+            raise _formula_error(e, (when,), env, hand=self.hand_number) from None
 
     #: keep the generator's state after each hand in the history (records set it, to resume)
     keep_rng_states = False

@@ -40,6 +40,10 @@ class Context:
     variables: tuple[Variable, ...]
     sees_running: bool = False  # the ruleset's own running values (per player)
     sees_lets: bool = True  # the ruleset's named values (`let`), fixed once per game
+    #: the ruleset's declared parameters (`parameters:`), fixed once per game from their default
+    #: or `--set`; every context sees them, except where a built-in name of the context is the
+    #: same (in `scoring.points`, `tricks` is always the tricks taken)
+    sees_parameters: bool = True
 
     def variable(self, name: str) -> Variable | None:
         for v in self.variables:
@@ -57,7 +61,7 @@ _HAND = (
     _DECK_SIZE,
     Variable("hand_number", N, "this hand's number, 1 for the first"),
     Variable("hand_size", N, "cards dealt to each playing seat this hand"),
-    Variable("hands", N, "hands in the schedule (tie-break hands not counted)"),
+    Variable("hands", N, "hands in the schedule (tie-break hands not counted); with `end`, the cap `end.hands`"),
     Variable("kind", T, 'this hand\'s kind, e.g. "normal" or a name from `kinds`'),
     Variable("extra", B, "this is a tie-break hand played after the schedule"),
 )
@@ -80,6 +84,17 @@ _RESULT = (
     Variable("diff", N, "abs(bid - tricks)"),
 )
 
+#: The player range: fixed before anything else of a game, so its formulas read the parameters
+#: alone. Kept out of CONTEXTS (whose contexts are the formulas of a game at a table of some
+#: size), but in the reference with them.
+TABLE = Context(
+    "table",
+    "players.min, players.max, players.default",
+    "the player range, fixed from the parameters alone (a number, or a formula of parameters)",
+    (),
+    sees_lets=False,
+)
+
 CONTEXTS: dict[str, Context] = {
     c.name: c
     for c in (
@@ -92,7 +107,7 @@ CONTEXTS: dict[str, Context] = {
         ),
         Context(
             "schedule",
-            "schedule, tiebreak.hands, tiebreak.cards",
+            "schedule, tiebreak.hands, tiebreak.cards, end.hands",
             "the list of hand sizes, fixed once per game",
             (_PLAYERS, _DECK_SIZE),
         ),
@@ -163,6 +178,12 @@ CONTEXTS: dict[str, Context] = {
             (_PLAYERS,),
         ),
         Context(
+            "end",
+            "end.when",
+            "once after each hand (not after tie-break hands): does the game end now?",
+            _HAND + _PLAYING + _TRUMP,
+        ),
+        Context(
             "winner",
             "winner.rank, winner.wins_outright",
             "at the end of the game, once per player",
@@ -189,6 +210,7 @@ class Function:
     result: Type
     doc: str
     variadic: bool = False
+    shown: str = ""  # how the reference writes a call, when not from the parameter types
 
 
 FUNCTIONS: dict[str, Function] = {
@@ -203,18 +225,34 @@ FUNCTIONS: dict[str, Function] = {
         Function("repeat", (N, N), Type.LIST, "repeat(x, n): the list of n copies of x"),
         Function("len", (Type.LIST,), N, "how many numbers a list holds"),
         Function("sum", (Type.LIST,), N, "the sum of a list"),
+        Function(
+            "map",
+            (Type.LIST, Type.ANY),
+            Type.LIST,
+            "map(list, n -> formula): the formula for each number `n` of the list, its numbers and lists joined "
+            "into one list: `map(1 .. 13, n -> [n, n])` is 1, 1, 2, 2, ..., 13, 13",
+            shown="map(list of numbers, n -> number or list)",
+        ),
     )
 }
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def reference_markdown() -> str:
     """The language reference's tables, generated from this catalogue (the README embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
-    for c in CONTEXTS.values():
+    for c in (TABLE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
-        extra = [w for w, seen in (("`let` values", c.sees_lets), ("running values", c.sees_running)) if seen]
+        extra = [
+            w
+            for w, seen in (("parameters", c.sees_parameters), ("`let` values", c.sees_lets), ("running values", c.sees_running))
+            if seen
+        ]
         if extra:
-            names += ", and the ruleset's " + " and ".join(extra)
+            names += (", and " if names else "") + "the ruleset's " + _and(extra)
         out.append(f"| {c.name} | {c.where} | {c.doc} | {names} |")
     out += ["", "| name | type | meaning |", "|---|---|---|"]
     seen: set[str] = set()
@@ -226,5 +264,5 @@ def reference_markdown() -> str:
     out += ["", "| function | meaning |", "|---|---|"]
     for f in FUNCTIONS.values():
         args = ", ".join(str(p) for p in f.params) + (", ..." if f.variadic else "")
-        out.append(f"| `{f.name}({args})` -> {f.result} | {f.doc} |")
+        out.append(f"| `{f.shown or f'{f.name}({args})'}` -> {f.result} | {f.doc} |")
     return "\n".join(out) + "\n"

@@ -15,8 +15,11 @@ Limits (all stated in the README), each a clean finding or EvalError, never a cr
   power must itself stay below MAX_NUMBER;
 - a list (a range, `repeat`, a concatenation) holds at most MAX_LIST (10000) numbers;
 - a number is written with at most MAX_DIGITS (40) digits;
-- a formula builds at most MAX_LIST_OPS (16) lists (each range, `repeat`, join of two lists and
-  list literal counts once), so one evaluation handles at most 16 x 10000 numbers.
+- a formula builds at most MAX_LIST_OPS (16) lists (each range, `repeat`, join of two lists,
+  list literal and `map` counts once), so one evaluation handles at most 16 x 10000 numbers;
+- `map(list, n -> formula)` evaluates its formula once per item: the lists it builds in all
+  (the items' lists and its result) hold at most MAX_LIST_OPS x MAX_LIST numbers together, and
+  its result at most MAX_LIST.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..resources import grammar_path
-from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, Context, Type
+from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Context, Type
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -115,6 +118,23 @@ class Binary(Node):
 
 
 @dataclass(frozen=True)
+class TurningRange(Node):
+    """`first .. turn .. last`: up (or down) to `turn`, then back, the turning number once."""
+
+    first: Node
+    turn: Node
+    last: Node
+
+
+@dataclass(frozen=True)
+class Each(Node):
+    """`n -> body`, the second argument of map(): `body` is evaluated with `n` as each item."""
+
+    param: str
+    body: Node
+
+
+@dataclass(frozen=True)
 class Conditional(Node):
     test: Node
     then: Node
@@ -152,6 +172,7 @@ _TOKEN_NAMES = {
     "OR": "'or'",
     "NOT": "'not'",
     "__ANON_0": "'..'",
+    "ARROW": "'->'",
     "DOUBLE_DOT": "'..'",
     "$END": "the end",
 }
@@ -263,7 +284,9 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
                 len(lines[-1]) + 1,
             )
         hint = ""
-        if tok.type == "COMPARE" and "COMPARE" not in e.expected:
+        if tok.type == "COMPARE" and str(tok) == ">" and text[: getattr(tok, "start_pos", 0) or 0].rstrip().endswith("-"):
+            hint = ": `n -> formula` is written only as the second argument of map(), e.g. map(1 .. 13, n -> [n, n])"
+        elif tok.type == "COMPARE" and "COMPARE" not in e.expected:
             hint = ": comparisons do not chain; write `a < b and b < c`"
         return ExprProblem(
             "W300",
@@ -275,7 +298,7 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
 
 
 #: Trees that are not operations: a value, or the list of a call's arguments.
-_NOT_OPERATIONS = frozenset({"number", "string", "name", "arguments"})
+_NOT_OPERATIONS = frozenset({"number", "string", "name", "arguments", "call_arguments"})
 
 
 def _tree_depth(tree: Tree) -> int:
@@ -342,6 +365,10 @@ def _to_ast(item: Tree | Token) -> Node:
         return Binary(line, column, op, _to_ast(ch[0]), _to_ast(ch[1]))
     if kind == "conditional":
         return Conditional(line, column, _to_ast(ch[0]), _to_ast(ch[1]), _to_ast(ch[2]))
+    if kind == "turning_range":
+        return TurningRange(line, column, _to_ast(ch[0]), _to_ast(ch[1]), _to_ast(ch[2]))
+    if kind == "each":
+        return Each(line, column, str(ch[0]), _to_ast(ch[2]))
     raise AssertionError(f"unknown tree {kind}")
 
 
@@ -376,15 +403,19 @@ def check(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Checked:
     """Resolve names and infer types. Raises ExprError with every problem found.
 
-    `running` names the ruleset's running values (numbers), `lets` its named values and their
-    types; each is known where the context sees it.
+    `running` names the ruleset's running values (numbers), `lets` its named values and
+    `parameters` its declared parameters, with their types; each is known where the context
+    sees it. A built-in name of the context hides a parameter of the same name.
     """
     running = tuple(running)
     lets = lets or {}
-    known: dict[str, Type] = {v.name: v.type for v in context.variables}
+    parameters = parameters or {}
+    known: dict[str, Type] = dict(parameters) if context.sees_parameters else {}
+    known.update({v.name: v.type for v in context.variables})
     if context.sees_running:
         known.update({r: Type.NUMBER for r in running})
     if context.sees_lets:
@@ -392,6 +423,7 @@ def check(
     problems: list[ExprProblem] = []
     types: dict[int, Type] = {}
     names: set[str] = set()
+    bound: list[str] = []  # the item names of the map() formulas being checked, innermost last
 
     def bad(node: Node, code: str, message: str, at: tuple[int, int] | None = None) -> Type:
         line, column = at or (node.line, node.column)
@@ -419,6 +451,8 @@ def check(
             return Type.NUMBER
         if isinstance(node, Name):
             n = node.name
+            if n in bound:
+                return Type.NUMBER
             if n in known:
                 names.add(n)
                 return known[n]
@@ -440,11 +474,22 @@ def check(
                 return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
             if n in lets and not context.sees_lets:
                 return bad(node, "W303", f"`let` value `{n}` is not available in {context.where}")
+            if n in parameters and not context.sees_parameters:
+                return bad(node, "W303", f"parameter `{n}` is not available in {context.where}")
             return bad(
                 node,
                 "W301",
                 f"unknown name `{n}`" + _did_you_mean(n, [*known, *CONSTANTS]),
             )
+        if isinstance(node, Call) and node.function == "map":
+            return visit_map(node)
+        if isinstance(node, Each):
+            visit(node.body)
+            return bad(node, "W310", f"`{node.param} -> ...` is written only as the second argument of map(), e.g. map(1 .. 13, n -> [n, n])")
+        if isinstance(node, TurningRange):
+            for part in (node.first, node.turn, node.last):
+                want(part, Type.NUMBER, "'..'")
+            return Type.LIST
         if isinstance(node, Call):
             fn = FUNCTIONS.get(node.function)
             if fn is None:
@@ -516,6 +561,37 @@ def check(
             return a
         raise AssertionError(node)
 
+    def visit_map(node: Call) -> Type:
+        usage = "map() takes a list and `n -> formula`, e.g. map(1 .. 13, n -> [n, n])"
+        if len(node.args) != 2:
+            for a in node.args:
+                visit(a)
+            return bad(node, "W306", f"{usage}, not {len(node.args)} argument{'s' if len(node.args) != 1 else ''}")
+        items, each = node.args
+        want(items, Type.LIST, "argument 1 of map()")
+        if not isinstance(each, Each):
+            visit(each)
+            return bad(each, "W310", f"the second argument of map() is `n -> formula`: {usage}", _start(each))
+        taken = (
+            "a name this formula already sees" if each.param in known or each.param in bound
+            else "a constant" if each.param in CONSTANTS
+            else "a function" if each.param in FUNCTIONS
+            else None
+        )
+        if taken:
+            bad(each, "W310", f"map()'s item name `{each.param}` is {taken}: choose another, e.g. `n`")
+        bound.append(each.param)
+        try:
+            result = visit(each.body)
+        finally:
+            bound.pop()
+        types[id(each)] = result
+        if result not in (Type.NUMBER, Type.LIST, Type.ANY):
+            return bad(
+                each.body, "W310", f"map()'s formula gives a {result} for each item; it must give a number or a list of numbers", _start(each.body)
+            )
+        return Type.LIST
+
     result = visit(tree)
     if not problems:
         builders = _list_builders(tree, types)
@@ -540,7 +616,7 @@ def _list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
     """The nodes of `tree` that build a list when evaluated, in the order they are written."""
     found: list[Node] = []
     for node in _walk(tree):
-        if isinstance(node, ListOf) or (isinstance(node, Call) and node.function == "repeat"):
+        if isinstance(node, (ListOf, TurningRange)) or (isinstance(node, Call) and node.function in ("repeat", "map")):
             found.append(node)
         elif isinstance(node, Binary) and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST)):
             found.append(node)
@@ -564,6 +640,10 @@ def _walk(tree: Node) -> list[Node]:
             stack.extend((node.right, node.left))
         elif isinstance(node, Conditional):
             stack.extend((node.otherwise, node.then, node.test))
+        elif isinstance(node, TurningRange):
+            stack.extend((node.last, node.turn, node.first))
+        elif isinstance(node, Each):
+            stack.append(node.body)
     return out
 
 
@@ -577,6 +657,34 @@ def value_text(v: Value) -> str:
     if isinstance(v, tuple):
         return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
     return str(v)
+
+
+def read_value(t: Type, text: str) -> Value:
+    """A value of type `t` written as text (e.g. on the command line): `80`, `-1/2`, `true` or
+    `no`, `hearts` or `none`, a text as it is, `3,2,1` for a list. Raises ValueError saying
+    what a value of that type looks like."""
+    text = text.strip()
+    if t is Type.NUMBER:
+        try:
+            v = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"a number (e.g. 80, -10 or 1/2), not `{text}`") from None
+        if len(text) > 40 or not within_limit(v):
+            raise ValueError("a number within the limit of 10^30 in size")
+        return v.numerator if v.denominator == 1 else v
+    if t is Type.BOOL:
+        words = {"true": True, "yes": True, "false": False, "no": False}
+        if text.lower() not in words:
+            raise ValueError(f"yes or no (true/false), not `{text}`")
+        return words[text.lower()]
+    if t is Type.SUIT:
+        if text.lower() not in (*SUITS, "none"):
+            raise ValueError(f"a suit ({', '.join(SUITS)}) or none, not `{text}`")
+        return text.lower()
+    if t is Type.LIST:
+        items = [item for item in text.split(",") if item.strip()]
+        return tuple(read_value(Type.NUMBER, item) for item in items)  # type: ignore[misc]
+    return text
 
 
 def within_limit(v: Number) -> bool:
@@ -644,6 +752,49 @@ def _range(a: Number, b: Number) -> tuple:
     return tuple(range(a, b + step, step))
 
 
+def _turning_range(a: Number, b: Number, c: Number) -> tuple:
+    """`a .. b .. c`: a .. b, then on from b to c without b again (`1 .. 3 .. 1` is 1, 2, 3, 2, 1)."""
+    up = _range(a, b)
+    return _concat(up, _range(b, c)[1:])
+
+
+#: Where map() keeps what its formula may still build, in the env it evaluates the formula in.
+_MAP_BUDGET = "\x00map"
+MAP_BUDGET = MAX_LIST_OPS * MAX_LIST
+
+
+def _spend(env: Env, built: tuple) -> tuple:
+    """Count a list built inside a map() formula against the map's budget."""
+    budget = env.get(_MAP_BUDGET)
+    if budget is not None:
+        budget[0] -= len(built) or 1  # type: ignore[index]
+        if budget[0] < 0:  # type: ignore[index]
+            raise EvalError(f"map() builds more than {MAP_BUDGET} numbers in lists in one evaluation; the limit is {MAP_BUDGET}")
+    return built
+
+
+def _map(items: tuple, param: str, body: Callable[[Env], Value], env: Env) -> tuple:
+    """map(items, param -> body): body for each item, numbers and lists joined into one list."""
+    scratch = dict(env)
+    budget = scratch.get(_MAP_BUDGET)
+    if budget is None:
+        scratch[_MAP_BUDGET] = budget = [MAP_BUDGET]
+    out: list = []
+    for x in items:
+        scratch[param] = x
+        v = body(scratch)
+        if isinstance(v, tuple):
+            out.extend(v)
+        else:
+            out.append(v)
+        budget[0] -= len(v) if isinstance(v, tuple) else 1  # type: ignore[index]
+        if len(out) > MAX_LIST:
+            raise EvalError(f"a list may hold at most {MAX_LIST} numbers")
+        if budget[0] < 0:  # type: ignore[index]
+            raise EvalError(f"map() builds more than {MAP_BUDGET} numbers in lists in one evaluation; the limit is {MAP_BUDGET}")
+    return tuple(out)
+
+
 def _repeat(x: Number, n: Number) -> tuple:
     if type(n) is not int or n < 0:
         raise EvalError("repeat() needs a whole number of copies, 0 or more")
@@ -682,7 +833,7 @@ _FUNCTION_IMPLS: dict[str, Callable[..., Value]] = {
     "len": len,
     "sum": lambda xs: _num(sum(xs)),
 }
-assert set(_FUNCTION_IMPLS) == set(FUNCTIONS)
+assert set(_FUNCTION_IMPLS) | {"map"} == set(FUNCTIONS)  # map() is compiled by itself
 
 _ARITH: dict[str, Callable[[Number, Number], Number]] = {
     "+": lambda a, b: _num(a + b),
@@ -758,8 +909,13 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
     Raises ExprError (W305) when a constant part cannot be evaluated (e.g. `10 ^ 10 ^ 10`).
     """
 
+    inside_map = [0]  # how many map() formulas the node being built is inside
+
     def const(node: Node) -> tuple[Compiled, bool, Value | None]:
         fn, is_const = build(node)
+        if inside_map[0] and not is_const and checked.types.get(id(node)) == Type.LIST:
+            built = fn  # a list built once per item: counted against the map's budget
+            fn = lambda env: _spend(env, built(env))  # noqa: E731
         if is_const:
             try:
                 value = fn({})
@@ -778,6 +934,22 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
                 return (lambda env: v), True
             key = node.name
             return (lambda env: env[key]), False
+        if isinstance(node, Call) and node.function == "map":
+            items_fn, items_const, _ = const(node.args[0])
+            each = node.args[1]
+            assert isinstance(each, Each)
+            inside_map[0] += 1
+            try:
+                body_fn, _, _ = const(each.body)
+            finally:
+                inside_map[0] -= 1
+            param = each.param
+            return (lambda env: _map(items_fn(env), param, body_fn, env)), False
+        if isinstance(node, TurningRange):
+            a, ac, _ = const(node.first)
+            b, bc, _ = const(node.turn)
+            c, cc, _ = const(node.last)
+            return (lambda env: _turning_range(a(env), b(env), c(env))), ac and bc and cc
         if isinstance(node, Call):
             parts = [const(a) for a in node.args]
             fns = [p[0] for p in parts]
@@ -845,10 +1017,11 @@ def formula(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Formula:
     """Parse, check and compile `text` for `context`. Raises ExprError."""
     ctx = CONTEXTS[context] if isinstance(context, str) else context
-    checked = check(parse(text), ctx, running, expect, lets)
+    checked = check(parse(text), ctx, running, expect, lets, parameters)
     fn, constant = compile_(checked)
     return Formula(
         text,
@@ -865,7 +1038,7 @@ def formula(
 #: Operations that can fail at some values (beyond the number cap, that `+` and `-` reach only
 #: from values near it): a formula without them cannot fail on values of ordinary size.
 _RISKY_OPS = frozenset({"/", "//", "%", "^", "*", ".."})
-_RISKY_CALLS = frozenset({"repeat", "tri"})
+_RISKY_CALLS = frozenset({"repeat", "tri", "map"})
 
 
 def can_fail(f: Formula) -> bool:
@@ -875,7 +1048,7 @@ def can_fail(f: Formula) -> bool:
     if f.checked is None:
         return True
     for node in _walk(f.checked.tree):
-        if isinstance(node, Binary) and node.op in _RISKY_OPS:
+        if isinstance(node, Binary) and node.op in _RISKY_OPS or isinstance(node, TurningRange):
             return True
         if isinstance(node, Call) and node.function in _RISKY_CALLS:
             return True
@@ -890,7 +1063,10 @@ def divisors(f: Formula) -> list[tuple[Compiled, frozenset[str]]]:
     if checked is None:
         return []
     parts: list[Node] = []
+    inside_map = {id(n) for each in _walk(checked.tree) if isinstance(each, Each) for n in _walk(each.body)}
     for node in _walk(checked.tree):
+        if id(node) in inside_map:
+            continue  # evaluated per item of a map(): lint tries the whole formula instead
         if isinstance(node, Binary) and node.op in ("/", "//", "%"):
             parts.append(node.right)
         elif isinstance(node, Binary) and node.op == "^":

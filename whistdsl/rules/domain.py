@@ -440,50 +440,11 @@ class FormulaCases:
     def probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], lets: dict[str, Value], start: dict[str, Number]) -> None:
         """Play each PATTERN for one player through every hand (the schedule, then every
         tie-break hand): running values and the total as they grow. A failure is a warning."""
-        rules = self.rules
         for label, pattern in self.PATTERNS:
             state: dict[str, Number] = dict(start)
-            failed = False
-            for setup, entry in setups:
-                bid, tricks = pattern(setup.plan.size)
-                env = dict(setup.env)
-                env.update(state)
-                env.update(self.fixed)
-                env.update(
-                    trump=_a_trump(rules, setup),
-                    position=1,
-                    is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
-                    bid=bid,
-                    tricks=tricks,
-                    made=tricks == bid,
-                    over=tricks > bid,
-                    under=tricks < bid,
-                    diff=abs(bid - tricks),
-                )
-                values: dict[str, Number] = {}
-                for t in self.scoring:
-                    self.budget.spend(t.cost)
-                    try:
-                        values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
-                    except EvalError as e:
-                        self._probe_warning(t.path, players, setup, label, str(e))
-                        failed = True
-                        break
-                    if t.name in ("points", "bonus"):
-                        env[t.name] = v
-                if failed:
-                    break
-                total = state["total"] + values.get("points", 0) + values.get("bonus", 0)
-                if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
-                    isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
-                ):
-                    self._probe_warning(("scoring", "points"), players, setup, label, "the total exceeds the limit of 10^30 in size")
-                    failed = True
-                    break
-                state["total"] = total
-                for r in rules.running:
-                    state[r.name] = values[r.name]
-            if failed:
+            for _ in self._play(players, setups, label, pattern, state):
+                pass
+            if state.get("failed"):
                 continue
             env = {**lets, "players": players, **state}
             for t in self.ending:
@@ -501,6 +462,111 @@ class FormulaCases:
                         "warning",
                     )
                     self.warned.add(id(t))
+
+    def _play(
+        self,
+        players: int,
+        setups: Sequence[tuple[HandSetup, JsonPath]],
+        label: str,
+        pattern: Callable[[int], tuple[int, int]],
+        state: dict[str, Number],
+    ) -> Iterable[tuple[HandSetup, dict[str, Value]]]:
+        """One whole game in which every player follows `pattern`: after each hand, its setup and
+        the env of the hand with the new total and running values. `state` (the total and the
+        running values) is updated in place; a failure is a warning and sets `state["failed"]`."""
+        rules = self.rules
+        for setup, entry in setups:
+            bid, tricks = pattern(setup.plan.size)
+            env = dict(setup.env)
+            env.update(state)
+            env.update(self.fixed)
+            env.update(
+                trump=_a_trump(rules, setup),
+                position=1,
+                is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
+                bid=bid,
+                tricks=tricks,
+                made=tricks == bid,
+                over=tricks > bid,
+                under=tricks < bid,
+                diff=abs(bid - tricks),
+            )
+            values: dict[str, Number] = {}
+            for t in self.scoring:
+                self.budget.spend(t.cost)
+                try:
+                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
+                except EvalError as e:
+                    self._probe_warning(t.path, players, setup, label, str(e))
+                    state["failed"] = True
+                    return
+                if t.name in ("points", "bonus"):
+                    env[t.name] = v
+            total = state["total"] + values.get("points", 0) + values.get("bonus", 0)
+            if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
+                isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
+            ):
+                self._probe_warning(("scoring", "points"), players, setup, label, "the total exceeds the limit of 10^30 in size")
+                state["failed"] = True
+                return
+            state["total"] = total
+            for r in rules.running:
+                state[r.name] = values[r.name]
+            env.update(state)
+            yield setup, env
+
+    def end_probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], start: dict[str, Number]) -> None:
+        """`end.when` in whole games: evaluated after each hand of the schedule (in its loop up to
+        the cap) while each PATTERN is played. A `when` that never holds in any of these games is
+        a warning (W417): every game would run to the cap. A `when` that cannot be evaluated is
+        an error when it reads only what lint knows exactly (the hand), else a warning."""
+        end = self.rules.end
+        if end is None:
+            return
+        scheduled = [(setup, entry) for setup, entry in setups if not setup.extra]
+        exact = not (end.when.names & self.unknown)
+        held = False
+        for label, pattern in self.PATTERNS if not exact else self.PATTERNS[:1]:
+            state: dict[str, Number] = dict(start)
+            for setup, env in self._play(players, scheduled, label, pattern, state):
+                self.budget.spend(max(1, end.when.list_ops * LIST_COST))
+                try:
+                    holds = end.when.cached(env)
+                except EvalError as e:
+                    if exact:
+                        self.report([("end", "when")], "W305", f"with {players} players, after hand {setup.plan.number}: {e}", "error")
+                        self.errors += 1
+                    elif ("end", "warned") not in self.seen:
+                        self.seen.add(("end", "warned"))
+                        self.report(
+                            [("end", "when")],
+                            "W407",
+                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}, "
+                            f"{when(env, end.when.names & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                            "warning",
+                        )
+                    return
+                if holds:
+                    held = True
+                    break
+            if held or state.get("failed"):
+                return
+        if ("end", "never") in self.seen or not scheduled:
+            return
+        self.seen.add(("end", "never"))
+        cap = len(scheduled)
+        how = (
+            "after any hand"
+            if exact
+            else "in any of the games lint plays (every player bidding 0, or all the tricks, taking them or not)"
+        )
+        self.report(
+            [("end", "when"), ("end", "hands")],
+            "W417",
+            f"with {players} players, end.when never holds within the cap of {cap} hand{'s' if cap != 1 else ''} {how}: "
+            "every game would be played to the cap",
+            "warning",
+        )
 
     def _probe_warning(self, path: JsonPath, players: int, setup: HandSetup, label: str, error: str) -> None:
         key = ("probe", path)

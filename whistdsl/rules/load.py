@@ -142,6 +142,58 @@ class Loaded:
         return ref.position
 
 
+def _bracket_balance(text: str) -> int:
+    """Opening brackets less closing ones, outside quoted texts."""
+    depth, quoted = 0, False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+    return depth
+
+
+def split_formulas(loaded: Loaded, path: JsonPath) -> list[tuple[int, int]]:
+    """The runs of items of the list at `path` that are one formula which YAML's flow list
+    (`[min(n, x)]`) split at its commas: (first item, last item) for each run, where the first
+    item opens more brackets than it closes and the run's items, joined with ", ", balance."""
+    items = loaded.data
+    for key in path:
+        if isinstance(items, dict):
+            items = items.get(key)
+        elif isinstance(items, list) and isinstance(key, int) and 0 <= key < len(items):
+            items = items[key]
+        else:
+            return []
+    ref = loaded.values.get(tuple(path))
+    if not isinstance(items, list) or ref is None or not ref.document.text[ref.start : ref.start + 1] == "[":
+        return []
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        depth = _bracket_balance(item) if isinstance(item, str) else 0
+        j = i
+        while depth > 0 and j + 1 < len(items) and isinstance(items[j + 1], (str, int)):
+            j += 1
+            depth += _bracket_balance(str(items[j]))
+        if j > i and depth == 0:
+            runs.append((i, j))
+        i = j + 1
+    return runs
+
+
+def split_message(items: list, first: int, last: int) -> str:
+    """What W418 says about items first..last of a list: one formula that YAML split."""
+    whole = ", ".join(str(x) for x in items[first : last + 1])
+    return (
+        f"`{whole}` is one formula, but YAML's flow list [ ... ] split it at the comma{'s' if last - first > 1 else ''} "
+        f'into {last - first + 1} items: quote the formula ("{whole}") or write the list one item a line (- {whole})'
+    )
+
+
 class LoadError(Exception):
     """Findings of the load stage. `documents` are the ruleset files read so far: the only
     files whose lines a report may show (never a file that was refused unread)."""

@@ -17,7 +17,7 @@ from jsonschema.exceptions import ValidationError
 
 from ..diagnostics.findings import Finding
 from ..resources import schema_path
-from .load import Loaded, dotted
+from .load import Loaded, dotted, split_formulas, split_message
 
 LANGUAGE_VERSION = 2
 
@@ -30,6 +30,13 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("play", "always_playable"): "special cards playable at any time",
     ("play", "special_led"): "what a special card led asks of the others",
     ("trick",): "the trick winner rules",
+    ("parameters",): "declared table options",
+    ("end",): "the end of the game on a condition",
+}
+#: Keys whose value may be a formula (a text) only in language version 2: a number in version 1
+#: (the schema says so; a text there is told that it needs version 2).
+VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {
+    ("players", key): "a formula of the parameters" for key in ("min", "max", "default")
 }
 
 
@@ -133,6 +140,9 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         return [
             loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`") for k in missing
         ]
+    split = _split_formula(loaded, path, error)
+    if split is not None:
+        return [split]
     if v == "type":
         wanted = error.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
@@ -140,7 +150,12 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
             loaded.where(path).finding(
                 "W202",
                 f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
-                + _formula_hint(wanted, error.instance),
+                + _formula_hint(wanted, error.instance)
+                + (
+                    f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"
+                    if path in VERSION_2_FORMULAS and isinstance(error.instance, str)
+                    else ""
+                ),
             )
         ]
     if v in ("anyOf", "oneOf"):
@@ -194,6 +209,24 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
         words = _PATTERN_WORDS.get(error.validator_value, f"text matching {error.validator_value}")
         return [loaded.where(path).finding("W203", f"{dotted(path)}: `{_shown(error.instance)}` should be {words}")]
     return [loaded.where(path).finding("W203", f"{dotted(path)}: {error.message}")]
+
+
+def _split_formula(loaded: Loaded, path: tuple, error: ValidationError) -> Finding | None:
+    """W418 for a schema error that comes from a formula YAML's flow list split at a comma: a
+    list where a formula is wanted (`cards: [min(n, x)]`), or a piece of a list of formulas
+    that is not one by itself (`rank: [highest max(total, x)]`)."""
+    if error.validator == "type" and isinstance(error.instance, list):
+        runs = split_formulas(loaded, path)
+        if runs:
+            return loaded.where(path + (runs[0][0],)).finding("W418", split_message(error.instance, *runs[0]))
+    if path and isinstance(path[-1], int):
+        for first, last in split_formulas(loaded, path[:-1]):
+            if first <= path[-1] <= last:
+                items = loaded.data
+                for key in path[:-1]:
+                    items = items[key]
+                return loaded.where(path[:-1] + (first,)).finding("W418", split_message(items, first, last))
+    return None
 
 
 def _formula_hint(wanted: str, value: Any) -> str:
@@ -251,7 +284,7 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
             for path, what in VERSION_2_KEYS.items():
                 if _has_path(layer.data, path):
                     out.append(
-                        layer.where(path).finding(
+                        layer.where(path, key=True).finding(
                             "W205", f"`{'.'.join(path)}` ({what}) is language version 2: write `whistdsl: 2` at the top of this file"
                         )
                     )
