@@ -20,6 +20,7 @@ from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points
 from ..language.catalogue import SUITS, Type, reference_markdown
+from ..language.environment import trump_env
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
@@ -187,6 +188,12 @@ def score(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    if rules.points is not None and rules.points.seat_reads:
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)
+        raise _usage(
+            f"scoring.points reads the other seats ({sets}), and score knows one seat's bid and tricks only: "
+            "play or simulate the game to see its points"
+        )
     trump = trump.lower()
     if trump not in (*SUITS, "none"):
         raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
@@ -204,7 +211,7 @@ def score(
                 f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, "
                 f"but the deck has {rules.deck_count(players)}"
             )
-        env = dict(setup.env, trump=trump)
+        env = trump_env(setup.env, trump)
         if bid is not None and tricks is not None:
             typer.echo(_number(hand_points(rules, env, bid, tricks, given)))
             return

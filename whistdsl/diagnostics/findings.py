@@ -36,6 +36,8 @@ CODES: dict[str, str] = {
     "W304": "expression too long or too deeply nested",
     "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
     "W306": "unknown function or wrong number of arguments",
+    "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
+    "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
     "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
     # meaning
     "W400": "extends: target not found",

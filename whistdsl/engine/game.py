@@ -20,9 +20,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
+from ..language.environment import (
+    bidding_env,
+    first_bidder_env,
+    first_lead_env,
+    game_env,
+    seat_row,
+    seat_sets,
+    trump_env,
+    winner_env,
+)
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, Special, hand_env, hand_setup
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, deck, new_hand, suit_name, suit_number
+from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
 
@@ -259,15 +269,18 @@ class Game:
         self._legal_cache: tuple[int, int, list[Card]] | None = None
         if "score_reads" not in shared:
             formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
-            reads = set().union(*(f.names for f in formulas))
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - sets
             by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
             by_seat = {"total", "is_dealer", "position", *rules.running_names}
             shared["score_reads"] = (
                 sorted(reads - by_result - by_seat),  # read from the hand's env
                 sorted(reads & by_seat),
                 {},
+                tuple(sorted(sets)),  # the other seats
+                tuple(f for f in formulas if f.seat_reads),
             )
-        self._score_reads: tuple[list[str], list[str], dict] = shared["score_reads"]
+        self._score_reads: tuple[list[str], list[str], dict, tuple, tuple] = shared["score_reads"]
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
@@ -292,7 +305,7 @@ class Game:
         game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
         game._begin_kind(rules.kinds[view.kind])
         game.dealer = view.dealer
-        table = game._table(view.dealer, bool(view.sitting_out))
+        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
         game._seat_table(table)
         game.hands = [new_hand(game._specials) for _ in range(n)]
         for seat, cards in hands.items():
@@ -361,13 +374,59 @@ class Game:
                     return contenders[0]
         return self.rng.randrange(n)
 
-    def _table(self, dealer: int, sits_out: bool) -> "_Table":
-        """The seating orders for a hand with this dealer (shared by every game of this size)."""
-        key = (dealer, sits_out)
+    def _table(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> "_Table":
+        """The seating orders for a hand with this dealer (shared by every game of this size);
+        `first_bidder` when `bidding.first` chose it."""
+        key = (dealer, sits_out, first_bidder)
         table = self._tables.get(key)
         if table is None:
-            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out)
+            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out, first_bidder)
         return table
+
+    def _choose_seat(self, choice: SeatChoice, env_of: Callable[[int, int], dict[str, Value]], order: Sequence[int]) -> int:
+        """The seat of `order` whose value of the choice's formula is highest (lowest); ties go
+        to the seat earliest in `order`. `env_of(index, seat)` is the formula's env for a seat."""
+        best_seat, best = order[0], None
+        f = choice.formula
+        for index, seat in enumerate(order):
+            env = env_of(index, seat)
+            try:
+                value = f.cached(env)
+            except EvalError as e:
+                raise _formula_error(e, (f,), env, hand=self.hand_number, seat=seat) from None
+            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]
+                best_seat, best = seat, value
+        return best_seat
+
+    def _choose_first_bidder(self) -> None:
+        """`bidding.first: {highest: ...}`: the first bidder, from the seats in bidding order after the dealer."""
+        order = self.bidding_order
+        envs = [first_bidder_env(self.hand_env, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order]
+        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]
+            rows = tuple(first_bidder_env({}, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order)
+            for index, env in enumerate(envs):
+                env.update(seat_sets(rows, index, ("seats", "others")))
+
+        def env_of(index: int, seat: int) -> dict[str, Value]:
+            return envs[index]
+
+        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
+        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, first))
+        self.to_act = self.bidding_order[0]
+
+    def _choose_first_leader(self) -> int:
+        """`play.first_lead: {highest: ...}`: the first leader once every bid is made (ties to the earlier bidder)."""
+        order = self.bidding_order
+        rows = self._seat_rows()
+        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
+
+        def env_of(index: int, seat: int) -> dict[str, Value]:
+            env = first_lead_env(self.hand_env, rows[index])
+            if sets:
+                env.update(seat_sets(rows, index))
+            return env
+
+        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]
 
     def _begin_kind(self, kind: HandKind) -> None:
         self.kind = kind
@@ -375,14 +434,16 @@ class Game:
         if tests is None:
             rules = self.rules
             formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            reads = set().union(*(f.names for f in formulas)) - {"bid"}
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - {"bid"} - sets
             by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
             tests = self._kind_tests[kind.name] = (
                 formulas,
                 sorted(reads - by_turn - {"total", "is_dealer", *rules.running_names}),  # the hand's own
                 sorted(reads & {"total", "is_dealer", *rules.running_names}),  # the bidder's own
+                tuple(sorted(sets)),  # the other seats
             )
-        self._bid_tests, self._bid_hand_names, self._bid_seat_names = tests
+        self._bid_tests, self._bid_hand_names, self._bid_seat_names, self._bid_sets = tests
 
     def _keep_bid_hand_key(self) -> None:
         """What the bidding limits read of this hand: the first part of their memo's key."""
@@ -491,7 +552,7 @@ class Game:
         # the hand's env is read-only once built: shared by every game that reaches this hand
         cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
         if cached is None:
-            self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
+            self.hand_env: dict[str, Value] = trump_env(setup.env, suit_name(trump))
             self._keep_bid_hand_key()
             self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
             if index < self.scheduled_hands:
@@ -507,6 +568,8 @@ class Game:
         self.trick: list[tuple[int, Card]] = []
         self.phase = BIDDING
         self.to_act: int | None = self.bidding_order[0]
+        if rules.first_bidder_choice is not None:
+            self._choose_first_bidder()
         self._legal_bids_cache: list[int] | None = None
         self._legal_cache = None
 
@@ -569,16 +632,34 @@ class Game:
         env = self._bid_scratch
         if env is None:
             env = self._bid_scratch = dict(self.hand_env)
-        env.update(self.running[seat])
-        made = len(self.bid_log)
-        env["total"] = self.totals[seat]
-        env["is_dealer"] = seat == self.dealer
-        env["position"] = made + 1
-        env["bids_so_far"] = self.bids_so_far
-        env["bids_made"] = made
-        env["is_last"] = made == len(self.bidding_order) - 1
-        env["is_first"] = made == 0
-        return env
+        return bidding_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            bids_made=len(self.bid_log),
+            bids_so_far=self.bids_so_far,
+            bidders=len(self.bidding_order),
+            running=self.running[seat],
+            into=env,
+        )
+
+    def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
+        """Every playing seat's public facts, in bidding order, as aggregates read them: the bids
+        made so far (during the bidding) or every bid and result (`results`, after the play)."""
+        rows = []
+        for i, s in enumerate(self.bidding_order):
+            bid = self.bids[s]
+            rows.append(
+                seat_row(
+                    total=self.totals[s],
+                    is_dealer=s == self.dealer,
+                    position=i + 1,
+                    running=self.running[s],
+                    bid=bid,
+                    tricks=self.taken[s] if results else None,
+                )
+            )
+        return tuple(rows)
 
     def _legal_bids(self) -> list[int]:
         if self._legal_bids_cache is None:
@@ -593,6 +674,10 @@ class Game:
                 key = (self._bid_hand_key, len(self.bid_log), self.bids_so_far)
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
+                if self._bid_sets:  # what the limits read of the other seats
+                    env = self._bid_env(seat)
+                    env.update(seat_sets(self._seat_rows(), len(self.bid_log), self._bid_sets))
+                    key += tuple(t.seat_key(env) for t in tests)
                 legal = self._bid_memo.get(key)
                 if legal is None:
                     env = self._bid_env(seat)
@@ -718,6 +803,8 @@ class Game:
             self.to_act = self.bidding_order[len(self.bid_log)]
         else:
             self.phase = PLAY
+            if self.rules.first_lead_choice is not None:
+                self.leader = self._choose_first_leader()
             self.to_act = self.leader
             self.trick_order = self.play_orders[self.leader]
 
@@ -867,15 +954,21 @@ class Game:
         running_after = list(self.running)
         scratch: dict[str, Value] | None = None
         # the scoring formulas are pure: remember each seat's score by the values they read
-        _, seat_names, memo = self._score_reads
+        _, seat_names, memo, set_names, by_sets = self._score_reads
         hand_key = self._score_hand_key
-        for seat in self.bidding_order:
+        rows = self._seat_rows(results=True) if set_names else ()
+        for index, seat in enumerate(self.bidding_order):
             bid, tricks = self.bids[seat], self.taken[seat]
             key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names]) if seat_names else (bid, tricks, hand_key)
+            if set_names:  # what the scoring reads of the other seats
+                sets = seat_sets(rows, index, set_names)
+                key += tuple(f.seat_key(sets) for f in by_sets)
             scored = memo.get(key)
             if scored is None:
                 if scratch is None:
                     scratch = dict(self.hand_env)
+                if set_names:
+                    scratch.update(sets)
                 env = result_env(
                     self.hand_env,
                     bid,  # type: ignore[arg-type]
@@ -958,6 +1051,9 @@ class Game:
         """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""
         when = self.rules.end.when  # type: ignore[union-attr]
         env = dict(self.hand_env)
+        if when.seat_reads:  # every player's total and running values after this hand
+            rows = tuple(winner_env({}, self.totals[s], self.running[s]) for s in range(self.players))
+            env.update(seat_sets(rows, 0, ("seats",)))
         try:
             return bool(when(env))
         except EvalError as e:
@@ -978,12 +1074,12 @@ class Game:
     def standings(self) -> list[int]:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""
         rules = self.rules
-        envs = []
-        lets = rules.let_values(self.players)
-        for seat in range(self.players):
-            env: dict[str, Value] = {**lets, "players": self.players, "total": self.totals[seat]}
-            env.update(self.running[seat])
-            envs.append(env)
+        table = game_env(self.players, lets=rules.let_values(self.players))
+        envs = [winner_env(table, self.totals[seat], self.running[seat]) for seat in range(self.players)]
+        if rules.winner_sets:  # what the winner's keys read of every player
+            rows = tuple(winner_env({}, self.totals[seat], self.running[seat]) for seat in range(self.players))
+            for seat, env in enumerate(envs):
+                env.update(seat_sets(rows, seat, rules.winner_sets))
         seats = list(range(self.players))
         if rules.wins_outright is not None:
             outright = [s for s in seats if self._winner_formula(rules.wins_outright, envs[s], s)]
@@ -1019,7 +1115,9 @@ def _formula_error(
         try:
             f(env)  # type: ignore[arg-type]
         except EvalError as again:
-            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values={n: env[n] for n in f.names if n in env})
+            sets = {name for name, _ in f.seat_reads}
+            values = {n: env[n] for n in f.names if n in env and n not in sets}
+            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
     return RuleError(str(error), hand=hand, seat=seat)
 
 
@@ -1048,13 +1146,16 @@ class _Table:
     first_leader: int
 
     @staticmethod
-    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool) -> "_Table":
+    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool, chosen: int | None = None) -> "_Table":
+        """`chosen`: the first bidder, when `bidding.first` chose it."""
         out = (dealer,) if sits_out else ()
 
         def round_from(start: int, direction: int) -> tuple[int, ...]:
             return tuple(s for s in ((start + direction * i) % n for i in range(n)) if s not in out)
 
         first_bidder = dealer if rules.first_bidder == "dealer" else dealer + rules.bidding_direction
+        if chosen is not None:
+            first_bidder = chosen
         bidding_order = round_from(first_bidder, rules.bidding_direction)
         if rules.first_lead == "first_bidder":
             leader = bidding_order[0]

@@ -15,7 +15,7 @@ from typing import Sequence
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, deck, strength, suit_of
 from ..engine.game import SeatView
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
-from ..engine.scoring import result_env
+from ..language.environment import result_env, seat_row, seat_sets
 from ..language.expression import EvalError
 
 
@@ -127,6 +127,7 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
     rules = view.rules
     seat = view.seat
     total = 0.0
+    reads_seats = any(f.seat_reads for f in (rules.points, rules.bonus) if f is not None)
     for tricks, p in enumerate(dist):
         if p < 1e-9:
             continue
@@ -139,6 +140,8 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
             position=len(view.bids) + 1,
             running=view.running[seat],
         )
+        if reads_seats:
+            env.update(_guessed_table(view, bid, tricks))
         try:
             points = rules.points.cached(env)  # type: ignore[union-attr]
             env["points"] = points
@@ -147,6 +150,18 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
             continue
         total += p * float(points + bonus)
     return total
+
+
+def _guessed_table(view: SeatView, bid: int, tricks: int) -> dict:
+    """The seat sets for scoring a bid before the hand is played: the seats that have bid are
+    guessed to make their bids, those still to bid to bid and take 0 (a rough guess, enough to
+    weigh a bonus that depends on the others)."""
+    made = dict(view.bids)
+    rows = []
+    for position, s in enumerate(view.bidding_order, 1):
+        b, t = (bid, tricks) if s == view.seat else (made.get(s, 0), made.get(s, 0))
+        rows.append(seat_row(total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=b, tricks=t))
+    return seat_sets(tuple(rows), view.bidding_order.index(view.seat))
 
 
 def lowest_wins(view: SeatView) -> bool:

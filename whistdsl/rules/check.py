@@ -18,7 +18,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..diagnostics.findings import Finding, Position
 from ..engine.cards import is_card_text
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, TABLE, Context, Type
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, TABLE, Context, Type
+from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
@@ -39,6 +40,7 @@ from .ruleset import (
     Ruleset,
     RunningValue,
     ScheduleEntry,
+    SeatChoice,
     ScheduleError,
     Special,
     Tiebreak,
@@ -82,15 +84,17 @@ class _Compiler:
         self.findings: list[Finding] = []
         running = self.data.get("running") or {}
         names = tuple(running) if running_names is None else tuple(running_names)
+        #: the names a value may not take; a version 1 file may still name one like a seat set
+        self.taken = _TAKEN_NAMES if self.data.get("whistdsl") != 1 else {k: v for k, v in _TAKEN_NAMES.items() if k not in SEAT_SETS}
         for name in names:
-            if name in _TAKEN_NAMES and name in running:
+            if name in self.taken and name in running:
                 self.report(
                     ("running", name),
                     "W203",
-                    f"running value `{name}` has the name of {_TAKEN_NAMES[name]}; choose another name",
+                    f"running value `{name}` has the name of {self.taken[name]}; choose another name",
                     key=True,
                 )
-        self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
+        self.running_names = tuple(n for n in names if n not in self.taken)
         self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
         self.parameters: dict[str, Type] = {}  # the declared parameters, with their types
         self.declared: list[Parameter] = []  # those whose declaration is right
@@ -221,6 +225,10 @@ class _Compiler:
                 self.findings.append(where.finding(p.code, p.message))
             return None
         self.reads |= compiled.names
+        if compiled.seat_reads and self.data.get("whistdsl") == 1:
+            sets = ", ".join(name for name, _ in compiled.seat_reads)
+            self.report(path, "W205", f"aggregates over seats ({sets}) are language version 2: write `whistdsl: 2` at the top of this file")
+            return None
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
     def split_by_yaml(self, path: JsonPath) -> set[int]:
@@ -285,7 +293,7 @@ def _compile_formulas(
 
     lets: list[tuple[str, Formula]] = []
     for name, value in (d.get("let") or {}).items():
-        taken = _TAKEN_NAMES.get(name) or ("a running value" if name in c.running_names else None)
+        taken = c.taken.get(name) or ("a running value" if name in c.running_names else None)
         if taken:
             c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
             continue
@@ -427,10 +435,12 @@ def _compile_formulas(
         trump_cycle=tuple(trump["cycle"]) if trump.get("cycle") else None,
         turn_up=bool(trump.get("turn_up", False)),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
-        first_bidder=d.get("bidding", {}).get("first", "after_dealer"),
+        first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
+        first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         when_void=d.get("play", {}).get("when_void", "free"),
-        first_lead=d.get("play", {}).get("first_lead", "first_bidder"),
+        first_lead=first_lead if isinstance(first_lead := d.get("play", {}).get("first_lead", "first_bidder"), str) else "first_bidder",
+        first_lead_choice=_seat_choice(c, ("play", "first_lead"), "first_lead"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
         running=tuple(running),
@@ -440,6 +450,18 @@ def _compile_formulas(
         end=end,
     )
     return c, rules
+
+
+def _seat_choice(c: _Compiler, path: JsonPath, context: str) -> SeatChoice | None:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}` at `path`, compiled in `context` (a number per seat)."""
+    spec = c.get(path)
+    if not isinstance(spec, dict) or len(spec) != 1:
+        return None
+    (way,) = spec
+    if way not in ("highest", "lowest"):
+        return None
+    f = c.formula((*path, way), context, Type.NUMBER)
+    return SeatChoice(way == "highest", f) if f is not None else None
 
 
 # ---------------------------------------------------------------- meaning
@@ -761,7 +783,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         return
     for r in rules.running:
         try:
-            r.start({"players": players, **lets})
+            r.start(running_start_env(players, lets))
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return

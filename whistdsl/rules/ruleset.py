@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from ..language import environment
 from ..language.expression import EvalError, Formula, Value, value_text
 
 CLOCKWISE = 1
@@ -51,6 +52,15 @@ class RankKey:
     highest: bool
     formula: Formula
     text: str
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}`: the seat whose value is highest (lowest),
+    ties going to the seat earliest in the order the choice is made in."""
+
+    highest: bool
+    formula: Formula
 
 
 @dataclass(frozen=True)
@@ -213,9 +223,14 @@ class Ruleset:
     turn_up: bool = False
     trump_none_when: Formula | None = None
     first_bidder: str = "after_dealer"
+    #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
+    #: "after_dealer", the order ties are broken in)
+    first_bidder_choice: SeatChoice | None = None
     allowed: Formula | None = None
     when_void: str = "free"
     first_lead: str = "first_bidder"
+    #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
+    first_lead_choice: SeatChoice | None = None
     points: Formula | None = None
     bonus: Formula | None = None
     running: tuple[RunningValue, ...] = ()
@@ -229,6 +244,12 @@ class Ruleset:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(canonical_json(self.source).encode("utf-8")).hexdigest()
+
+    @property
+    def winner_sets(self) -> tuple[str, ...]:
+        """The seat sets the winner's keys aggregate over (`seats`, `others`)."""
+        formulas = [k.formula for k in self.rank] + ([self.wins_outright] if self.wins_outright is not None else [])
+        return tuple(sorted({name for f in formulas for name, _ in f.seat_reads}))
 
     @property
     def running_names(self) -> tuple[str, ...]:
@@ -261,7 +282,7 @@ class Ruleset:
             raise EvalError(f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank)")
         if self.deck_size is None:
             return self.ranks
-        size = self.deck_size({**self.parameter_values, "players": players})
+        size = self.deck_size(environment.game_env(players, lets=self.parameter_values))
         per_suit, rest = divmod(size, len(self.suits)) if isinstance(size, int) else (0, 1)
         if rest or not 1 <= per_suit <= len(self.ranks):
             raise EvalError(
@@ -304,7 +325,7 @@ class Ruleset:
         values = self.cache.get(key)
         if values is None:
             values = dict(self.parameter_values)
-            env: dict[str, Value] = {**values, "players": players, "deck_size": self.deck_count(players)} if self.lets else {}
+            env = environment.game_env(players, self.deck_count(players), values) if self.lets else {}
             for name, f in self.lets:
                 try:
                     env[name] = values[name] = f(env)
@@ -315,7 +336,7 @@ class Ruleset:
 
     def game_env(self, players: int) -> dict[str, Value]:
         """What every hand's formulas see of the game: `players`, `deck_size` and the `let` values."""
-        return {**self.let_values(players), "players": players, "deck_size": self.deck_count(players)}
+        return environment.game_env(players, self.deck_count(players), self.let_values(players))
 
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
@@ -500,15 +521,7 @@ class HandSetup:
 
 def hand_env(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> dict[str, Value]:
     """The `hand` context of one hand: what `dealer.sits_out` reads."""
-    env = rules.game_env(players)
-    env.update({
-        "hand_number": plan.number,
-        "hand_size": plan.size,
-        "hands": hands_total,
-        "kind": plan.kind,
-        "extra": extra,
-    })
-    return env
+    return environment.hand_env(rules.game_env(players), plan.number, plan.size, hands_total, plan.kind, extra)
 
 
 def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
@@ -518,6 +531,5 @@ def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing
-    env["playing"] = playing
-    env["cards_left"] = cards_left
+    environment.deal_env(env, playing, cards_left)
     return HandSetup(plan, extra, sits_out, playing, cards_left, env)

@@ -30,6 +30,10 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("play", "always_playable"): "special cards playable at any time",
     ("play", "special_led"): "what a special card led asks of the others",
     ("trick",): "the trick winner rules",
+    ("bidding", "first", "highest"): "the first bidder chosen by a formula",
+    ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
+    ("play", "first_lead", "highest"): "the first leader chosen by a formula",
+    ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
     ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
 }
