@@ -148,3 +148,31 @@ def test_a_version_1_record_still_replays():
     record["format"] = "whistdsl-record/1"
     assert all(set(b) == {"seat", "bid"} for h in record["hands"] for b in h["bids"]) and "choices" not in record["hands"][0]
     assert replay(record).complete
+
+
+def test_a_turned_wizard_lets_the_dealer_name_trump_and_only_then():
+    # Wizard's rules: a turned Wizard lets the dealer choose trump (one of the four suits); a
+    # turned Jester, or no card left to turn (the last round), means no trump and no choice
+    from whistdsl.engine.cards import SPECIAL, suit_number
+
+    rules = load_rules("wizard")
+    names = [s.name for s in rules.specials]
+    turned = {"wizard": 0, "jester": 0}
+    for seed in range(4):
+        game = Game(rules, players=4, seed=seed)
+        play_out(game, [BOTS["random"]() for _ in range(4)])
+        for h in game.history:
+            c = h.turn_up
+            if c is not None and c >> 4 == SPECIAL and names[c & 15] == "wizard":
+                turned["wizard"] += 1
+                ((seat, decision, choice),) = h.choices
+                assert seat == h.dealer and decision == "trump" and choice in ("spades", "hearts", "diamonds", "clubs")
+                assert h.trump == suit_number(choice)
+            else:
+                assert h.choices == ()
+                if c is None or c >> 4 == SPECIAL:
+                    turned["jester"] += c is not None
+                    assert h.trump < 0
+                else:
+                    assert h.trump == c >> 4
+    assert turned["wizard"] > 0 and turned["jester"] > 0

@@ -359,18 +359,19 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     def say(text: str) -> None:
         console.print(printable_text(text), soft_wrap=True)
 
+    specials = game.rules.specials
     if with_tricks:
         for hand in game.history:
             trump = "no trump" if hand.trump < 0 else f"trump {suit_name(hand.trump)}"
-            turn = f", turned up {card_text(hand.turn_up)}" if hand.turn_up is not None else ""
+            turn = f", turned up {card_text(hand.turn_up, specials)}" if hand.turn_up is not None else ""
             mark = f" [{hand.mark}]" if hand.mark else ""
             say(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
             for seat, cards in enumerate(hand.deal):
                 if cards:
-                    say(f"  {names[seat]:>12}: " + " ".join(card_text(c) for c in sort_hand(cards, hand.trump)))
+                    say(f"  {names[seat]:>12}: " + " ".join(card_text(c, specials) for c in sort_hand(cards, hand.trump)))
             say("  bids: " + ", ".join(f"{names[s]} {b}" for s, b in hand.bids))
             for i, trick in enumerate(hand.tricks, start=1):
-                played = " ".join(f"{card_text(c)}" for _, c in trick.cards)
+                played = " ".join(f"{card_text(c, specials)}" for _, c in trick.cards)
                 say(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
     winners = list(game.result.winners) if game.result is not None else None
     print_sheet(console, score_sheet(game.rules, names, game.history, winners))

@@ -53,6 +53,10 @@ CODES: dict[str, str] = {
     "W416": "the end of the game: `end.hands` is not a hand count within the limit",
     "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
     "W418": "a YAML flow list [ ... ] split a formula at a comma: quote the formula",
+    "W419": "a trick can be left without a winner (trick.winner)",
+    "W420": "a card rule names a special card the deck does not have",
+    "W421": "identical cards of two packs can meet in a trick and trick.identical does not say which wins",
+    "W422": "a special card's name or mark can be mistaken for something else",
     "W423": "a decision has no options, or options that are not in the game",
     "W424": "a decision's `who` is not a seat that plays (or has nothing to go by yet)",
     "W425": "a formula reads what the decider cannot see yet (hidden bids, a trump named later)",
@@ -63,7 +67,7 @@ CODES: dict[str, str] = {
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421"})
 
 
 @dataclass(frozen=True, order=True)

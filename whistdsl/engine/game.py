@@ -14,6 +14,7 @@ game's seed; its state at the end of each hand is kept so a game can be resumed 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from contextlib import contextmanager
 from enum import StrEnum
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ from ..language.environment import (
     winner_env,
 )
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, hand_env, hand_setup
-from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
+from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number, turn_up_facts
+from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
 
 class Phase(StrEnum):
@@ -153,6 +155,7 @@ class HandResult(NamedTuple):
     totals: tuple[Number, ...]
     running: tuple[dict[str, Number], ...]
     rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    specials: tuple[Special, ...] = ()  # the deck's special cards: what a card SPECIAL*16+i is
     choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
     calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
     blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
@@ -259,17 +262,20 @@ class Game:
         if shared is None:
             with _rule_errors_of_the_game(rules, n):
                 ranks = rules.deck_ranks(n)
+                full_deck = deck(rules.suits, ranks, rules.specials, rules.deck_copies(n))
                 running = start_running(rules, n)
             shared = rules.cache[("engine", n)] = {
                 "setups": {},
                 "bid_memo": {},
                 "tables": {},
                 "ranks": ranks,
-                "full_deck": deck(rules.suits, ranks),
+                "full_deck": full_deck,
                 "running": running,
             }
         self.ranks = shared["ranks"]
         self.full_deck = shared["full_deck"]
+        self.tricks_play: TrickPlay = trick_play(rules)  # the trick rules, chosen once per ruleset
+        self._specials = bool(rules.specials)
         self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
         self.running: list[dict[str, Number]] = [dict(shared["running"]) for _ in range(n)]
@@ -331,10 +337,10 @@ class Game:
         game.dealer = view.dealer
         table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
         game._seat_table(table)
-        game.hands = [[[], [], [], []] for _ in range(n)]
+        game.hands = [new_hand(game._specials) for _ in range(n)]
         for seat, cards in hands.items():
             for c in sorted(cards, reverse=True):
-                game.hands[seat][c >> 4].append(c)
+                game.hands[seat][SUIT_OF[c]].append(c)
         game.dealt = tuple(() for _ in range(n))
         game.turn_up = view.turn_up
         game.trump = view.trump
@@ -358,7 +364,7 @@ class Game:
             game.trump_named_by = view.trump_named_by
             choice = rules.trump_choice
             game._names_trump = choice is not None and view.trump_named_by is None and (
-                choice.when is None or _holds(choice.when, dict(env, trump=suit_name(view.trump)))
+                choice.when is None or _holds(choice.when, dict(env, trump=suit_name(view.trump), **turn_up_facts(view.turn_up, rules.specials)))
             )
         game.bids_so_far = sum(b for _, b in view.bids)
         game.taken = list(view.taken)
@@ -398,14 +404,16 @@ class Game:
         if isinstance(how, int):
             return how % n
         if how == "highest_card":
-            # one card to each player; the highest rank deals; players who tie draw again
+            # one card to each player; the highest rank deals; players who tie draw again (from
+            # the suited cards: a special card has no rank)
             contenders = list(range(n))
             draws: list[Card] = []
+            suited = [c for c in self.deck if SUIT_OF[c] != SPECIAL] if self._specials else self.deck
             while True:
-                cards = self.rng.sample(self.deck, len(contenders))
+                cards = self.rng.sample(suited, len(contenders))
                 draws.extend(cards)
-                best = max(c & 15 for c in cards)
-                contenders = [s for s, c in zip(contenders, cards) if c & 15 == best]
+                best = max(STRENGTH_OF[c] for c in cards)
+                contenders = [s for s, c in zip(contenders, cards) if STRENGTH_OF[c] == best]
                 if len(contenders) == 1:
                     self.first_dealer_draw = tuple(draws)
                     return contenders[0]
@@ -536,7 +544,8 @@ class Game:
         d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
         total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
         # after a finished hand every suit list is empty again: deal into the same lists
-        hands = self.hands if reuse_hands else [[[], [], [], []] for _ in range(n)]
+        hands = self.hands if reuse_hands else [new_hand(self._specials) for _ in range(n)]
+        suit_of = SUIT_OF
         if preset is None:
             # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed, each
             # card going to its seat as it is drawn (a suit's cards in the order dealt)
@@ -551,7 +560,7 @@ class Game:
                     c = d[j]
                     d[j] = d[i]
                     d[i] = c
-                    h[c >> 4].append(c)
+                    h[suit_of[c]].append(c)
                 i = first + size
                 dealt[seat] = tuple(d[first:i])
             turn_up = None
@@ -564,7 +573,7 @@ class Game:
             dealt = self._check_preset(preset, table, size)
             for seat, cards in enumerate(dealt):
                 for c in cards:
-                    hands[seat][c >> 4].append(c)
+                    hands[seat][suit_of[c]].append(c)
             turn_up = preset.turn_up
         self.hands = hands
         self.dealt = tuple(dealt)
@@ -579,7 +588,9 @@ class Game:
             trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
         elif rules.turn_up and turn_up is not None:
             self.turn_up = turn_up
-            trump = turn_up >> 4
+            trump = suit_of[turn_up]
+            if trump == SPECIAL:  # a special card has no suit: no trump (unless a decision names one)
+                trump = NO_TRUMP
         else:
             trump = NO_TRUMP
         self.hand_size = size
@@ -631,7 +642,7 @@ class Game:
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
-            env = dict(setup.env, trump=suit_name(self.trump))
+            env = dict(setup.env, trump=suit_name(self.trump), **turn_up_facts(self.turn_up, self.rules.specials))
             if choice.when is None:
                 self._names_trump = True
             else:
@@ -729,20 +740,26 @@ class Game:
         n, number = self.players, self.plan[self.index].number
         if len(preset.deal) != n:
             raise ValueError(f"hand {number}: the deal lists {len(preset.deal)} seats, the game has {n}")
-        in_deck = set(self.deck)
-        seen: set[Card] = set()
+        left = Counter(self.deck)  # how many of each card the deck holds (copies: more than one)
+        specials = self.rules.specials
         for seat, cards in enumerate(preset.deal):
             want = 0 if seat in table.sitting_out else size
             if len(cards) != want:
                 raise ValueError(f"hand {number}: seat {seat} is dealt {len(cards)} cards; the hand needs {want}")
             for c in cards:
-                if c not in in_deck:
-                    raise ValueError(f"hand {number}: {card_text(c)} is not in this deck")
-                if c in seen:
-                    raise ValueError(f"hand {number}: {card_text(c)} is dealt twice")
-                seen.add(c)
-        if preset.turn_up is not None and (preset.turn_up in seen or preset.turn_up not in in_deck):
-            raise ValueError(f"hand {number}: the turned-up card {card_text(preset.turn_up)} is dealt or not in the deck")
+                if c not in left:
+                    raise ValueError(f"hand {number}: {card_words(c, specials)} is not in this deck")
+                if left[c] == 0:
+                    held = self.deck.count(c)
+                    raise ValueError(
+                        f"hand {number}: {card_words(c, specials)} is dealt more often than the deck holds it ({held})"
+                        if held > 1 else f"hand {number}: {card_words(c, specials)} is dealt twice"
+                    )
+                left[c] -= 1
+        if preset.turn_up is not None and not left.get(preset.turn_up):
+            raise ValueError(
+                f"hand {number}: the turned-up card {card_words(preset.turn_up, specials)} is dealt or not in the deck"
+            )
         return [tuple(cards) for cards in preset.deal]
 
     # ------------------------------------------------------------ queries
@@ -877,7 +894,7 @@ class Game:
         cached = self._legal_cache
         if cached is not None and cached[0] == seat and cached[1] == len(self.trick):
             return cached[2]
-        legal = list(legal_cards(self.hands[seat], self.trick, self.trump, self.rules.when_void))
+        legal = list(self.tricks_play.legal(self.hands[seat], self.trick, self.trump, self.rules.when_void))
         self._legal_cache = (seat, len(self.trick), legal)
         return legal
 
@@ -1053,7 +1070,7 @@ class Game:
 
     def _commit_card(self, seat: int, card: Card) -> None:
         """Play a card already known to be legal: the trick, its winner, the end of the hand."""
-        self.hands[seat][card >> 4].remove(card)
+        self.hands[seat][SUIT_OF[card]].remove(card)
         self._legal_cache = None
         trick = self.trick
         trick.append((seat, card))
@@ -1061,7 +1078,7 @@ class Game:
         if len(trick) < len(order):
             self.to_act = order[len(trick)]
             return
-        win_seat = trick_winner(trick, self.trump)
+        win_seat = self._trick_winner(trick)
         self.tricks.append(Trick(order[0], tuple(trick), win_seat))
         self.taken[win_seat] += 1
         self.trick = []
@@ -1070,6 +1087,18 @@ class Game:
             self.leader = self.to_act = win_seat
             return
         self._finish_hand()
+
+    def _trick_winner(self, trick: list[tuple[int, Card]]) -> int:
+        """The seat that wins the complete `trick`, by the ruleset's trick rules."""
+        try:
+            return self.tricks_play.winner(trick, self.trump)
+        except NoWinner:
+            cards = " ".join(card_words(c, self.rules.specials) for _, c in trick)
+            raise RuleError(
+                f"no rule of trick.winner picks a card of the trick {cards}",
+                hand=self.hand_number,
+                origin="trick.winner (" + ", ".join(r.text for r in self.rules.trick_winner) + ")",
+            ) from None
 
     def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Bid and play the rest of this hand with players that see only their legal actions."""
@@ -1099,6 +1128,9 @@ class Game:
         if self.phase != PLAY or self.kind.view == "forehead":
             raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
+        legal_cards, trick_winner, suit_of = self.tricks_play.legal, self.tricks_play.winner, SUIT_OF
+        if not self.tricks_play.standard:
+            trick_winner = lambda trick, trump: self._trick_winner(trick)  # noqa: E731 (names the rule on failure)
         tricks, taken = self.tricks, self.taken
         trick = self.trick
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
@@ -1110,7 +1142,7 @@ class Game:
                 card = choose[seat](legal)
                 if card not in legal:
                     raise self._card_refusal(seat, card)
-                hand[card >> 4].remove(card)
+                hand[suit_of[card]].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
             tricks.append(_new_trick(Trick, (order[0], tuple(trick), leader)))
@@ -1122,11 +1154,13 @@ class Game:
     def _card_refusal(self, seat: int, card: object) -> IllegalAction:
         if type(card) is not int or card not in self.deck:
             return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
-        text = card_text(card)  # type: ignore[arg-type]
+        text = card_words(card, self.rules.specials)  # type: ignore[arg-type]
         h = self.hands[seat]
-        if card not in h[card >> 4]:  # type: ignore[operator]
+        if card not in h[SUIT_OF[card]]:  # type: ignore[index]
             return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
-        led = self.trick[0][1] >> 4
+        led = self.tricks_play.led(self.trick)
+        if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal
+            return IllegalAction(f"you may not play {text} now", "illegal", f"may not play {text}")
         if h[led]:
             return IllegalAction(
                 f"you must follow suit: {suit_name(led)} were led and you hold {len(h[led])}",
@@ -1134,7 +1168,7 @@ class Game:
                 f"holds {_a_card_of(led)} (must follow)",
             )
         trump = suit_name(self.trump)
-        best_trump = max((c for _, c in self.trick if c >> 4 == self.trump), default=-1)
+        best_trump = max((c for _, c in self.trick if SUIT_OF[c] == self.trump), default=-1)
         if self.rules.when_void == "must_overtrump" and any(c > best_trump for c in h[self.trump]):
             return IllegalAction(
                 f"you must over-trump if you can, else trump: you are void in {suit_name(led)}",
@@ -1229,6 +1263,7 @@ class Game:
                 tuple(self.totals),
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
+                self.rules.specials,
                 *((tuple(self.choices), tuple(self.calls), tuple(self.blind)) if self._decides else ()),
             )
         )
@@ -1380,38 +1415,14 @@ class _Table:
 _new_trick = tuple.__new__  # Trick(...) without its keyword handling: the hot path's constructor
 
 
-def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str) -> list[Card]:
-    """The cards a player holding `hand` (one list per suit) may add to `trick`: follow suit if
-    possible; when void, the ruleset's `when_void` rule; otherwise any card.
-
-    The result may be one of the hand's own suit lists: read it, do not keep or change it.
-    """
-    if trick:
-        led = trick[0][1] >> 4
-        if hand[led]:
-            return hand[led]
-        if trump >= 0 and hand[trump] and when_void != "free":
-            if when_void == "must_overtrump":
-                best = max((c for _, c in trick if c >> 4 == trump), default=-1)
-                return [c for c in hand[trump] if c > best] or hand[trump]
-            return hand[trump]
-    return hand[0] + hand[1] + hand[2] + hand[3]
-
-
 def by_suit(cards: Iterable[Card]) -> list[Card]:
-    """Cards in the order people read them: spades, hearts, diamonds, clubs; high to low in a suit."""
-    return sorted(cards, key=lambda c: (c >> 4, -c))
+    """Cards in the order people read them: spades, hearts, diamonds, clubs, then the specials;
+    high to low in a suit."""
+    return sorted(cards, key=_by_suit_key)
 
 
-def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
-    """The seat that wins a complete trick: the highest trump, else the highest card of the led suit."""
-    win_seat, win_card = trick[0]
-    win_suit = win_card >> 4
-    for seat, c in trick:
-        suit = c >> 4
-        if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
-            win_seat, win_card, win_suit = seat, c, suit
-    return win_seat
+def _by_suit_key(c: Card) -> tuple[int, int]:
+    return (SUIT_OF[c], -c if c < SPECIAL * 16 else c)  # the specials in the deck's order
 
 
 def _holds(formula: Formula, env: Mapping[str, Value]) -> bool:

@@ -148,7 +148,14 @@ CONTEXTS: dict[str, Context] = {
             "trump_choice",
             "decisions.when",
             "once per hand, after the deal: does a seat name trump this hand?",
-            _HAND + _PLAYING + (Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),),
+            _HAND
+            + _PLAYING
+            + (
+                Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),
+                Variable("turn_up_suit", S, "the suit of the card turned up for trump; none for a special card or no card turned"),
+                Variable("turn_up_rank", T, 'the rank of the suited card turned up for trump (e.g. "Q", "T"); "" otherwise'),
+                Variable("turn_up_special", T, 'the special card turned up for trump, by name (e.g. "wizard"); "" otherwise'),
+            ),
         ),
         Context(
             "bidding",

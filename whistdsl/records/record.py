@@ -56,6 +56,9 @@ def _bid_json(h: HandResult, seat: int, bid: int) -> dict[str, Any]:
 
 
 def hand_json(h: HandResult) -> dict[str, Any]:
+    """One finished hand as JSON; cards as text (`QH`, a special card by its mark, `W`: the
+    identical cards of two packs are written alike)."""
+    specials = h.specials
     choices = {"choices": [{"seat": s, "decision": d, "choice": c} for s, d, c in h.choices]} if h.choices else {}
     return {
         "number": h.number,
@@ -66,12 +69,12 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "dealer": h.dealer,
         "sitting_out": list(h.sitting_out),
         "trump": None if h.trump < 0 else suit_name(h.trump),
-        "turn_up": None if h.turn_up is None else card_text(h.turn_up),
-        "deal": [[card_text(c) for c in cards] for cards in h.deal],
+        "turn_up": None if h.turn_up is None else card_text(h.turn_up, specials),
+        "deal": [[card_text(c, specials) for c in cards] for cards in h.deal],
         **choices,
         "bids": [_bid_json(h, s, b) for s, b in h.bids],
         "tricks": [
-            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c)} for s, c in t.cards], "winner": t.winner}
+            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c, specials)} for s, c in t.cards], "winner": t.winner}
             for t in h.tricks
         ],
         "taken": list(h.taken),

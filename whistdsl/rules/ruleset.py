@@ -11,7 +11,7 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..language import environment
 from ..language.expression import EvalError, Formula, Value, value_text
@@ -68,6 +68,35 @@ class Tiebreak:
     hands: Formula
     cards: Formula
     kind: str = NORMAL
+
+
+class Special(NamedTuple):
+    """A special card of the deck (`deck.specials`): its name in the rules, its mark on the
+    table (how it is typed and shown), and how many are in one pack."""
+
+    name: str
+    mark: str
+    count: int
+
+
+class WinnerRule(NamedTuple):
+    """One rule of `trick.winner`: `pick` (first, last, highest, lowest) among the trick's cards
+    of `among` (a special's name, `trump`, `led` or `suited`)."""
+
+    pick: str
+    among: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.pick} {self.among}"
+
+
+#: The trick winner of version 1, written as rules: the highest trump, else the highest card of
+#: the led suit.
+STANDARD_WINNER = (WinnerRule("highest", "trump"), WinnerRule("highest", "led"))
+#: What a special card led asks of the others (`play.special_led`): nothing to follow (`free`),
+#: or the next card sets the suit (`pass`).
+SPECIAL_LED = ("free", "pass")
 
 
 @dataclass(frozen=True)
@@ -191,6 +220,12 @@ class Ruleset:
     suits: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
     ranks: tuple[str, ...] = STANDARD_RANKS
     deck_size: Formula | None = None
+    specials: tuple[Special, ...] = ()
+    copies: Formula | None = None  # packs shuffled together (a formula of players); None: 1
+    always_playable: tuple[str, ...] = ()  # specials that may be played even when holding the led suit
+    special_led: tuple[tuple[str, str], ...] = ()  # (special, free|pass): what it asks of the others when led
+    trick_winner: tuple[WinnerRule, ...] = STANDARD_WINNER
+    identical: str = "earlier"  # two copies of one card in a trick: the earlier or the later played wins
     first_dealer: str | int = "random"
     sits_out: Formula | None = None
     kinds: dict[str, HandKind] = field(default_factory=dict)
@@ -276,8 +311,28 @@ class Ruleset:
             )
         return self.ranks[:per_suit]
 
+    def deck_copies(self, players: int) -> int:
+        """How many packs are shuffled together for `players` (`deck.copies`, 1 by default)."""
+        if self.copies is None:
+            return 1
+        copies = self.copies({"players": players})
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:
+            raise EvalError(f"deck.copies gives {copies} with {players} players: it must be a whole number from 1 to {MAX_COPIES}")
+        return copies
+
     def deck_count(self, players: int) -> int:
-        return len(self.suits) * len(self.deck_ranks(players))
+        """The cards of the deck for `players`: every pack's suited cards and specials."""
+        one_pack = len(self.suits) * len(self.deck_ranks(players)) + sum(s.count for s in self.specials)
+        return one_pack * self.deck_copies(players)
+
+    @property
+    def standard_tricks(self) -> bool:
+        """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
+        highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == "earlier"
+
+    def special_index(self, name: str) -> int | None:
+        return next((i for i, s in enumerate(self.specials) if s.name == name), None)
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
@@ -371,6 +426,9 @@ class Ruleset:
             )
         return hands, cards
 
+
+#: The most packs shuffled together.
+MAX_COPIES = 8
 
 #: The most hands of one game: the schedule, and the schedule with the most tie-break hands.
 MAX_HANDS = 1000

@@ -26,6 +26,11 @@ LANGUAGE_VERSION = 2
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
 VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("decisions",): "the hand's decisions: a trump named by a seat, named calls, blind and hidden bids",
+    ("deck", "copies"): "copies of the deck",
+    ("deck", "specials"): "special cards",
+    ("play", "always_playable"): "special cards playable at any time",
+    ("play", "special_led"): "what a special card led asks of the others",
+    ("trick",): "the trick winner rules",
     ("bidding", "first", "highest"): "the first bidder chosen by a formula",
     ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
     ("play", "first_lead", "highest"): "the first leader chosen by a formula",
@@ -62,6 +67,8 @@ _PATTERN_WORDS = {
     "^[A-Za-z0-9_]+(?![\\s\\S])": "letters, digits and _ only",
     "^[a-z_][a-z0-9_]*(?![\\s\\S])": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
     "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
+    "^\\s*(first|last|highest|lowest)\\s+[a-z_]": "`first`, `last`, `highest` or `lowest`, then a special card's name, `trump`, `led` or `suited`, e.g. `highest trump`",
+    "^[A-Za-z][A-Za-z0-9]{0,2}(?![\\s\\S])": "1 to 3 letters or digits, starting with a letter, e.g. W",
 }
 
 
