@@ -18,12 +18,14 @@ import typer
 from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points
-from ..language.catalogue import SUITS, reference_markdown
+from ..language.catalogue import SUITS, Type, reference_markdown
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
-from ..rules.ruleset import PlannedHand, hand_setup
-from .options import ROOT_OPTION, open_rules
+from ..language.catalogue import CONTEXTS
+from ..language.expression import read_value
+from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting, unknown_parameter
+from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import err as _err
 from .options import usage as _usage
 from .play import play_command
@@ -95,10 +97,19 @@ def lint(
     paths: Annotated[list[Path], typer.Argument(help="Ruleset files, or directories to search for *.yaml / *.yml.")],
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text, json or github (annotations).")] = OutputFormat.text,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
-    """Check rulesets and say exactly what is wrong and where (file:line:col)."""
+    """Check rulesets and say exactly what is wrong and where (file:line:col).
+
+    With --set NAME=VALUE, the ruleset is checked with that value of the parameter (the other
+    parameters still over every value they can take)."""
     files = _ruleset_files(paths)
-    results: list[LintResult] = [lint_path(f, root=root) for f in files]
+    results: list[LintResult] = []
+    for f in files:
+        try:
+            results.append(lint_path(f, root=root, settings=settings or ()))
+        except SettingError as e:
+            raise _usage(f"{f}: {e}") from None
     findings = [f for r in results for f in r.findings]
     if format is OutputFormat.json:
         typer.echo(render_json(findings))
@@ -167,9 +178,11 @@ def score(
     kind: Annotated[str, typer.Option("--kind", help="The hand's kind (normal or a name from `kinds`).")] = "normal",
     hand: Annotated[int, typer.Option("--hand", help="The hand's number in the game.", min=1)] = 1,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
 ) -> None:
     """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
     rules = open_rules(ruleset, root)
+    rules, given = _score_settings(rules, settings or [])
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
@@ -192,13 +205,13 @@ def score(
             )
         env = dict(setup.env, trump=trump)
         if bid is not None and tricks is not None:
-            typer.echo(_number(hand_points(rules, env, bid, tricks)))
+            typer.echo(_number(hand_points(rules, env, bid, tricks, given)))
             return
         width = 6
         header = "bid\\tricks".ljust(11) + "".join(str(t).rjust(width) for t in range(cards + 1))
         typer.echo(header)
         for b in range(cards + 1):
-            row = [_number(hand_points(rules, env, b, t)) for t in range(cards + 1)]
+            row = [_number(hand_points(rules, env, b, t, given)) for t in range(cards + 1)]
             typer.echo(str(b).ljust(11) + "".join(cell.rjust(width) for cell in row))
     except Exception as e:  # an evaluation error of the formula (number too large, division by zero)
         from ..language.expression import EvalError
@@ -207,6 +220,64 @@ def score(
             _err(f"the scoring formula cannot be evaluated here: {e}")
             raise typer.Exit(1) from None
         raise
+
+
+SCORE_SET_HELP = (
+    "Set a parameter of the ruleset, or any name the scoring formula sees (repeatable): "
+    "--set total=80, --set is_dealer=true, --set streak=2 (a running value)."
+)
+#: Names of the scoring context that `score` sets with an option of their own.
+_SCORE_OPTIONS = {
+    "bid": "--bid",
+    "tricks": "--tricks",
+    "hand_size": "--cards",
+    "players": "--players",
+    "trump": "--trump",
+    "kind": "--kind",
+    "hand_number": "--hand",
+}
+
+
+def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
+    """`score --set`: parameters set the ruleset's table options; every other name is one the
+    scoring context sees (its catalogue row gives its type) or a running value."""
+    context = CONTEXTS["scoring"]
+    parameters: list[str] = []
+    given: dict = {}
+    try:
+        for text in texts:
+            name, value = split_setting(text)
+            if rules.parameter(name) is not None:
+                parameters.append(text)
+                continue
+            if name in _SCORE_OPTIONS:
+                raise SettingError(f"--set {text}: give `{name}` with {_SCORE_OPTIONS[name]}")
+            variable = context.variable(name)
+            kind = variable.type if variable is not None else (Type.NUMBER if name in rules.running_names else None)
+            if kind is None:
+                others = [v.name for v in context.variables if v.name not in _SCORE_OPTIONS] + list(rules.running_names)
+                raise SettingError(
+                    f"--set {text}: `{name}` is not a parameter of {rules.name} nor a name the scoring formula sees"
+                    + unknown_parameter(rules, name, others).split(f"`{name}`", 1)[1].split(" (", 1)[0]
+                    + f" (names: {', '.join(others)})"
+                )
+            if name in given:
+                raise SettingError(f"--set {name} is given twice")
+            try:
+                given[name] = read_value(kind, value)
+            except ValueError as e:
+                raise SettingError(f"--set {text}: `{name}` is {e}") from None
+        if parameters:
+            rules = rules.with_parameters(read_settings(rules, parameters))
+    except SettingError as e:
+        raise _usage(str(e)) from None
+    except Exception as e:  # a players.min/max formula that cannot be evaluated with these values
+        from ..language.expression import EvalError
+
+        if isinstance(e, EvalError):
+            raise _usage(f"--set: {e}") from None
+        raise
+    return rules, given
 
 
 app.command("simulate")(simulate_command)
@@ -222,6 +293,15 @@ def replay(
     show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="A parameter's value, for a record that does not state it (format 1, a set-up deal file); "
+            "the parameters a record states are the ones it was played with, and a --set that disagrees is an error.",
+        ),
+    ] = None,
 ) -> None:
     """Re-run a game record against its rules and report the first disagreement."""
     from ..engine.game import RuleError
@@ -232,8 +312,8 @@ def replay(
     try:
         data = read_record(record)
         rules = open_rules(ruleset, root) if ruleset is not None else None
-        result = replay_record(data, rules)
-    except RecordError as e:
+        result = replay_record(data, rules, settings=settings or ())
+    except (RecordError, SettingError) as e:
         raise _usage(str(e)) from None
     except Disagreement as e:
         typer.echo(printable(f"{record}: {e}"))

@@ -10,10 +10,10 @@ from pathlib import Path
 import typer
 
 from ..diagnostics.findings import render_text
-from ..diagnostics.lint import ROOT_HELP, RulesetError, load_rules
+from ..diagnostics.lint import ROOT_HELP, SET_HELP, RulesetError, load_rules
 from ..printable import printable
 from ..rules.load import NotReadable
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, SettingError
 
 def err(message: str) -> None:
     """`whistdsl: message` on standard error, with whatever came from a file escaped."""
@@ -26,11 +26,18 @@ def usage(message: str) -> typer.Exit:
 #: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
 ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
 
-def open_rules(argument: str, root: Path | None = None) -> Ruleset:
+#: `--set NAME=VALUE`, for every command that reads a ruleset: a parameter's value (repeatable).
+SET_OPTION = typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP)
+
+
+def open_rules(argument: str, root: Path | None = None, settings: list[str] | None = None) -> Ruleset:
     """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
-    `root` is the `--root` folder its `extends:` may lead into."""
+    `root` is the `--root` folder its `extends:` may lead into; `settings` the `--set NAME=VALUE`
+    options (a usage error when one does not fit the ruleset's parameters)."""
     try:
-        return load_rules(argument, root)
+        return load_rules(argument, root, settings or ())
+    except SettingError as e:
+        raise usage(str(e)) from None
     except FileNotFoundError:
         raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
     except NotReadable as e:

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..diagnostics.lint import SET_HELP
 from ..engine.cards import (
     NO_TRUMP,
     RANK_LETTERS,
@@ -29,10 +30,11 @@ from ..engine.cards import (
     suit_name,
 )
 from ..engine.game import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
-from ..language.expression import MAX_DIGITS, EvalError
+from ..language.expression import MAX_DIGITS, EvalError, value_text
 from ..players.base import BOTS, Player, decide
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
+from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
@@ -409,6 +411,12 @@ def _bot_kinds(value: str, computer_seats: list[int]) -> dict[int, str]:
 DEFAULT_BOT = "heuristic" if "heuristic" in BOTS else "random"
 
 
+def _with(rules: Ruleset) -> str:
+    """` with tricks = 13` when the ruleset has parameters (the player range may depend on them)."""
+    shown = " and ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items())
+    return f" with {shown}" if shown else ""
+
+
 def play_command(
     ruleset: Annotated[Optional[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
@@ -422,14 +430,15 @@ def play_command(
     resume: Annotated[Optional[Path], typer.Option("--resume", metavar="RECORD", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream).")] = None,
     deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
     if resume is not None:
-        _resume_command(resume, ruleset, watch, record, root)
+        _resume_command(resume, ruleset, watch, record, root, settings or [])
         return
     if ruleset is None:
         raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
-    rules = open_rules(ruleset, root)
+    rules = open_rules(ruleset, root, settings)
     if record is not None:
         _refuse_record_target(record)
     deals = _read_deals(deal) if deal is not None else {}
@@ -440,7 +449,7 @@ def play_command(
     if not rules.players_min <= n <= rules.players_max:
         if seats_dealt:
             raise _usage(f"--deal: the deal file deals to {n} seats; {rules.name} is for {rules.players_min} to {rules.players_max} players")
-        raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
+        raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players{_with(rules)}, not {n}")
     if not 0 <= seat < n:
         raise _usage(f"--seat: a seat from 0 to {n - 1}, not {seat}")
     if first_dealer is not None and not 0 <= first_dealer < n:
@@ -589,18 +598,22 @@ def _read_deals(path: Path) -> dict[int, PresetDeal]:
         raise _usage(f"--deal: {path}: {e}") from None
 
 
-def _resume_command(path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None) -> None:
-    """`play --resume RECORD`: the same players in the same seats, from the last complete hand."""
+def _resume_command(
+    path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None, settings: list[str] | None = None
+) -> None:
+    """`play --resume RECORD`: the same players in the same seats, from the last complete hand,
+    with the parameters the record was played with (a `--set` may only repeat them)."""
     from ..records.replay import Disagreement, RecordError, read_record
     from ..records.replay import resume as resume_game
+    from ..rules.ruleset import SettingError
 
     if record is not None:
         _refuse_record_target(record)
     try:
         data = read_record(path)
         rules = open_rules(ruleset, root) if ruleset is not None else None
-        game = resume_game(data, rules)
-    except RecordError as e:
+        game = resume_game(data, rules, settings or ())
+    except (RecordError, SettingError) as e:
         raise _usage(f"--resume: {e}") from None
     except Disagreement as e:
         _say_error(f"--resume: {path} does not agree with the rules: {e}")

@@ -26,13 +26,14 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 import typer
 
 from ..diagnostics.lint import load_rules, resolve_ruleset_argument
+from ..language.expression import value_text
 from ..engine.game import Game, RuleError
 from ..language.expression import Number
 from ..players.base import BOTS, play_out
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
-from .options import ROOT_OPTION, open_rules
+from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import usage as _usage
 
 #: At most this many bins in a score histogram (bins get wider, never more numerous).
@@ -61,6 +62,7 @@ class Simulation:
     seed: int
     games: int
     root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
+    settings: tuple[str, ...] = ()  # the `--set NAME=VALUE` options: the ruleset's parameters
 
     def seat_bots(self, game: int) -> tuple[str, ...]:
         """The bot kind at each seat in game `game`: the bot list rotated by game % players."""
@@ -278,7 +280,7 @@ def _start_worker(simulation: Simulation) -> None:
     if _WORKER is not None and _WORKER.simulation == simulation:
         return
     try:
-        _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root))
+        _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root, simulation.settings))
     except Exception as e:  # the file changed or went away since the parent read it
         _WORKER = None
         _WORKER_FAILED = f"a worker could not load {simulation.ruleset}: {type(e).__name__}: {e}"
@@ -328,6 +330,7 @@ class Summary:
     tally: Tally
     seconds: float
     workers: int
+    parameters: dict[str, Any] = field(default_factory=dict)  # the ruleset's parameters as played
 
     @property
     def games_per_second(self) -> float:
@@ -346,7 +349,7 @@ def simulate(
     work = list(chunks(simulation.games, workers))
     workers = max(1, min(workers, len(work)))
     if rules is None:
-        rules = load_rules(simulation.ruleset, simulation.root)
+        rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)
     total = Tally()
     began = time.perf_counter()
     if workers == 1:
@@ -365,7 +368,7 @@ def simulate(
                 if progress:
                     progress(tally.games)
     seconds = time.perf_counter() - began
-    return Summary(simulation, rules.name, total, seconds, workers)
+    return Summary(simulation, rules.name, total, seconds, workers, dict(rules.parameter_values))
 
 
 # ------------------------------------------------------------------ reports
@@ -412,6 +415,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         positions[str(position)] = {"made_share": _share(m, c), "contracts": c, "dealer_share": _share(dealer, c)}
     return {
         "ruleset": summary.rules_name,
+        **({"parameters": summary.parameters} if summary.parameters else {}),
         "players": sim.players,
         "seed": sim.seed,
         "games": tally.games,
@@ -489,6 +493,7 @@ def render_tables(summary: Summary, console: Any) -> None:
     console.print(
         Text.assemble(
             printable_text(data["ruleset"], style="bold"),  # the ruleset's name: escaped, never markup
+            printable_text("".join(f", {name} = {value_text(v)}" for name, v in summary.parameters.items())),
             f", {data['players']} players, {data['games']} games, seed {data['seed']}: "
             f"{data['games_per_second']:.0f} games/s ({data['seconds']:.1f} s, {data['workers']} worker(s))",
         )
@@ -583,6 +588,12 @@ class ReportFormat(str, Enum):
     csv = "csv"
 
 
+def _with(rules: Any) -> str:
+    """` with tricks = 13` when the ruleset has parameters (the player range may depend on them)."""
+    shown = " and ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items())
+    return f" with {shown}" if shown else ""
+
+
 def simulate_command(
     ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
     games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.", min=1)] = 1000,
@@ -594,6 +605,7 @@ def simulate_command(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report to this file instead of standard output.")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions."""
     import importlib.util
@@ -602,10 +614,10 @@ def simulate_command(
 
     from rich.console import Console
 
-    rules = open_rules(ruleset, root)
+    rules = open_rules(ruleset, root, settings)
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
-        raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+        raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}{_with(rules)}")
     try:
         seat_bots = bots_for_seats(bots, players)
     except ValueError as e:
@@ -633,6 +645,7 @@ def simulate_command(
         bots=seat_bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
         games=games,
+        settings=tuple(settings or ()),
     )
     status = Console(stderr=True)
     try:

@@ -26,6 +26,8 @@ CODES: dict[str, str] = {
     "W203": "a value is not one of the allowed choices or out of range",
     "W204": "unsupported language version",
     "W205": "a key of language version 2 in a file that states `whistdsl: 1`",
+    "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
+    "W209": "a parameter that no formula reads (a warning)",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -52,7 +54,7 @@ CODES: dict[str, str] = {
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W407", "W417"})
+WARNINGS = frozenset({"W209", "W407", "W417"})
 
 
 @dataclass(frozen=True, order=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 from ..resources import bundled_rulesets
 from ..rules.check import compile_ruleset, expression_findings
@@ -26,23 +27,26 @@ class LintResult:
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
 
 
-def lint_path(path: Path, shown: str | None = None, root: Path | None = None) -> LintResult:
+def lint_path(path: Path, shown: str | None = None, root: Path | None = None, settings: Sequence[str] = ()) -> LintResult:
     """Run every stage over one ruleset file.
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
     language version at the version check. A file the schema rejects gets its schema findings
     and also the expression findings of its schema-valid parts; the meaning checks need a
     whole valid ruleset, so they run only when every earlier stage is clean.
+
+    `settings` (`--set NAME=VALUE` texts) sets parameters: the meaning checks try only those
+    values of them. Raises SettingError when a setting does not fit the ruleset's parameters.
     """
     shown = shown if shown is not None else str(path)
     try:
         loaded = load_ruleset(path, shown, root)
     except LoadError as e:
         return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, e.documents))
-    return lint_loaded(loaded, shown)
+    return lint_loaded(loaded, shown, settings)
 
 
-def lint_loaded(loaded: Loaded, shown: str) -> LintResult:
+def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
     """The stages after loading: versions, schema, expressions, meaning."""
     sources = {d.path: d.lines for d in loaded.documents}
     if not loaded.layers:
@@ -54,7 +58,7 @@ def lint_loaded(loaded: Loaded, shown: str) -> LintResult:
     findings += [f for f in validate(loaded) if (f.path, f.line, f.column, f.code) not in reported]
     if findings:
         return LintResult(shown, sorted(findings + _expression_findings_of_valid_part(loaded)), None, sources)
-    rules, findings = compile_ruleset(loaded)
+    rules, findings = compile_ruleset(loaded, settings)
     return LintResult(shown, findings, rules, sources)
 
 
@@ -63,7 +67,10 @@ def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
     if valid is None:
         return []
     running = loaded.data.get("running")
-    return expression_findings(valid, tuple(running) if isinstance(running, dict) else ())
+    parameters = loaded.data.get("parameters")
+    return expression_findings(
+        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else ()
+    )
 
 
 def _sources_of_findings(findings: list[Finding], documents: list[Document]) -> dict[str, list[str]]:
@@ -91,6 +98,8 @@ def resolve_ruleset_argument(argument: str) -> Path | None:
     return bundled if bundled is not None or not exists else p
 
 
+#: What `--set NAME=VALUE` means, for every command that reads a ruleset.
+SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
 #: What `--root DIR` means, for every command that reads a ruleset.
 ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named)."
 
@@ -103,15 +112,16 @@ class RulesetError(Exception):
         self.result = result
 
 
-def load_rules(argument: str | Path, root: Path | None = None) -> Ruleset:
+def load_rules(argument: str | Path, root: Path | None = None, settings: Sequence[str] = ()) -> Ruleset:
     """Load, validate, check and compile a ruleset (a path or a bundled name). Raises RulesetError,
     FileNotFoundError when there is no such file or bundled ruleset, or NotReadable when the path
-    is not a regular file. `root` is where `extends:` may lead (default: the file's folder)."""
+    is not a regular file. `root` is where `extends:` may lead (default: the file's folder).
+    `settings` (`--set NAME=VALUE` texts) sets parameters (SettingError when one does not fit)."""
     path = resolve_ruleset_argument(str(argument))
     if path is None:
         raise FileNotFoundError(str(argument))
     check_regular_file(path)
-    result = lint_path(path, _display(path) if not Path(str(argument)).is_file() else str(argument), root)
+    result = lint_path(path, _display(path) if not Path(str(argument)).is_file() else str(argument), root, settings)
     if result.ruleset is None:
         raise RulesetError(result)
     return result.ruleset

@@ -59,7 +59,12 @@ def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
     return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
-def hand_points(rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int) -> Number:
-    """The scoring formula's points for one bid and result, with running values at their start."""
+def hand_points(
+    rules: Ruleset, hand_env: Mapping[str, Value], bid: int, tricks: int, given: Mapping[str, Value] | None = None
+) -> Number:
+    """The scoring formula's points for one bid and result, with running values at their start;
+    `given` sets any other names of the scoring context (`total`, a running value, `is_dealer`)."""
     env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])))  # type: ignore[arg-type]
+    if given:
+        env.update(given)
     return rules.points(env)  # type: ignore[misc,return-value]

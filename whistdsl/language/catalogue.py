@@ -40,6 +40,10 @@ class Context:
     variables: tuple[Variable, ...]
     sees_running: bool = False  # the ruleset's own running values (per player)
     sees_lets: bool = True  # the ruleset's named values (`let`), fixed once per game
+    #: the ruleset's declared parameters (`parameters:`), fixed once per game from their default
+    #: or `--set`; every context sees them, except where a built-in name of the context is the
+    #: same (in `scoring.points`, `tricks` is always the tricks taken)
+    sees_parameters: bool = True
 
     def variable(self, name: str) -> Variable | None:
         for v in self.variables:
@@ -78,6 +82,17 @@ _RESULT = (
     Variable("over", B, "tricks > bid"),
     Variable("under", B, "tricks < bid"),
     Variable("diff", N, "abs(bid - tricks)"),
+)
+
+#: The player range: fixed before anything else of a game, so its formulas read the parameters
+#: alone. Kept out of CONTEXTS (whose contexts are the formulas of a game at a table of some
+#: size), but in the reference with them.
+TABLE = Context(
+    "table",
+    "players.min, players.max, players.default",
+    "the player range, fixed from the parameters alone (a number, or a formula of parameters)",
+    (),
+    sees_lets=False,
 )
 
 CONTEXTS: dict[str, Context] = {
@@ -222,14 +237,22 @@ FUNCTIONS: dict[str, Function] = {
 }
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def reference_markdown() -> str:
     """The language reference's tables, generated from this catalogue (the README embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
-    for c in CONTEXTS.values():
+    for c in (TABLE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
-        extra = [w for w, seen in (("`let` values", c.sees_lets), ("running values", c.sees_running)) if seen]
+        extra = [
+            w
+            for w, seen in (("parameters", c.sees_parameters), ("`let` values", c.sees_lets), ("running values", c.sees_running))
+            if seen
+        ]
         if extra:
-            names += ", and the ruleset's " + " and ".join(extra)
+            names += (", and " if names else "") + "the ruleset's " + _and(extra)
         out.append(f"| {c.name} | {c.where} | {c.doc} | {names} |")
     out += ["", "| name | type | meaning |", "|---|---|---|"]
     seen: set[str] = set()

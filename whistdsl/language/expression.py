@@ -34,7 +34,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..resources import grammar_path
-from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, Context, Type
+from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Context, Type
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -403,15 +403,19 @@ def check(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Checked:
     """Resolve names and infer types. Raises ExprError with every problem found.
 
-    `running` names the ruleset's running values (numbers), `lets` its named values and their
-    types; each is known where the context sees it.
+    `running` names the ruleset's running values (numbers), `lets` its named values and
+    `parameters` its declared parameters, with their types; each is known where the context
+    sees it. A built-in name of the context hides a parameter of the same name.
     """
     running = tuple(running)
     lets = lets or {}
-    known: dict[str, Type] = {v.name: v.type for v in context.variables}
+    parameters = parameters or {}
+    known: dict[str, Type] = dict(parameters) if context.sees_parameters else {}
+    known.update({v.name: v.type for v in context.variables})
     if context.sees_running:
         known.update({r: Type.NUMBER for r in running})
     if context.sees_lets:
@@ -470,6 +474,8 @@ def check(
                 return bad(node, "W303", f"running value `{n}` is not available in {context.where}")
             if n in lets and not context.sees_lets:
                 return bad(node, "W303", f"`let` value `{n}` is not available in {context.where}")
+            if n in parameters and not context.sees_parameters:
+                return bad(node, "W303", f"parameter `{n}` is not available in {context.where}")
             return bad(
                 node,
                 "W301",
@@ -651,6 +657,34 @@ def value_text(v: Value) -> str:
     if isinstance(v, tuple):
         return "[" + ", ".join(map(str, v[:8])) + (", ..." if len(v) > 8 else "") + "]"
     return str(v)
+
+
+def read_value(t: Type, text: str) -> Value:
+    """A value of type `t` written as text (e.g. on the command line): `80`, `-1/2`, `true` or
+    `no`, `hearts` or `none`, a text as it is, `3,2,1` for a list. Raises ValueError saying
+    what a value of that type looks like."""
+    text = text.strip()
+    if t is Type.NUMBER:
+        try:
+            v = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"a number (e.g. 80, -10 or 1/2), not `{text}`") from None
+        if len(text) > 40 or not within_limit(v):
+            raise ValueError("a number within the limit of 10^30 in size")
+        return v.numerator if v.denominator == 1 else v
+    if t is Type.BOOL:
+        words = {"true": True, "yes": True, "false": False, "no": False}
+        if text.lower() not in words:
+            raise ValueError(f"yes or no (true/false), not `{text}`")
+        return words[text.lower()]
+    if t is Type.SUIT:
+        if text.lower() not in (*SUITS, "none"):
+            raise ValueError(f"a suit ({', '.join(SUITS)}) or none, not `{text}`")
+        return text.lower()
+    if t is Type.LIST:
+        items = [item for item in text.split(",") if item.strip()]
+        return tuple(read_value(Type.NUMBER, item) for item in items)  # type: ignore[misc]
+    return text
 
 
 def within_limit(v: Number) -> bool:
@@ -983,10 +1017,11 @@ def formula(
     running: Iterable[str] = (),
     expect: Type | None = None,
     lets: Mapping[str, Type] | None = None,
+    parameters: Mapping[str, Type] | None = None,
 ) -> Formula:
     """Parse, check and compile `text` for `context`. Raises ExprError."""
     ctx = CONTEXTS[context] if isinstance(context, str) else context
-    checked = check(parse(text), ctx, running, expect, lets)
+    checked = check(parse(text), ctx, running, expect, lets, parameters)
     fn, constant = compile_(checked)
     return Formula(
         text,

@@ -1,6 +1,7 @@
 """Game records: a game as JSON (schemas/record.schema.json), written safely after every hand.
 
-A record holds the merged ruleset (and its sha256), the seed, the players by seat, and every
+A record holds the merged ruleset (and its sha256), the values of its parameters (format 2),
+the seed, the players by seat, and every
 hand: deal, trump, bids, tricks, taken, points, totals; then `final`. Numbers that can be
 fractions are written exactly: integers as JSON numbers, other fractions as strings ("1/2").
 The generator's state after the last hand is kept under `resume`, so a game continues exactly.
@@ -23,7 +24,9 @@ from ..engine.game import Game, HandResult
 from ..language.expression import Number
 from ..printable import json_text, printable
 
-FORMAT = "whistdsl-record/1"
+#: Format 2 adds `parameters` (the ruleset's parameters as the game was played); format 1
+#: records (without it) are read as ever: their rulesets declare no parameters.
+FORMAT = "whistdsl-record/2"
 #: The longest player's name a record holds (schemas/record.schema.json says the same).
 MAX_PLAYER_NAME = 200
 
@@ -74,6 +77,7 @@ def _head_json(game: Game, kinds: list[str] | None) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
+        **({"parameters": dict(rules.parameter_values)} if rules.parameters else {}),
         "seed": game.seed,
         "players": [{"seat": i, "name": game.names[i], "kind": kinds[i]} for i in range(game.players)],
         "first_dealer": game.first_dealer,

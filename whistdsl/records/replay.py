@@ -18,17 +18,17 @@ from array import array
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import jsonschema
 
 from ..diagnostics.lint import RulesetError, rules_from_data
 from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
-from ..language.expression import EvalError
+from ..language.expression import EvalError, value_text
 from ..resources import record_schema_path
 from ..rules.load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
-from ..rules.ruleset import MAX_GAME_HANDS, Ruleset
+from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, read_settings, unknown_parameter
 from .record import FORMAT, exact, read_exact
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
@@ -262,6 +262,33 @@ def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
     return deals
 
 
+def played_parameters(record: dict[str, Any], rules: Ruleset, settings: Sequence[str] = ()) -> Ruleset:
+    """`rules` with the parameters the record was played with (format 2 keeps them), and the
+    `--set` values of those it does not state (a format 1 record, a set-up deal file).
+
+    A `--set` that disagrees with the record is refused: the record is a game played with its
+    values, and replaying it with others would only report that the game differs."""
+    recorded = record.get("parameters") or {}
+    chosen = read_settings(rules, settings)
+    for name, value in chosen.items():
+        if name in recorded and (recorded[name] != value or type(recorded[name]) is not type(value)):
+            raise SettingError(
+                f"--set {name}={value_text(value)}: the record was played with {name} = {value_text(recorded[name])}; "
+                "replay reads the parameters from the record (leave this --set out)"
+            )
+    for name in recorded:
+        if rules.parameter(name) is None:
+            raise Disagreement(
+                1,
+                "set-up",
+                f"the record was played with the parameter {name} = {value_text(recorded[name])}: {unknown_parameter(rules, name)}",
+            )
+    try:
+        return rules.with_parameters({**chosen, **recorded}) if rules.parameters or recorded else rules
+    except (ValueError, EvalError) as e:
+        raise Disagreement(1, "set-up", f"the record's parameters do not fit {rules.name}: {e}") from None
+
+
 @dataclass
 class ReplayResult:
     game: Game
@@ -273,12 +300,16 @@ def replay(
     record: dict[str, Any],
     rules: Ruleset | None = None,
     on_hand: Callable[[Game, HandResult], None] | None = None,
+    settings: Sequence[str] = (),
 ) -> ReplayResult:
-    """Re-run `record` against `rules` (default: its own ruleset). Raises Disagreement."""
+    """Re-run `record` against `rules` (default: its own ruleset), with the parameters the record
+    was played with; `settings` (`--set NAME=VALUE`) gives those it does not state. Raises
+    Disagreement, and SettingError for a setting that does not fit or disagrees with the record."""
     if rules is None:
         if "ruleset" not in record:
             raise RecordError("this record holds no ruleset: name one (--ruleset)")
         rules = record_rules(record)
+    rules = played_parameters(record, rules, settings)
     hands = record["hands"]
     players = len(record["players"]) if "players" in record else (len(hands[0]["deal"]) if hands else rules.players_default)
     set_up = "players" not in record  # a set-up deal file may put any dealer at any hand
@@ -456,9 +487,10 @@ def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
                 raise Disagreement(number, "scoring", f"seat {seat}: the record's running values are {got}; the rules say {want_json}")
 
 
-def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
+def resume(record: dict[str, Any], rules: Ruleset | None = None, settings: Sequence[str] = ()) -> Game:
     """The game of an interrupted record, positioned after its last complete hand, with the
-    random generator exactly where it was: it ends as the uninterrupted game would have."""
+    random generator exactly where it was: it ends as the uninterrupted game would have. It keeps
+    the parameters the record was played with (`settings` may only repeat them)."""
     state = record.get("resume")
     if state is None:
         raise RecordError("the record has no resume point (it was written without one, or holds no complete hand)")
@@ -468,7 +500,7 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None) -> Game:
     if complete != len(record["hands"]):
         raise RecordError(f"the record's resume point is after hand {complete}, but it holds {len(record['hands'])} hands")
     restored = _generator_state(state["rng_state"])
-    result = replay(record, rules)
+    result = replay(record, rules, settings=settings)
     result.game.rng.setstate(restored)
     if result.game.history:  # so a record written from here on can be resumed again
         result.game.history[-1] = result.game.history[-1]._replace(rng_state=restored)

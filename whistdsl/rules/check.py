@@ -9,14 +9,15 @@ legal bid.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
-from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, formula
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, TABLE, Context, Type
+from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
@@ -26,8 +27,10 @@ from .ruleset import (
     End,
     STANDARD_RANKS,
     HandKind,
+    MAX_PLAYERS,
     HandSetup,
     LetError,
+    Parameter,
     PlannedHand,
     RankKey,
     Ruleset,
@@ -36,6 +39,7 @@ from .ruleset import (
     ScheduleError,
     Tiebreak,
     hand_setup,
+    read_settings,
 )
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
@@ -51,6 +55,19 @@ _TAKEN_NAMES = (
     | {n: "a function" for n in FUNCTIONS}
     | {n: "a word of the language" for n in KEYWORDS}
 )
+#: Names a parameter may not take: the language's own words, and the built-in names known for
+#: the whole game (which would hide it everywhere). Another built-in name (`tricks`) is allowed:
+#: it hides the parameter only in the contexts that have it.
+_TAKEN_PARAMETER_NAMES = (
+    {v.name: "a built-in variable of every formula" for v in CONTEXTS["let"].variables}
+    | {n: "a constant" for n in CONSTANTS}
+    | {n: "a function" for n in FUNCTIONS}
+    | {n: "a word of the language" for n in KEYWORDS}
+)
+_PARAMETER_TYPES = {"number": Type.NUMBER, "yes/no": Type.BOOL, "text": Type.TEXT}
+#: The most combinations of parameter values lint checks one by one; past it, it checks each
+#: parameter's edges (min, max, default) together, or failing that one at a time (and says so).
+MAX_PARAMETER_CASES = 256
 
 
 class _Compiler:
@@ -70,7 +87,47 @@ class _Compiler:
                 )
         self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
         self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
+        self.parameters: dict[str, Type] = {}  # the declared parameters, with their types
+        self.declared: list[Parameter] = []  # those whose declaration is right
+        self.reads: set[str] = set()  # every name some formula reads (for W209)
+        self._declare_parameters(running)
         self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
+
+    def _declare_parameters(self, running: Any) -> None:
+        """The `parameters:` mapping: each name free, each default and range right (W208)."""
+        for name, spec in (self.data.get("parameters") or {}).items():
+            if not isinstance(spec, dict) or spec.get("type") not in _PARAMETER_TYPES:
+                continue  # left out of partly valid data
+            taken = _TAKEN_PARAMETER_NAMES.get(name) or ("a running value" if isinstance(running, dict) and name in running else None)
+            if taken:
+                self.report(("parameters", name), "W208", f"parameter `{name}` has the name of {taken}; choose another name", key=True)
+                continue
+            self.parameters[name] = _PARAMETER_TYPES[spec["type"]]
+            parameter = self._parameter(name, spec)
+            if parameter is not None:
+                self.declared.append(parameter)
+
+    def _parameter(self, name: str, spec: dict[str, Any]) -> Parameter | None:
+        kind, default = spec["type"], spec["default"]
+        where = ("parameters", name)
+        low, high = spec.get("min"), spec.get("max")
+        if kind == "number":
+            if low > high:
+                self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({low}) is above max ({high})")
+                return None
+        elif low is not None or high is not None:
+            self.report((*where, "min" if low is not None else "max"), "W208", f"parameter `{name}` is a {kind}: only a number has a min and a max", key=True)
+            return None
+        if kind != "text" and "choices" in spec:
+            self.report((*where, "choices"), "W208", f"parameter `{name}` is a {kind}: only a text has choices", key=True)
+            return None
+        parameter = Parameter(name, kind, default, low, high, tuple(spec.get("choices", ())), spec.get("description", ""))
+        try:
+            parameter.check(default)
+        except ValueError as e:
+            self.report((*where, "default"), "W208", f"the default of parameter {e}")
+            return None
+        return parameter
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -138,7 +195,7 @@ class _Compiler:
     def formula(
         self,
         path: JsonPath,
-        context: str,
+        context: str | Context,
         expect: Type | None,
         text: str | None = None,
         column_offset: int = 0,
@@ -150,7 +207,7 @@ class _Compiler:
         whole = str(value) if not isinstance(value, str) else value
         source = whole if text is None else text
         try:
-            compiled = formula(source, context, self.running_names, expect, self.lets)
+            compiled = formula(source, context, self.running_names, expect, self.lets, self.parameters)
         except ExprError as e:
             ref = self.loaded.ref(path)
             for p in e.problems:
@@ -158,6 +215,7 @@ class _Compiler:
                 where = ref.position_in_value(whole, p.line, column) if ref else self.loaded.where(path)
                 self.findings.append(where.finding(p.code, p.message))
             return None
+        self.reads |= compiled.names
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
     def split_by_yaml(self, path: JsonPath) -> set[int]:
@@ -174,33 +232,42 @@ class _Compiler:
         return self.formula(path, context, expect) if self.get(path) is not None else None
 
 
-def compile_ruleset(loaded: Loaded) -> tuple[Ruleset | None, list[Finding]]:
-    """Validated data -> (Ruleset, warnings) or (None, findings with at least one error)."""
+def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Ruleset | None, list[Finding]]:
+    """Validated data -> (Ruleset, warnings) or (None, findings with at least one error).
+
+    `settings` are `--set NAME=VALUE` texts: lint checks only those values of those parameters,
+    and the ruleset returned has them set. Raises SettingError for a setting the ruleset's
+    parameters do not allow (once its formulas compile: a ruleset with errors says those first)."""
     c, rules = _compile_formulas(loaded)
     if c.findings:
         return None, sorted(set(c.findings))
-    _check_meaning(c, rules)
+    chosen = read_settings(rules, settings) if settings else None
+    rules = _check_meaning(c, rules, chosen)
     findings = sorted(set(c.findings))
     if c.errors():
         return None, findings
     return rules, findings  # warnings (W407) do not refuse a ruleset
 
 
-def expression_findings(loaded: Loaded, running_names: Iterable[str]) -> list[Finding]:
+def expression_findings(loaded: Loaded, running_names: Iterable[str], parameter_names: Iterable[str] = ()) -> list[Finding]:
     """The expression findings (W3xx) of data that is only partly valid.
 
-    `loaded` holds just the schema-valid parts of a ruleset; `running_names` are the running
-    values the whole file declares (some may have been left out as invalid), so formulas that
-    use them are not reported as using unknown names. Meaning is not checked: it needs the
-    whole ruleset.
+    `loaded` holds just the schema-valid parts of a ruleset; `running_names` and
+    `parameter_names` are the running values and parameters the whole file declares (some may
+    have been left out as invalid), so formulas that use them are not reported as using unknown
+    names. Meaning is not checked: it needs the whole ruleset.
     """
-    c, _ = _compile_formulas(loaded, running_names)
+    c, _ = _compile_formulas(loaded, running_names, parameter_names)
     return sorted({f for f in c.findings if f.code.startswith("W3")})
 
 
-def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None) -> tuple[_Compiler, Ruleset]:
+def _compile_formulas(
+    loaded: Loaded, running_names: Iterable[str] | None = None, parameter_names: Iterable[str] = ()
+) -> tuple[_Compiler, Ruleset]:
     """Compile every formula of the (validated) data; findings are left in the compiler."""
     c = _Compiler(loaded, running_names)
+    for name in parameter_names:  # declared, but left out of partly valid data: of any type
+        c.parameters.setdefault(name, Type.ANY)
     d = loaded.data
     players = d.get("players", {})
     direction = d.get("direction", "clockwise")
@@ -216,6 +283,9 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         taken = _TAKEN_NAMES.get(name) or ("a running value" if name in c.running_names else None)
         if taken:
             c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
+            continue
+        if name in c.parameters:
+            c.report(("let", name), "W208", f"`let` value `{name}` has the name of a parameter; choose another name", key=True)
             continue
         f = c.formula(("let", name), "let", None)  # each sees the ones before it
         if f is not None:
@@ -263,7 +333,7 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
     if keys is None:  # left out (or removed by an `extends` child): the documented default
         m = _RANK_KEY.match(DEFAULT_RANK)
         assert m
-        default = formula(m.group(4), "winner", c.running_names, Type.NUMBER, c.lets)
+        default = formula(m.group(4), "winner", c.running_names, Type.NUMBER, c.lets, c.parameters)
         rank.append(RankKey(True, replace(default, origin="winner.rank (the default, highest total)"), DEFAULT_RANK))
     split = c.split_by_yaml(("winner", "rank")) if keys else set()
     for i, key in enumerate(keys or ()):
@@ -292,15 +362,27 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
         if when_ and cap:
             end = End(when_, cap)
 
+    written: list[int | Formula] = []
+    for key in ("min", "max", "default"):
+        value = players.get(key, players.get("min", 4) if key == "default" else 4)
+        if isinstance(value, str):
+            f = c.formula(("players", key if key in players else "min"), TABLE, Type.NUMBER)
+            value = f if f is not None else 0
+        written.append(value)
+    players_range = (written[0], written[1], written[2])
+    fixed = all(isinstance(v, int) for v in players_range)
     rules = Ruleset(
         name=d.get("name", ""),
         description=d.get("description", ""),
         version=d.get("whistdsl", 1),
         source=d,
         lets=tuple(lets),
-        players_min=players.get("min", 4),
-        players_max=players.get("max", 4),
-        players_default=players.get("default", players.get("min", 4)),
+        parameters=tuple(c.declared),
+        parameter_values={p.name: p.default for p in c.declared},
+        players_range=players_range,
+        players_min=players_range[0] if fixed else 0,  # type: ignore[arg-type]
+        players_max=players_range[1] if fixed else 0,  # type: ignore[arg-type]
+        players_default=players_range[2] if fixed else 0,  # type: ignore[arg-type]
         deal_direction=deal,
         bidding_direction=bidding,
         play_direction=play,
@@ -332,11 +414,108 @@ def _compile_formulas(loaded: Loaded, running_names: Iterable[str] | None = None
 # ---------------------------------------------------------------- meaning
 
 
-def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
+def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | None = None) -> Ruleset:
+    """The meaning checks, for every combination of parameter values (only `chosen` for the
+    parameters it names). Returns the ruleset with `chosen` set."""
+    if rules.parameters:
+        unread = [p for p in rules.parameters if p.name not in c.reads]
+        for p in unread:
+            c.report(("parameters", p.name), "W209", f"parameter `{p.name}` is not read by any formula: setting it changes nothing", key=True, severity="warning")
+    _check_fixed(c, rules)
+    if c.errors():
+        return rules
+    tried, complete = parameter_cases(rules.parameters, chosen or {})
+    binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
+    budget = Budget()
+    cases: FormulaCases | None = None
+    bound = rules
+    for values in tried:
+        before = len(c.findings)
+        try:
+            bound = rules.with_parameters(values) if binds else rules
+        except EvalError as e:
+            c.report(("players",), "W406", str(e))
+        else:
+            if _check_players(c, bound):
+                cases = cases or FormulaCases(bound, c.report_among, budget)
+                try:
+                    _check_player_counts(c, bound, cases, budget)
+                except OutOfCases:
+                    c.report(
+                        ("scoring", "points"),
+                        "W407",
+                        f"lint stopped trying cases after {MAX_CASES} evaluations; the cases left are not checked "
+                        "(if one fails in a game, the game stops with a rule error)",
+                        severity="warning",
+                    )
+                    complete = True  # nothing more is checked: no second warning
+                    break
+        if rules.parameters:
+            words = _parameter_words(rules, values)
+            c.findings[before:] = [replace(f, message=f"{words}: {f.message}") for f in c.findings[before:]]
+        if c.errors():
+            return bound
+    if not complete:
+        counts = " x ".join(str(p.count()) for p in rules.parameters if p.name not in (chosen or {}))
+        c.report(
+            ("parameters",),
+            "W407",
+            f"the parameters have too many combinations of values to check each ({counts}; lint checks at most "
+            f"{MAX_PARAMETER_CASES}): lint checked {len(tried)} of them, each parameter at its smallest and largest "
+            "value and its default (set one with `whistdsl lint --set NAME=VALUE` to check that value)",
+            key=True,
+            severity="warning",
+        )
+    return rules.with_parameters(chosen or {}) if binds else rules
+
+
+def _parameter_words(rules: Ruleset, values: Mapping[str, Value]) -> str:
+    """`when tricks = 9` (the parameters not at their default), or `with the defaults tricks = 7 and ...`."""
+    changed = [(p.name, values[p.name]) for p in rules.parameters if values[p.name] != p.default]
+    shown = " and ".join(f"{n} = {value_text(v)}" for n, v in (changed or values.items()))
+    return f"when {shown}" if changed else f"with the defaults {shown}"
+
+
+def parameter_cases(parameters: Sequence[Parameter], chosen: Mapping[str, Value]) -> tuple[list[dict[str, Value]], bool]:
+    """The combinations of parameter values lint checks, the defaults first, and whether they
+    are all of them. A parameter in `chosen` takes only that value."""
+    default = {p.name: chosen.get(p.name, p.default) for p in parameters}
+    free = [p for p in parameters if p.name not in chosen]
+    total = 1
+    for p in free:
+        total *= p.count()
+    if total <= MAX_PARAMETER_CASES:
+        axes = [p.values() for p in free]
+        complete = True
+    else:
+        axes = [p.edges() for p in free]
+        complete = False
+    combos: list[dict[str, Value]] = [default]
+    for p, axis in zip(free, axes):  # first each parameter alone, the others at their defaults
+        combos.extend({**default, p.name: v} for v in axis)
+    edges = 1
+    for axis in axes:
+        edges *= len(axis)
+    if edges <= MAX_PARAMETER_CASES:
+        for values in itertools.product(*axes):
+            combos.append({**default, **{p.name: v for p, v in zip(free, values)}})
+    unique = {tuple(c.values()): c for c in reversed(combos)}
+    ordered = list(dict.fromkeys(tuple(c.values()) for c in combos))
+    return [unique[k] for k in ordered], complete
+
+
+def _check_players(c: _Compiler, rules: Ruleset) -> bool:
+    """The player range (for these parameter values) is a range of 2 to MAX_PLAYERS players."""
     players_min, players_max = ("players", "min"), ("players", "max")
+    if not 2 <= rules.players_min <= MAX_PLAYERS:
+        c.report(players_min, "W406", f"players.min gives {rules.players_min}: a table has 2 to {MAX_PLAYERS} players")
+        return False
+    if not 2 <= rules.players_max <= MAX_PLAYERS:
+        c.report(players_max, "W406", f"players.max gives {rules.players_max}: a table has 2 to {MAX_PLAYERS} players")
+        return False
     if rules.players_min > rules.players_max:
         c.report_among([players_min, players_max], "W406", f"players.min ({rules.players_min}) is above players.max ({rules.players_max})")
-        return
+        return False
     if not rules.players_min <= rules.players_default <= rules.players_max:
         c.report_among(
             [("players", "default"), players_min, players_max],
@@ -349,6 +528,11 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
             "W406",
             f"dealer.first is seat {rules.first_dealer}, but seats are numbered from 0 and there may be only {rules.players_min} players",
         )
+    return not c.errors()
+
+
+def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
+    """The meaning checks that no parameter changes: the deck, trump, the kinds named."""
     twice = sorted({r for r in rules.ranks if rules.ranks.count(r) > 1}, key=rules.ranks.index)
     if twice:
         c.report(
@@ -380,25 +564,15 @@ def _check_meaning(c: _Compiler, rules: Ruleset) -> None:
             c.report_among([("schedule", i, "kind"), ("kinds", entry["kind"])], "W405", _unknown_kind(entry["kind"], rules))
     if rules.tiebreak is not None and rules.tiebreak.kind not in rules.kinds:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
-    if c.errors():
-        return
 
-    budget = Budget()
-    cases = FormulaCases(rules, c.report_among, budget)
-    try:
-        for players in range(rules.players_min, rules.players_max + 1):
-            before = c.errors()
-            _check_player_count(c, rules, players, cases, budget)
-            if c.errors() > before:
-                return  # one player count's findings are enough to read
-    except OutOfCases:
-        c.report(
-            ("scoring", "points"),
-            "W407",
-            f"lint stopped trying cases after {MAX_CASES} evaluations; the cases left are not checked "
-            "(if one fails in a game, the game stops with a rule error)",
-            severity="warning",
-        )
+
+def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budget: Budget) -> None:
+    """Every allowed player count, until one has findings (one count's findings are enough to read)."""
+    for players in range(rules.players_min, rules.players_max + 1):
+        before = c.errors()
+        _check_player_count(c, rules, players, cases, budget)
+        if c.errors() > before:
+            return
 
 
 def _unknown_kind(name: str, rules: Ruleset) -> str:

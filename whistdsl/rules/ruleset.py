@@ -7,10 +7,11 @@ resolves rule choices once per game, not per card.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
 
 from ..language.expression import EvalError, Formula, Value, value_text
 
@@ -60,6 +61,74 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class Parameter:
+    """A table option the ruleset declares (`parameters:`): set per game, fixed during it."""
+
+    name: str
+    type: str  # "number" (whole numbers min..max), "yes/no", or "text" (one of `choices`)
+    default: Value
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+    def values(self) -> tuple[Value, ...]:
+        """Every value the parameter can take, in order."""
+        if self.type == "number":
+            return tuple(range(self.minimum, self.maximum + 1))  # type: ignore[arg-type]
+        if self.type == "yes/no":
+            return (False, True)
+        return self.choices
+
+    def count(self) -> int:
+        if self.type == "number":
+            return self.maximum - self.minimum + 1  # type: ignore[operator]
+        return len(self.values())
+
+    def edges(self) -> tuple[Value, ...]:
+        """The values lint tries when the whole range is too many: the ends and the default."""
+        if self.type != "number":
+            return self.values()
+        return tuple(sorted({self.minimum, self.maximum, self.default}))  # type: ignore[type-var]
+
+    def domain_words(self) -> str:
+        if self.type == "number":
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.type == "yes/no":
+            return "yes or no (true/false)"
+        return "one of " + ", ".join(self.choices)
+
+    def read(self, text: str) -> Value:
+        """A value written on the command line (`--set NAME=TEXT`). Raises ValueError saying why not."""
+        if self.type == "number":
+            try:
+                value = int(text.strip())
+            except ValueError:
+                raise ValueError(f"`{self.name}` is {self.domain_words()}, not `{text}`") from None
+            return self.check(value)
+        if self.type == "yes/no":
+            words = {"yes": True, "true": True, "no": False, "false": False}
+            if text.strip().lower() not in words:
+                raise ValueError(f"`{self.name}` is yes or no (true/false), not `{text}`")
+            return words[text.strip().lower()]
+        return self.check(text)
+
+    def check(self, value: Value) -> Value:
+        """`value` if the parameter can take it; else ValueError saying what it can be."""
+        if self.type == "number":
+            ok = isinstance(value, int) and not isinstance(value, bool) and self.minimum <= value <= self.maximum  # type: ignore[operator]
+        elif self.type == "yes/no":
+            ok = isinstance(value, bool)
+        else:
+            ok = value in self.choices
+        if not ok:
+            from ..language.expression import value_text
+
+            raise ValueError(f"`{self.name}` is {self.domain_words()}, not {value_text(value)}")
+        return value
+
+
+@dataclass(frozen=True)
 class End:
     """`end`: the game ends after the first hand after which `when` holds, or after `hands` hands.
 
@@ -86,6 +155,12 @@ class Ruleset:
     version: int
     source: dict[str, Any] = field(repr=False, compare=False)  # the merged data
     lets: tuple[tuple[str, Formula], ...] = ()  # named values, in order
+    parameters: tuple[Parameter, ...] = ()  # the declared table options
+    #: the value of every parameter in this game (its default unless set): see `with_parameters`
+    parameter_values: dict[str, Value] = field(default_factory=dict)
+    #: players.min, .max, .default as written: numbers, or formulas of the parameters
+    players_range: tuple[int | Formula, int | Formula, int | Formula] | None = field(default=None, repr=False, compare=False)
+    #: the player range for `parameter_values`
     players_min: int = 4
     players_max: int = 4
     players_default: int = 4
@@ -124,6 +199,24 @@ class Ruleset:
     def running_names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.running)
 
+    def parameter(self, name: str) -> Parameter | None:
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        return None
+
+    def with_parameters(self, values: Mapping[str, Value]) -> "Ruleset":
+        """This ruleset with some parameters set (the others keep their value here). Raises
+        ValueError for an unknown name or a value the parameter cannot take, and EvalError for
+        a players.min/max/default formula that cannot be evaluated with these values."""
+        chosen = dict(self.parameter_values)
+        for name, value in values.items():
+            p = self.parameter(name)
+            if p is None:
+                raise SettingError(unknown_parameter(self, name))
+            chosen[name] = p.check(value)
+        return replace(self, parameter_values=chosen, cache={}, **players_for(self.players_range, chosen))
+
     # -- per-game facts, computed once per player count
 
     def deck_ranks(self, players: int) -> tuple[str, ...]:
@@ -133,7 +226,7 @@ class Ruleset:
             raise EvalError(f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank)")
         if self.deck_size is None:
             return self.ranks
-        size = self.deck_size({"players": players})
+        size = self.deck_size({**self.parameter_values, "players": players})
         per_suit, rest = divmod(size, len(self.suits)) if isinstance(size, int) else (0, 1)
         if rest or not 1 <= per_suit <= len(self.ranks):
             raise EvalError(
@@ -146,13 +239,17 @@ class Ruleset:
         return len(self.suits) * len(self.deck_ranks(players))
 
     def let_values(self, players: int) -> dict[str, Value]:
-        """The `let` values for `players` (each sees `players`, `deck_size` and the ones before).
-        Raises LetError naming the value that cannot be evaluated."""
+        """The values fixed for the whole game with `players`: the parameters, then the `let`
+        values (each sees `players`, `deck_size`, the parameters and the ones before it).
+        Raises LetError naming the value that cannot be evaluated.
+
+        The parameters come first, so an env that adds a context's own names after these never
+        lets a parameter hide a built-in name (`tricks` in scoring is the tricks taken)."""
         key = ("let", players)
         values = self.cache.get(key)
         if values is None:
-            env: dict[str, Value] = {"players": players, "deck_size": self.deck_count(players)} if self.lets else {}
-            values = {}
+            values = dict(self.parameter_values)
+            env: dict[str, Value] = {**values, "players": players, "deck_size": self.deck_count(players)} if self.lets else {}
             for name, f in self.lets:
                 try:
                     env[name] = values[name] = f(env)
@@ -163,7 +260,7 @@ class Ruleset:
 
     def game_env(self, players: int) -> dict[str, Value]:
         """What every hand's formulas see of the game: `players`, `deck_size` and the `let` values."""
-        return {"players": players, "deck_size": self.deck_count(players), **self.let_values(players)}
+        return {**self.let_values(players), "players": players, "deck_size": self.deck_count(players)}
 
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
@@ -257,6 +354,65 @@ class LetError(EvalError):
     def __init__(self, name: str, message: str):
         super().__init__(f"let {name}: {message}")
         self.name = name
+
+
+class SettingError(ValueError):
+    """A `--set NAME=VALUE` that names no parameter, or a value the parameter cannot take."""
+
+
+def split_setting(text: str) -> tuple[str, str]:
+    """`NAME=VALUE` -> (NAME, VALUE). Raises SettingError."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise SettingError(f"--set {text}: write --set NAME=VALUE, e.g. --set tricks=5")
+    return name.strip(), value.strip()
+
+
+def read_settings(rules: "Ruleset", texts: Sequence[str]) -> dict[str, Value]:
+    """The parameter values of `--set NAME=VALUE` options, each read by its parameter's type.
+    Raises SettingError: an unknown name (with a did-you-mean), a wrong type, out of range."""
+    values: dict[str, Value] = {}
+    for text in texts:
+        name, value = split_setting(text)
+        p = rules.parameter(name)
+        if p is None:
+            raise SettingError(f"--set {text}: {unknown_parameter(rules, name)}")
+        if name in values:
+            raise SettingError(f"--set {name} is given twice")
+        try:
+            values[name] = p.read(value)
+        except ValueError as e:
+            raise SettingError(f"--set {text}: {e}") from None
+    return values
+
+
+def unknown_parameter(rules: "Ruleset", name: str, others: Sequence[str] = ()) -> str:
+    """`ruleset has no parameter `trick`; did you mean `tricks`? (its parameters: tricks, hook)`."""
+    known = [p.name for p in rules.parameters]
+    close = difflib.get_close_matches(name, [*known, *others], n=1, cutoff=0.6)
+    hint = f"; did you mean `{close[0]}`?" if close else ""
+    listed = f" (its parameters: {', '.join(known)})" if known else " (it declares no parameters)"
+    return f"{rules.name or 'the ruleset'} has no parameter `{name}`{hint}{listed}"
+
+
+#: The most players at a table (the schema says the same for players.min and .max).
+MAX_PLAYERS = 10
+
+
+def players_for(written: tuple[int | Formula, int | Formula, int | Formula] | None, values: Mapping[str, Value]) -> dict[str, int]:
+    """players_min, players_max and players_default for these parameter values (EvalError if a
+    formula cannot be evaluated, or gives something other than a whole number)."""
+    if written is None:
+        return {}
+    out: dict[str, int] = {}
+    for key, value in zip(("min", "max", "default"), written):
+        if not isinstance(value, int):
+            got = value(dict(values))
+            if not isinstance(got, int) or isinstance(got, bool):
+                raise EvalError(f"players.{key} gives {got}; it must be a whole number")
+            value = got
+        out[f"players_{key}"] = value
+    return out
 
 
 def as_sizes(value: Value, where: str) -> tuple[int, ...]:

@@ -25,7 +25,13 @@ LANGUAGE_VERSION = 2
 #: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
 VERSION_2_KEYS: dict[tuple[str, ...], str] = {
+    ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
+}
+#: Keys whose value may be a formula (a text) only in language version 2: a number in version 1
+#: (the schema says so; a text there is told that it needs version 2).
+VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {
+    ("players", key): "a formula of the parameters" for key in ("min", "max", "default")
 }
 
 
@@ -137,7 +143,12 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
             loaded.where(path).finding(
                 "W202",
                 f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
-                + _formula_hint(wanted, error.instance),
+                + _formula_hint(wanted, error.instance)
+                + (
+                    f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"
+                    if path in VERSION_2_FORMULAS and isinstance(error.instance, str)
+                    else ""
+                ),
             )
         ]
     if v in ("anyOf", "oneOf"):
