@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+import yaml
 from test_engine import check_record
 from test_play_cli import Terminal
 from test_readme import table_after
@@ -47,7 +48,13 @@ runner = CliRunner()
 
 
 def bundled_names() -> list[str]:
-    return sorted(p.relative_to(RULESETS).with_suffix("").as_posix() for p in RULESETS.rglob("*.yaml"))
+    """The bundled rulesets of issue 4: those of language version 1 (the version 2 rulesets of
+    issue 10 are played by their own tests, each with its own independent checker)."""
+    return sorted(
+        p.relative_to(RULESETS).with_suffix("").as_posix()
+        for p in RULESETS.rglob("*.yaml")
+        if yaml.safe_load(p.read_text(encoding="utf-8")).get("whistdsl") == 1
+    )
 
 
 # ---------------------------------------------------------------- scoring, from RULES.md
