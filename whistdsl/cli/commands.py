@@ -6,6 +6,7 @@ Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from enum import Enum
@@ -24,7 +25,7 @@ from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
 from ..language.catalogue import CONTEXTS
 from ..language.expression import read_value
-from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting, unknown_parameter
+from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting
 from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import err as _err
 from .options import usage as _usage
@@ -256,10 +257,11 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
             kind = variable.type if variable is not None else (Type.NUMBER if name in rules.running_names else None)
             if kind is None:
                 others = [v.name for v in context.variables if v.name not in _SCORE_OPTIONS] + list(rules.running_names)
+                close = difflib.get_close_matches(name, [p.name for p in rules.parameters] + others, n=1, cutoff=0.6)
                 raise SettingError(
                     f"--set {text}: `{name}` is not a parameter of {rules.name} nor a name the scoring formula sees"
-                    + unknown_parameter(rules, name, others).split(f"`{name}`", 1)[1].split(" (", 1)[0]
-                    + f" (names: {', '.join(others)})"
+                    + (f"; did you mean `{close[0]}`?" if close else "")
+                    + f" (names: {', '.join([p.name for p in rules.parameters] + others)})"
                 )
             if name in given:
                 raise SettingError(f"--set {name} is given twice")
