@@ -109,7 +109,8 @@ def test_formula_paths_map_to_the_catalogue_contexts() -> None:
     assert {context_of(p) for p in [("deck", "size"), ("let", "x"), ("schedule", 0), ("dealer", "sits_out"),
                                     ("trump", "none_when"), ("bidding", "allowed"), ("scoring", "points"),
                                     ("scoring", "bonus"), ("running", "x", "after_hand"), ("running", "x", "start"),
-                                    ("winner", "wins_outright"), ("end", "when")]} == set(CONTEXTS)
+                                    ("winner", "wins_outright"), ("end", "when"), ("bidding", "first", "highest"),
+                                    ("play", "first_lead", "lowest")]} == set(CONTEXTS)
 
 
 @settings(max_examples=200, derandomize=True, deadline=None, database=None)

@@ -20,6 +20,7 @@ from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points
 from ..language.catalogue import SUITS, Type, reference_markdown
+from ..language.environment import trump_env
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
@@ -187,6 +188,12 @@ def score(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    if rules.points is not None and rules.points.seat_reads:
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)
+        raise _usage(
+            f"scoring.points reads the other seats ({sets}), and score knows one seat's bid and tricks only: "
+            "play or simulate the game to see its points"
+        )
     trump = trump.lower()
     if trump not in (*SUITS, "none"):
         raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
@@ -204,7 +211,7 @@ def score(
                 f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, "
                 f"but the deck has {rules.deck_count(players)}"
             )
-        env = dict(setup.env, trump=trump)
+        env = trump_env(setup.env, trump)
         if bid is not None and tricks is not None:
             typer.echo(_number(hand_points(rules, env, bid, tricks, given)))
             return
@@ -352,18 +359,19 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     def say(text: str) -> None:
         console.print(printable_text(text), soft_wrap=True)
 
+    specials = game.rules.specials
     if with_tricks:
         for hand in game.history:
             trump = "no trump" if hand.trump < 0 else f"trump {suit_name(hand.trump)}"
-            turn = f", turned up {card_text(hand.turn_up)}" if hand.turn_up is not None else ""
+            turn = f", turned up {card_text(hand.turn_up, specials)}" if hand.turn_up is not None else ""
             mark = f" [{hand.mark}]" if hand.mark else ""
             say(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
             for seat, cards in enumerate(hand.deal):
                 if cards:
-                    say(f"  {names[seat]:>12}: " + " ".join(card_text(c) for c in sort_hand(cards, hand.trump)))
+                    say(f"  {names[seat]:>12}: " + " ".join(card_text(c, specials) for c in sort_hand(cards, hand.trump)))
             say("  bids: " + ", ".join(f"{names[s]} {b}" for s, b in hand.bids))
             for i, trick in enumerate(hand.tricks, start=1):
-                played = " ".join(f"{card_text(c)}" for _, c in trick.cards)
+                played = " ".join(f"{card_text(c, specials)}" for _, c in trick.cards)
                 say(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
     winners = list(game.result.winners) if game.result is not None else None
     print_sheet(console, score_sheet(game.rules, names, game.history, winners))

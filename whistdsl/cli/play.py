@@ -21,13 +21,17 @@ from ..diagnostics.lint import SET_HELP
 from ..engine.cards import (
     NO_TRUMP,
     RANK_LETTERS,
+    SPECIAL,
     SUIT_LETTERS,
     SUIT_SYMBOLS,
     Card,
     CardSyntaxError,
+    card_text,
     parse_card,
     sort_hand,
+    strength,
     suit_name,
+    suit_of,
 )
 from ..engine.game import BIDDING, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..language.expression import MAX_DIGITS, EvalError, value_text
@@ -77,9 +81,13 @@ class TableTalk:
         return "You" if seat == self.you else self.names[seat]
 
     def card(self, c: Card, trump: int = NO_TRUMP, dim: bool = False) -> Text:
-        """`K♠` (hearts and diamonds in red, trumps in bold) or `KS` where symbols cannot be shown."""
-        suit = c >> 4
-        text = RANK_LETTERS[c & 15] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
+        """`K♠` (hearts and diamonds in red, trumps in bold) or `KS` where symbols cannot be shown;
+        a special card by its mark (`W`), in bold."""
+        suit = suit_of(c)
+        if suit == SPECIAL:
+            text = printable(card_text(c, self.game.rules.specials))
+            return Text(text, style="dim" if dim else "bold magenta")
+        text = RANK_LETTERS[strength(c)] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
         if dim:
             return Text(text, style="dim")
         style = "red" if suit in RED_SUITS else ""
@@ -90,7 +98,7 @@ class TableTalk:
         out = Text()
         previous = None
         for c in sort_hand(cards, trump):
-            suit = c >> 4
+            suit = suit_of(c)
             if previous is not None and suit != previous:
                 out.append(" (trump)" if previous == trump else "")
                 out.append("   ")
@@ -264,6 +272,11 @@ def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
 Ask = Callable[[Text], str]
 
 
+def _special_help(game: Game) -> str:
+    """`, or W for a wizard`: how this deck's special cards are typed."""
+    return "".join(f", or {printable(s.mark)} for a {printable(s.name)}" for s in game.rules.specials)
+
+
 class HumanPlayer:
     """A person at the terminal: sees its seat's view, answers a prompt, and is asked again with
     the reason when the answer is refused. Ctrl-C and end of input raise `Stop`."""
@@ -317,9 +330,9 @@ class HumanPlayer:
                         game.play(None)
                     else:
                         if not answer:
-                            self._refuse("type a card, rank then suit: e.g. QH, TS, 10h, 7♦")
+                            self._refuse("type a card, rank then suit: e.g. QH, TS, 10h, 7♦" + _special_help(game))
                             continue
-                        game.play(parse_card(answer))
+                        game.play(parse_card(answer, game.rules.specials))
                     return
                 except (IllegalAction, CardSyntaxError) as e:
                     self._refuse(str(e))
@@ -441,7 +454,7 @@ def play_command(
     rules = open_rules(ruleset, root, settings)
     if record is not None:
         _refuse_record_target(record)
-    deals = _read_deals(deal) if deal is not None else {}
+    deals = _read_deals(deal, rules.specials) if deal is not None else {}
     seats_dealt = players is None and bool(deals)
     if seats_dealt:
         players = len(next(iter(deals.values())).deal)
@@ -527,8 +540,8 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
-        talk.say("Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦); ? shows the table again; "
-                 "Ctrl-D or Ctrl-C stops.", style="dim")
+        talk.say(f"Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦{_special_help(game)}); "
+                 "? shows the table again; Ctrl-D or Ctrl-C stops.", style="dim")
     try:
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:
@@ -586,12 +599,12 @@ def _last_good_record(writer: RecordWriter) -> str:
     return f"The record {path} holds {_hands(writer.written_hands)}; continue with: whistdsl play --resume {path}"
 
 
-def _read_deals(path: Path) -> dict[int, PresetDeal]:
+def _read_deals(path: Path, specials: tuple = ()) -> dict[int, PresetDeal]:
     """The set-up deals of a (partial) record file, by hand number."""
     from ..records.replay import Disagreement, RecordError, preset_deals, read_record
 
     try:
-        return preset_deals(read_record(path))
+        return preset_deals(read_record(path), specials)
     except RecordError as e:
         raise _usage(f"--deal: {e}") from None
     except Disagreement as e:

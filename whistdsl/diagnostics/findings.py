@@ -36,6 +36,8 @@ CODES: dict[str, str] = {
     "W304": "expression too long or too deeply nested",
     "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
     "W306": "unknown function or wrong number of arguments",
+    "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
+    "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
     "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
     # meaning
     "W400": "extends: target not found",
@@ -49,12 +51,16 @@ CODES: dict[str, str] = {
     "W416": "the end of the game: `end.hands` is not a hand count within the limit",
     "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
     "W418": "a YAML flow list [ ... ] split a formula at a comma: quote the formula",
+    "W419": "a trick can be left without a winner (trick.winner)",
+    "W420": "a card rule names a special card the deck does not have",
+    "W421": "identical cards of two packs can meet in a trick and trick.identical does not say which wins",
+    "W422": "a special card's name or mark can be mistaken for something else",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421"})
 
 
 @dataclass(frozen=True, order=True)

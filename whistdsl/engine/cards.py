@@ -1,38 +1,80 @@
-"""Cards as small integers, and their written form (`TS` is the ten of spades).
+"""Cards as small integers, and their written form (`TS` is the ten of spades, `W` a Wizard).
 
-A card is `suit * 16 + strength`: suits are numbered spades 0, hearts 1, diamonds 2, clubs 3;
-strength is 12 for an ace down to 0 for a two. So `card >> 4` is the suit, and two cards of one
-suit compare by value. Input accepts `10h`, lower case and the suit symbols.
+A suited card is `suit * 16 + strength`: suits are numbered spades 0, hearts 1, diamonds 2,
+clubs 3; strength is 12 for an ace down to 0 for a two, so two cards of one suit compare by
+value. A special card (a Wizard, a Jester, a joker: `deck.specials`) has no suit: it is
+`SPECIAL * 16 + index`, its index in the ruleset's list of specials. Copies of the deck
+(`deck.copies`) are the same integers more than once: identical cards are equal.
+
+Only this module knows the layout: other modules ask `suit_of` and `strength`, or, in the
+engine's hot loops, index the tables `SUIT_OF` and `STRENGTH_OF` (the same answers). A hand is
+kept as one list per suit (`new_hand`), with one more list, at index SPECIAL, for the specials.
+Input accepts `10h`, lower case, the suit symbols, and a special's mark or name.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from ..language.catalogue import SUITS
+from ..rules.ruleset import Special
 
 RANK_LETTERS = "23456789TJQKA"  # index = strength
 SUIT_LETTERS = "SHDC"  # index = suit number, in catalogue.SUITS order
 SUIT_SYMBOLS = "♠♥♦♣"
 NO_TRUMP = -1
+SPECIAL = 4  # the suit slot of the special cards
+MAX_SPECIALS = 16
 
 Card = int
+
+#: `suit_of` and `strength` as tables indexed by the card, for the engine's hot loops.
+SUIT_OF: tuple[int, ...] = tuple(c >> 4 for c in range((SPECIAL + 1) * 16))
+STRENGTH_OF: tuple[int, ...] = tuple(c & 15 for c in range((SPECIAL + 1) * 16))
 
 
 def card(rank: str, suit: str) -> Card:
     return SUIT_LETTERS.index(suit) * 16 + RANK_LETTERS.index(rank)
 
 
+def special_card(index: int) -> Card:
+    """The card of the special at `index` in the ruleset's list of specials."""
+    return SPECIAL * 16 + index
+
+
 def suit_of(c: Card) -> int:
+    """A suited card's suit number; SPECIAL for a special card."""
     return c >> 4
 
 
 def strength(c: Card) -> int:
+    """A suited card's strength in its suit (an ace 12, a two 0); a special's index."""
     return c & 15
 
 
-def card_text(c: Card) -> str:
+def is_special(c: Card) -> bool:
+    return c >> 4 == SPECIAL
+
+
+def new_hand(specials: bool = False) -> list[list[Card]]:
+    """An empty hand: one list per suit, and one for the specials when the deck has them."""
+    return [[], [], [], [], []] if specials else [[], [], [], []]
+
+
+def card_text(c: Card, specials: tuple[Special, ...] = ()) -> str:
+    """`TS`; a special card's mark (`W`), or `*0` without the deck's specials to name it."""
+    if c >> 4 == SPECIAL:
+        i = c & 15
+        return specials[i].mark if i < len(specials) else f"*{i}"
     return RANK_LETTERS[c & 15] + SUIT_LETTERS[c >> 4]
+
+
+def card_words(c: Card, specials: tuple[Special, ...] = ()) -> str:
+    """A card for a sentence: `TS`, or a special's name (`wizard`)."""
+    if c >> 4 == SPECIAL and (c & 15) < len(specials):
+        return specials[c & 15].name
+    return card_text(c, specials)
 
 
 def suit_number(name: str) -> int:
@@ -52,23 +94,54 @@ class CardSyntaxError(ValueError):
     pass
 
 
-def parse_card(text: str) -> Card:
-    """`TS`, `ts`, `10s`, `10♠` -> the ten of spades. Raises CardSyntaxError."""
+def parse_card(text: str, specials: tuple[Special, ...] = ()) -> Card:
+    """`TS`, `ts`, `10s`, `10♠` -> the ten of spades; a special's mark or name (any case) -> that
+    special. Raises CardSyntaxError."""
+    word = text.strip().lower()
+    for i, s in enumerate(specials):
+        if word in (s.mark.lower(), s.name.lower()):
+            return special_card(i)
     cleaned = "".join(_SYMBOL_TO_LETTER.get(ch, ch) for ch in text)
     m = _CARD_RE.match(cleaned)
     if not m:
+        also = "".join(f", {s.mark} ({s.name})" for s in specials)
         raise CardSyntaxError(
-            f"{text.strip()!r} is not a card: write rank then suit, e.g. TS (ten of spades), QH, 10h, 7♦"
+            f"{text.strip()!r} is not a card: write rank then suit, e.g. TS (ten of spades), QH, 10h, 7♦{also}"
         )
     rank = "T" if m.group(1) == "10" else m.group(1).upper()
     return card(rank, m.group(2).upper())
 
 
-def deck(suits: tuple[str, ...], ranks: tuple[str, ...]) -> tuple[Card, ...]:
-    """The cards of a deck, by suit then rank high to low."""
-    return tuple(SUITS.index(s) * 16 + RANK_LETTERS.index(r) for s in suits for r in ranks)
+def is_card_text(text: str) -> bool:
+    """Whether `text` reads as a suited card (a special's mark must not)."""
+    return bool(_CARD_RE.match("".join(_SYMBOL_TO_LETTER.get(ch, ch) for ch in text)))
 
 
-def sort_hand(cards, trump: int = NO_TRUMP) -> list[Card]:
-    """For display: trumps first, then the other suits in order; high cards first within a suit."""
-    return sorted(cards, key=lambda c: (c >> 4 != trump, c >> 4, -(c & 15)))
+def deck(
+    suits: tuple[str, ...], ranks: tuple[str, ...], specials: tuple[Special, ...] = (), copies: int = 1
+) -> tuple[Card, ...]:
+    """The cards of a deck, by suit then rank high to low, then the specials; `copies` times."""
+    one = tuple(SUITS.index(s) * 16 + RANK_LETTERS.index(r) for s in suits for r in ranks)
+    one += tuple(special_card(i) for i, s in enumerate(specials) for _ in range(s.count))
+    return one * copies
+
+
+def sort_key(trump: int = NO_TRUMP):
+    """For display: specials first, then trumps, then the other suits in order; high cards
+    first within a suit."""
+    return lambda c: (c >> 4 != SPECIAL, c >> 4 != trump, c >> 4, -(c & 15))
+
+
+def sort_hand(cards: Iterable[Card], trump: int = NO_TRUMP) -> list[Card]:
+    return sorted(cards, key=sort_key(trump))
+
+
+def turn_up_facts(c: Card | None, specials: tuple[Special, ...] = ()) -> dict[str, str]:
+    """What formulas may read of a turned card: `turn_up_suit` (a suit's name, or `none` for a
+    special card or no card turned), `turn_up_rank` (`A` .. `2`, or "") and `turn_up_special`
+    (a special's name, or "")."""
+    if c is None:
+        return {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}
+    if c >> 4 == SPECIAL:
+        return {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": card_words(c, specials)}
+    return {"turn_up_suit": SUITS[c >> 4], "turn_up_rank": RANK_LETTERS[c & 15], "turn_up_special": ""}

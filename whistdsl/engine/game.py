@@ -14,14 +14,26 @@ game's seed; its state at the end of each hand is kept so a game can be resumed 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
+from ..language.environment import (
+    bidding_env,
+    first_bidder_env,
+    first_lead_env,
+    game_env,
+    seat_row,
+    seat_sets,
+    trump_env,
+    winner_env,
+)
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, hand_env, hand_setup
-from .cards import NO_TRUMP, Card, card_text, deck, suit_name, suit_number
+from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number
+from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
 
 BIDDING = "bidding"
@@ -127,6 +139,7 @@ class HandResult(NamedTuple):
     totals: tuple[Number, ...]
     running: tuple[dict[str, Number], ...]
     rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    specials: tuple[Special, ...] = ()  # the deck's special cards: what a card SPECIAL*16+i is
 
 
 @dataclass(frozen=True)
@@ -225,17 +238,20 @@ class Game:
         if shared is None:
             with _rule_errors_of_the_game(rules, n):
                 ranks = rules.deck_ranks(n)
+                full_deck = deck(rules.suits, ranks, rules.specials, rules.deck_copies(n))
                 running = start_running(rules, n)
             shared = rules.cache[("engine", n)] = {
                 "setups": {},
                 "bid_memo": {},
                 "tables": {},
                 "ranks": ranks,
-                "full_deck": deck(rules.suits, ranks),
+                "full_deck": full_deck,
                 "running": running,
             }
         self.ranks = shared["ranks"]
         self.full_deck = shared["full_deck"]
+        self.tricks_play: TrickPlay = trick_play(rules)  # the trick rules, chosen once per ruleset
+        self._specials = bool(rules.specials)
         self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
         self.running: list[dict[str, Number]] = [dict(shared["running"]) for _ in range(n)]
@@ -253,15 +269,18 @@ class Game:
         self._legal_cache: tuple[int, int, list[Card]] | None = None
         if "score_reads" not in shared:
             formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
-            reads = set().union(*(f.names for f in formulas))
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - sets
             by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
             by_seat = {"total", "is_dealer", "position", *rules.running_names}
             shared["score_reads"] = (
                 sorted(reads - by_result - by_seat),  # read from the hand's env
                 sorted(reads & by_seat),
                 {},
+                tuple(sorted(sets)),  # the other seats
+                tuple(f for f in formulas if f.seat_reads),
             )
-        self._score_reads: tuple[list[str], list[str], dict] = shared["score_reads"]
+        self._score_reads: tuple[list[str], list[str], dict, tuple, tuple] = shared["score_reads"]
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
@@ -286,12 +305,12 @@ class Game:
         game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
         game._begin_kind(rules.kinds[view.kind])
         game.dealer = view.dealer
-        table = game._table(view.dealer, bool(view.sitting_out))
+        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
         game._seat_table(table)
-        game.hands = [[[], [], [], []] for _ in range(n)]
+        game.hands = [new_hand(game._specials) for _ in range(n)]
         for seat, cards in hands.items():
             for c in sorted(cards, reverse=True):
-                game.hands[seat][c >> 4].append(c)
+                game.hands[seat][SUIT_OF[c]].append(c)
         game.dealt = tuple(() for _ in range(n))
         game.turn_up = view.turn_up
         game.trump = view.trump
@@ -340,26 +359,74 @@ class Game:
         if isinstance(how, int):
             return how % n
         if how == "highest_card":
-            # one card to each player; the highest rank deals; players who tie draw again
+            # one card to each player; the highest rank deals; players who tie draw again (from
+            # the suited cards: a special card has no rank)
             contenders = list(range(n))
             draws: list[Card] = []
+            suited = [c for c in self.deck if SUIT_OF[c] != SPECIAL] if self._specials else self.deck
             while True:
-                cards = self.rng.sample(self.deck, len(contenders))
+                cards = self.rng.sample(suited, len(contenders))
                 draws.extend(cards)
-                best = max(c & 15 for c in cards)
-                contenders = [s for s, c in zip(contenders, cards) if c & 15 == best]
+                best = max(STRENGTH_OF[c] for c in cards)
+                contenders = [s for s, c in zip(contenders, cards) if STRENGTH_OF[c] == best]
                 if len(contenders) == 1:
                     self.first_dealer_draw = tuple(draws)
                     return contenders[0]
         return self.rng.randrange(n)
 
-    def _table(self, dealer: int, sits_out: bool) -> "_Table":
-        """The seating orders for a hand with this dealer (shared by every game of this size)."""
-        key = (dealer, sits_out)
+    def _table(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> "_Table":
+        """The seating orders for a hand with this dealer (shared by every game of this size);
+        `first_bidder` when `bidding.first` chose it."""
+        key = (dealer, sits_out, first_bidder)
         table = self._tables.get(key)
         if table is None:
-            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out)
+            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out, first_bidder)
         return table
+
+    def _choose_seat(self, choice: SeatChoice, env_of: Callable[[int, int], dict[str, Value]], order: Sequence[int]) -> int:
+        """The seat of `order` whose value of the choice's formula is highest (lowest); ties go
+        to the seat earliest in `order`. `env_of(index, seat)` is the formula's env for a seat."""
+        best_seat, best = order[0], None
+        f = choice.formula
+        for index, seat in enumerate(order):
+            env = env_of(index, seat)
+            try:
+                value = f.cached(env)
+            except EvalError as e:
+                raise _formula_error(e, (f,), env, hand=self.hand_number, seat=seat) from None
+            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]
+                best_seat, best = seat, value
+        return best_seat
+
+    def _choose_first_bidder(self) -> None:
+        """`bidding.first: {highest: ...}`: the first bidder, from the seats in bidding order after the dealer."""
+        order = self.bidding_order
+        envs = [first_bidder_env(self.hand_env, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order]
+        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]
+            rows = tuple(first_bidder_env({}, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order)
+            for index, env in enumerate(envs):
+                env.update(seat_sets(rows, index, ("seats", "others")))
+
+        def env_of(index: int, seat: int) -> dict[str, Value]:
+            return envs[index]
+
+        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
+        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, first))
+        self.to_act = self.bidding_order[0]
+
+    def _choose_first_leader(self) -> int:
+        """`play.first_lead: {highest: ...}`: the first leader once every bid is made (ties to the earlier bidder)."""
+        order = self.bidding_order
+        rows = self._seat_rows()
+        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
+
+        def env_of(index: int, seat: int) -> dict[str, Value]:
+            env = first_lead_env(self.hand_env, rows[index])
+            if sets:
+                env.update(seat_sets(rows, index))
+            return env
+
+        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]
 
     def _begin_kind(self, kind: HandKind) -> None:
         self.kind = kind
@@ -367,14 +434,16 @@ class Game:
         if tests is None:
             rules = self.rules
             formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            reads = set().union(*(f.names for f in formulas)) - {"bid"}
+            sets = {name for f in formulas for name, _ in f.seat_reads}
+            reads = set().union(*(f.names for f in formulas)) - {"bid"} - sets
             by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
             tests = self._kind_tests[kind.name] = (
                 formulas,
                 sorted(reads - by_turn - {"total", "is_dealer", *rules.running_names}),  # the hand's own
                 sorted(reads & {"total", "is_dealer", *rules.running_names}),  # the bidder's own
+                tuple(sorted(sets)),  # the other seats
             )
-        self._bid_tests, self._bid_hand_names, self._bid_seat_names = tests
+        self._bid_tests, self._bid_hand_names, self._bid_seat_names, self._bid_sets = tests
 
     def _keep_bid_hand_key(self) -> None:
         """What the bidding limits read of this hand: the first part of their memo's key."""
@@ -429,7 +498,8 @@ class Game:
         d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
         total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
         # after a finished hand every suit list is empty again: deal into the same lists
-        hands = self.hands if reuse_hands else [[[], [], [], []] for _ in range(n)]
+        hands = self.hands if reuse_hands else [new_hand(self._specials) for _ in range(n)]
+        suit_of = SUIT_OF
         if preset is None:
             # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed, each
             # card going to its seat as it is drawn (a suit's cards in the order dealt)
@@ -444,7 +514,7 @@ class Game:
                     c = d[j]
                     d[j] = d[i]
                     d[i] = c
-                    h[c >> 4].append(c)
+                    h[suit_of[c]].append(c)
                 i = first + size
                 dealt[seat] = tuple(d[first:i])
             turn_up = None
@@ -457,7 +527,7 @@ class Game:
             dealt = self._check_preset(preset, table, size)
             for seat, cards in enumerate(dealt):
                 for c in cards:
-                    hands[seat][c >> 4].append(c)
+                    hands[seat][suit_of[c]].append(c)
             turn_up = preset.turn_up
         self.hands = hands
         self.dealt = tuple(dealt)
@@ -472,7 +542,9 @@ class Game:
             trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
         elif rules.turn_up and turn_up is not None:
             self.turn_up = turn_up
-            trump = turn_up >> 4
+            trump = suit_of[turn_up]
+            if trump == SPECIAL:  # a special card has no suit: no trump (unless a decision names one)
+                trump = NO_TRUMP
         else:
             trump = NO_TRUMP
         self.trump = trump
@@ -480,7 +552,7 @@ class Game:
         # the hand's env is read-only once built: shared by every game that reaches this hand
         cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
         if cached is None:
-            self.hand_env: dict[str, Value] = dict(setup.env, trump=suit_name(trump))
+            self.hand_env: dict[str, Value] = trump_env(setup.env, suit_name(trump))
             self._keep_bid_hand_key()
             self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
             if index < self.scheduled_hands:
@@ -496,6 +568,8 @@ class Game:
         self.trick: list[tuple[int, Card]] = []
         self.phase = BIDDING
         self.to_act: int | None = self.bidding_order[0]
+        if rules.first_bidder_choice is not None:
+            self._choose_first_bidder()
         self._legal_bids_cache: list[int] | None = None
         self._legal_cache = None
 
@@ -510,20 +584,26 @@ class Game:
         n, number = self.players, self.plan[self.index].number
         if len(preset.deal) != n:
             raise ValueError(f"hand {number}: the deal lists {len(preset.deal)} seats, the game has {n}")
-        in_deck = set(self.deck)
-        seen: set[Card] = set()
+        left = Counter(self.deck)  # how many of each card the deck holds (copies: more than one)
+        specials = self.rules.specials
         for seat, cards in enumerate(preset.deal):
             want = 0 if seat in table.sitting_out else size
             if len(cards) != want:
                 raise ValueError(f"hand {number}: seat {seat} is dealt {len(cards)} cards; the hand needs {want}")
             for c in cards:
-                if c not in in_deck:
-                    raise ValueError(f"hand {number}: {card_text(c)} is not in this deck")
-                if c in seen:
-                    raise ValueError(f"hand {number}: {card_text(c)} is dealt twice")
-                seen.add(c)
-        if preset.turn_up is not None and (preset.turn_up in seen or preset.turn_up not in in_deck):
-            raise ValueError(f"hand {number}: the turned-up card {card_text(preset.turn_up)} is dealt or not in the deck")
+                if c not in left:
+                    raise ValueError(f"hand {number}: {card_words(c, specials)} is not in this deck")
+                if left[c] == 0:
+                    held = self.deck.count(c)
+                    raise ValueError(
+                        f"hand {number}: {card_words(c, specials)} is dealt more often than the deck holds it ({held})"
+                        if held > 1 else f"hand {number}: {card_words(c, specials)} is dealt twice"
+                    )
+                left[c] -= 1
+        if preset.turn_up is not None and not left.get(preset.turn_up):
+            raise ValueError(
+                f"hand {number}: the turned-up card {card_words(preset.turn_up, specials)} is dealt or not in the deck"
+            )
         return [tuple(cards) for cards in preset.deal]
 
     # ------------------------------------------------------------ queries
@@ -552,16 +632,34 @@ class Game:
         env = self._bid_scratch
         if env is None:
             env = self._bid_scratch = dict(self.hand_env)
-        env.update(self.running[seat])
-        made = len(self.bid_log)
-        env["total"] = self.totals[seat]
-        env["is_dealer"] = seat == self.dealer
-        env["position"] = made + 1
-        env["bids_so_far"] = self.bids_so_far
-        env["bids_made"] = made
-        env["is_last"] = made == len(self.bidding_order) - 1
-        env["is_first"] = made == 0
-        return env
+        return bidding_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            bids_made=len(self.bid_log),
+            bids_so_far=self.bids_so_far,
+            bidders=len(self.bidding_order),
+            running=self.running[seat],
+            into=env,
+        )
+
+    def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
+        """Every playing seat's public facts, in bidding order, as aggregates read them: the bids
+        made so far (during the bidding) or every bid and result (`results`, after the play)."""
+        rows = []
+        for i, s in enumerate(self.bidding_order):
+            bid = self.bids[s]
+            rows.append(
+                seat_row(
+                    total=self.totals[s],
+                    is_dealer=s == self.dealer,
+                    position=i + 1,
+                    running=self.running[s],
+                    bid=bid,
+                    tricks=self.taken[s] if results else None,
+                )
+            )
+        return tuple(rows)
 
     def _legal_bids(self) -> list[int]:
         if self._legal_bids_cache is None:
@@ -576,6 +674,10 @@ class Game:
                 key = (self._bid_hand_key, len(self.bid_log), self.bids_so_far)
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
+                if self._bid_sets:  # what the limits read of the other seats
+                    env = self._bid_env(seat)
+                    env.update(seat_sets(self._seat_rows(), len(self.bid_log), self._bid_sets))
+                    key += tuple(t.seat_key(env) for t in tests)
                 legal = self._bid_memo.get(key)
                 if legal is None:
                     env = self._bid_env(seat)
@@ -614,7 +716,7 @@ class Game:
         cached = self._legal_cache
         if cached is not None and cached[0] == seat and cached[1] == len(self.trick):
             return cached[2]
-        legal = list(legal_cards(self.hands[seat], self.trick, self.trump, self.rules.when_void))
+        legal = list(self.tricks_play.legal(self.hands[seat], self.trick, self.trump, self.rules.when_void))
         self._legal_cache = (seat, len(self.trick), legal)
         return legal
 
@@ -701,6 +803,8 @@ class Game:
             self.to_act = self.bidding_order[len(self.bid_log)]
         else:
             self.phase = PLAY
+            if self.rules.first_lead_choice is not None:
+                self.leader = self._choose_first_leader()
             self.to_act = self.leader
             self.trick_order = self.play_orders[self.leader]
 
@@ -732,7 +836,7 @@ class Game:
 
     def _commit_card(self, seat: int, card: Card) -> None:
         """Play a card already known to be legal: the trick, its winner, the end of the hand."""
-        self.hands[seat][card >> 4].remove(card)
+        self.hands[seat][SUIT_OF[card]].remove(card)
         self._legal_cache = None
         trick = self.trick
         trick.append((seat, card))
@@ -740,7 +844,7 @@ class Game:
         if len(trick) < len(order):
             self.to_act = order[len(trick)]
             return
-        win_seat = trick_winner(trick, self.trump)
+        win_seat = self._trick_winner(trick)
         self.tricks.append(Trick(order[0], tuple(trick), win_seat))
         self.taken[win_seat] += 1
         self.trick = []
@@ -749,6 +853,18 @@ class Game:
             self.leader = self.to_act = win_seat
             return
         self._finish_hand()
+
+    def _trick_winner(self, trick: list[tuple[int, Card]]) -> int:
+        """The seat that wins the complete `trick`, by the ruleset's trick rules."""
+        try:
+            return self.tricks_play.winner(trick, self.trump)
+        except NoWinner:
+            cards = " ".join(card_words(c, self.rules.specials) for _, c in trick)
+            raise RuleError(
+                f"no rule of trick.winner picks a card of the trick {cards}",
+                hand=self.hand_number,
+                origin="trick.winner (" + ", ".join(r.text for r in self.rules.trick_winner) + ")",
+            ) from None
 
     def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Bid and play the rest of this hand with players that see only their legal actions."""
@@ -775,6 +891,9 @@ class Game:
         if self.phase != PLAY or self.kind.view == "forehead":
             raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
+        legal_cards, trick_winner, suit_of = self.tricks_play.legal, self.tricks_play.winner, SUIT_OF
+        if not self.tricks_play.standard:
+            trick_winner = lambda trick, trump: self._trick_winner(trick)  # noqa: E731 (names the rule on failure)
         tricks, taken = self.tricks, self.taken
         trick = self.trick
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
@@ -786,7 +905,7 @@ class Game:
                 card = choose[seat](legal)
                 if card not in legal:
                     raise self._card_refusal(seat, card)
-                hand[card >> 4].remove(card)
+                hand[suit_of[card]].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
             tricks.append(_new_trick(Trick, (order[0], tuple(trick), leader)))
@@ -798,11 +917,13 @@ class Game:
     def _card_refusal(self, seat: int, card: object) -> IllegalAction:
         if type(card) is not int or card not in self.deck:
             return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
-        text = card_text(card)  # type: ignore[arg-type]
+        text = card_words(card, self.rules.specials)  # type: ignore[arg-type]
         h = self.hands[seat]
-        if card not in h[card >> 4]:  # type: ignore[operator]
+        if card not in h[SUIT_OF[card]]:  # type: ignore[index]
             return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
-        led = self.trick[0][1] >> 4
+        led = self.tricks_play.led(self.trick)
+        if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal
+            return IllegalAction(f"you may not play {text} now", "illegal", f"may not play {text}")
         if h[led]:
             return IllegalAction(
                 f"you must follow suit: {suit_name(led)} were led and you hold {len(h[led])}",
@@ -810,7 +931,7 @@ class Game:
                 f"holds {_a_card_of(led)} (must follow)",
             )
         trump = suit_name(self.trump)
-        best_trump = max((c for _, c in self.trick if c >> 4 == self.trump), default=-1)
+        best_trump = max((c for _, c in self.trick if SUIT_OF[c] == self.trump), default=-1)
         if self.rules.when_void == "must_overtrump" and any(c > best_trump for c in h[self.trump]):
             return IllegalAction(
                 f"you must over-trump if you can, else trump: you are void in {suit_name(led)}",
@@ -833,15 +954,21 @@ class Game:
         running_after = list(self.running)
         scratch: dict[str, Value] | None = None
         # the scoring formulas are pure: remember each seat's score by the values they read
-        _, seat_names, memo = self._score_reads
+        _, seat_names, memo, set_names, by_sets = self._score_reads
         hand_key = self._score_hand_key
-        for seat in self.bidding_order:
+        rows = self._seat_rows(results=True) if set_names else ()
+        for index, seat in enumerate(self.bidding_order):
             bid, tricks = self.bids[seat], self.taken[seat]
             key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names]) if seat_names else (bid, tricks, hand_key)
+            if set_names:  # what the scoring reads of the other seats
+                sets = seat_sets(rows, index, set_names)
+                key += tuple(f.seat_key(sets) for f in by_sets)
             scored = memo.get(key)
             if scored is None:
                 if scratch is None:
                     scratch = dict(self.hand_env)
+                if set_names:
+                    scratch.update(sets)
                 env = result_env(
                     self.hand_env,
                     bid,  # type: ignore[arg-type]
@@ -897,6 +1024,7 @@ class Game:
                 tuple(self.totals),
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
+                self.rules.specials,
             )
         )
         if self.stop_after_hand:
@@ -923,6 +1051,9 @@ class Game:
         """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""
         when = self.rules.end.when  # type: ignore[union-attr]
         env = dict(self.hand_env)
+        if when.seat_reads:  # every player's total and running values after this hand
+            rows = tuple(winner_env({}, self.totals[s], self.running[s]) for s in range(self.players))
+            env.update(seat_sets(rows, 0, ("seats",)))
         try:
             return bool(when(env))
         except EvalError as e:
@@ -943,12 +1074,12 @@ class Game:
     def standings(self) -> list[int]:
         """The seats that win now: `wins_outright` first, then each ranking key in turn."""
         rules = self.rules
-        envs = []
-        lets = rules.let_values(self.players)
-        for seat in range(self.players):
-            env: dict[str, Value] = {**lets, "players": self.players, "total": self.totals[seat]}
-            env.update(self.running[seat])
-            envs.append(env)
+        table = game_env(self.players, lets=rules.let_values(self.players))
+        envs = [winner_env(table, self.totals[seat], self.running[seat]) for seat in range(self.players)]
+        if rules.winner_sets:  # what the winner's keys read of every player
+            rows = tuple(winner_env({}, self.totals[seat], self.running[seat]) for seat in range(self.players))
+            for seat, env in enumerate(envs):
+                env.update(seat_sets(rows, seat, rules.winner_sets))
         seats = list(range(self.players))
         if rules.wins_outright is not None:
             outright = [s for s in seats if self._winner_formula(rules.wins_outright, envs[s], s)]
@@ -984,7 +1115,9 @@ def _formula_error(
         try:
             f(env)  # type: ignore[arg-type]
         except EvalError as again:
-            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values={n: env[n] for n in f.names if n in env})
+            sets = {name for name, _ in f.seat_reads}
+            values = {n: env[n] for n in f.names if n in env and n not in sets}
+            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
     return RuleError(str(error), hand=hand, seat=seat)
 
 
@@ -1013,13 +1146,16 @@ class _Table:
     first_leader: int
 
     @staticmethod
-    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool) -> "_Table":
+    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool, chosen: int | None = None) -> "_Table":
+        """`chosen`: the first bidder, when `bidding.first` chose it."""
         out = (dealer,) if sits_out else ()
 
         def round_from(start: int, direction: int) -> tuple[int, ...]:
             return tuple(s for s in ((start + direction * i) % n for i in range(n)) if s not in out)
 
         first_bidder = dealer if rules.first_bidder == "dealer" else dealer + rules.bidding_direction
+        if chosen is not None:
+            first_bidder = chosen
         bidding_order = round_from(first_bidder, rules.bidding_direction)
         if rules.first_lead == "first_bidder":
             leader = bidding_order[0]
@@ -1039,38 +1175,14 @@ class _Table:
 _new_trick = tuple.__new__  # Trick(...) without its keyword handling: the hot path's constructor
 
 
-def legal_cards(hand: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str) -> list[Card]:
-    """The cards a player holding `hand` (one list per suit) may add to `trick`: follow suit if
-    possible; when void, the ruleset's `when_void` rule; otherwise any card.
-
-    The result may be one of the hand's own suit lists: read it, do not keep or change it.
-    """
-    if trick:
-        led = trick[0][1] >> 4
-        if hand[led]:
-            return hand[led]
-        if trump >= 0 and hand[trump] and when_void != "free":
-            if when_void == "must_overtrump":
-                best = max((c for _, c in trick if c >> 4 == trump), default=-1)
-                return [c for c in hand[trump] if c > best] or hand[trump]
-            return hand[trump]
-    return hand[0] + hand[1] + hand[2] + hand[3]
-
-
 def by_suit(cards: Iterable[Card]) -> list[Card]:
-    """Cards in the order people read them: spades, hearts, diamonds, clubs; high to low in a suit."""
-    return sorted(cards, key=lambda c: (c >> 4, -c))
+    """Cards in the order people read them: spades, hearts, diamonds, clubs, then the specials;
+    high to low in a suit."""
+    return sorted(cards, key=_by_suit_key)
 
 
-def trick_winner(trick: list[tuple[int, Card]], trump: int) -> int:
-    """The seat that wins a complete trick: the highest trump, else the highest card of the led suit."""
-    win_seat, win_card = trick[0]
-    win_suit = win_card >> 4
-    for seat, c in trick:
-        suit = c >> 4
-        if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
-            win_seat, win_card, win_suit = seat, c, suit
-    return win_seat
+def _by_suit_key(c: Card) -> tuple[int, int]:
+    return (SUIT_OF[c], -c if c < SPECIAL * 16 else c)  # the specials in the deck's order
 
 
 def _a_card_of(suit: int) -> str:

@@ -1,46 +1,19 @@
 """Scoring one player's hand: points, then bonus, then running values, in that order.
 
-The one place that fills the scoring contexts of the catalogue, for the engine and for
-`whistdsl score` alike. Running values are read as they were before the hand; the new ones
-are returned, not stored.
+The scoring formulas, for the engine and for `whistdsl score` alike; their environments come
+from language/environment.py (`result_env` is re-exported here). Running values are read as
+they were before the hand; the new ones are returned, not stored.
 """
 
 from __future__ import annotations
 
 from typing import Mapping
 
+from ..language.environment import result_env, running_start_env
 from ..language.expression import Number, Value
 from ..rules.ruleset import Ruleset
 
-
-def result_env(
-    hand_env: Mapping[str, Value],
-    bid: int,
-    tricks: int,
-    *,
-    total: Number = 0,
-    is_dealer: bool = False,
-    position: int = 1,
-    running: Mapping[str, Number] | None = None,
-    into: dict[str, Value] | None = None,
-) -> dict[str, Value]:
-    """The `scoring` context for one seat: the hand's env (with `trump`) plus this seat's result.
-
-    `into`, when given, is a copy of `hand_env` to refill (saves a copy per seat).
-    """
-    env = dict(hand_env) if into is None else into
-    if running:
-        env.update(running)
-    env["total"] = total
-    env["is_dealer"] = is_dealer
-    env["position"] = position
-    env["bid"] = bid
-    env["tricks"] = tricks
-    env["made"] = tricks == bid
-    env["over"] = tricks > bid
-    env["under"] = tricks < bid
-    env["diff"] = abs(bid - tricks)
-    return env
+__all__ = ["hand_points", "result_env", "score_seat", "start_running"]
 
 
 def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, dict[str, Number]]:
@@ -55,7 +28,7 @@ def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, d
 
 def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
     """Each running value's value before the first hand."""
-    env = {"players": players, **rules.let_values(players)}
+    env = running_start_env(players, rules.let_values(players))
     return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 

@@ -17,6 +17,7 @@ class Type(str, Enum):
     SUIT = "suit"
     TEXT = "text"
     LIST = "list of numbers"
+    SEATS = "set of seats"  # read only by an aggregate: count(seats, made)
     ANY = "any"  # only while checking: the type of something already reported as wrong
 
     def __str__(self) -> str:
@@ -40,6 +41,18 @@ class Context:
     variables: tuple[Variable, ...]
     sees_running: bool = False  # the ruleset's own running values (per player)
     sees_lets: bool = True  # the ruleset's named values (`let`), fixed once per game
+    #: the facts of one seat that an aggregate's per-seat formula reads of every seat of its set
+    #: (the ruleset's running values too, where the context sees them); other names are table-wide
+    per_seat: tuple[str, ...] = ()
+    #: per-seat facts known only of the seats of `earlier` (in bidding: the bids already made)
+    earlier_only: tuple[str, ...] = ()
+    #: facts of this seat that an aggregate cannot read of the others (in bidding: its turn;
+    #: in the bonus: its points, computed seat by seat)
+    own_only: tuple[str, ...] = ()
+
+    def seat_sets(self) -> tuple[str, ...]:
+        """The seat sets this context knows (`seats`, `others`, ...)."""
+        return tuple(v.name for v in self.variables if v.type is Type.SEATS)
     #: the ruleset's declared parameters (`parameters:`), fixed once per game from their default
     #: or `--set`; every context sees them, except where a built-in name of the context is the
     #: same (in `scoring.points`, `tricks` is always the tricks taken)
@@ -53,6 +66,7 @@ class Context:
 
 
 N, B, S, T = Type.NUMBER, Type.BOOL, Type.SUIT, Type.TEXT
+SEATS = Type.SEATS
 
 _PLAYERS = Variable("players", N, "players at the table")
 _DECK_SIZE = Variable("deck_size", N, "cards in the deck after stripping")
@@ -76,6 +90,14 @@ _SEAT = (
     Variable("position", N, "this player's place in the bidding order, 1 = bids first"),
 )
 _BID = (Variable("bid", N, "this player's bid"),)
+_ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
+_OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
+_EARLIER = Variable("earlier", SEATS, "the seats that bid before this one this hand, in bidding order (a seat set)")
+_LATER = Variable("later", SEATS, "the seats that bid after this one this hand, in bidding order (a seat set)")
+_SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
+#: what an aggregate reads of each seat, by context
+_SEAT_FACTS = ("total", "is_dealer", "position")
+_RESULT_FACTS = ("bid", "tricks", "made", "over", "under", "diff")
 _RESULT = (
     Variable("tricks", N, "tricks this player took"),
     Variable("made", B, "tricks == bid: the contract was made exactly"),
@@ -132,15 +154,20 @@ CONTEXTS: dict[str, Context] = {
                 Variable("bids_made", N, "how many players have bid before this one"),
                 Variable("is_last", B, "this player bids last this hand"),
                 Variable("is_first", B, "this player bids first this hand"),
-            ),
+            )
+            + _SEAT_SETS,
             sees_running=True,
+            per_seat=("bid", *_SEAT_FACTS),
+            earlier_only=("bid",),
+            own_only=("bids_made", "is_last", "is_first"),
         ),
         Context(
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _RESULT,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _RESULT + _SEAT_SETS,
             sees_running=True,
+            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
         ),
         Context(
             "bonus",
@@ -152,8 +179,11 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _RESULT
-            + (Variable("points", N, "this hand's points from scoring.points"),),
+            + (Variable("points", N, "this hand's points from scoring.points"),)
+            + _SEAT_SETS,
             sees_running=True,
+            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
+            own_only=("points",),
         ),
         Context(
             "running",
@@ -168,8 +198,11 @@ CONTEXTS: dict[str, Context] = {
             + (
                 Variable("points", N, "this hand's points from scoring.points"),
                 Variable("bonus", N, "this hand's bonus from scoring.bonus"),
-            ),
+            )
+            + _SEAT_SETS,
             sees_running=True,
+            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
+            own_only=("points", "bonus"),
         ),
         Context(
             "running_start",
@@ -181,14 +214,40 @@ CONTEXTS: dict[str, Context] = {
             "end",
             "end.when",
             "once after each hand (not after tie-break hands): does the game end now?",
-            _HAND + _PLAYING + _TRUMP,
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + (Variable("seats", SEATS, "every player, with the totals and running values after this hand (a seat set): max(seats, total) >= 100"),),
+            per_seat=("total",),
         ),
         Context(
             "winner",
             "winner.rank, winner.wins_outright",
             "at the end of the game, once per player",
-            (_PLAYERS, Variable("total", N, "this player's final total")),
+            (
+                _PLAYERS,
+                Variable("total", N, "this player's final total"),
+                Variable("seats", SEATS, "every player (a seat set, for aggregates)"),
+                Variable("others", SEATS, "every player but this one (a seat set)"),
+            ),
             sees_running=True,
+            per_seat=("total",),
+        ),
+        Context(
+            "first_bidder",
+            "bidding.first.highest, bidding.first.lowest",
+            "once per playing seat before the bidding: the seat with the highest (lowest) value bids first",
+            _HAND + _PLAYING + _TRUMP + (_SEAT[0], _SEAT[1], _ALL_SEATS, _OTHERS),
+            sees_running=True,
+            per_seat=("total", "is_dealer"),
+        ),
+        Context(
+            "first_lead",
+            "play.first_lead.highest, play.first_lead.lowest",
+            "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _SEAT_SETS,
+            sees_running=True,
+            per_seat=("bid", *_SEAT_FACTS),
         ),
     )
 }
@@ -237,6 +296,31 @@ FUNCTIONS: dict[str, Function] = {
 }
 
 
+@dataclass(frozen=True)
+class Aggregate:
+    """`name(SET, per-seat formula)`: the per-seat formula evaluated for each seat of the set."""
+
+    name: str
+    per_seat: Type  # what the per-seat formula gives
+    result: Type
+    doc: str
+    empty: object = 0  # the value over an empty set
+
+
+AGGREGATES: dict[str, Aggregate] = {
+    a.name: a
+    for a in (
+        Aggregate("count", B, N, "how many seats of the set the condition holds for", 0),
+        Aggregate("sum", N, N, "the sum of the formula over the seats of the set (0 for none)", 0),
+        Aggregate("max", N, N, "the largest value of the formula over the seats of the set (0 for none)", 0),
+        Aggregate("min", N, N, "the smallest value of the formula over the seats of the set (0 for none)", 0),
+        Aggregate("all", B, B, "the condition holds for every seat of the set (true for none)", True),
+        Aggregate("any", B, B, "the condition holds for some seat of the set (false for none)", False),
+    )
+}
+
+#: Every seat set some context knows.
+SEAT_SETS: frozenset[str] = frozenset(v.name for c in CONTEXTS.values() for v in c.variables if v.type is Type.SEATS)
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -265,4 +349,14 @@ def reference_markdown() -> str:
     for f in FUNCTIONS.values():
         args = ", ".join(str(p) for p in f.params) + (", ..." if f.variadic else "")
         out.append(f"| `{f.shown or f'{f.name}({args})'}` -> {f.result} | {f.doc} |")
+    out += ["", "| aggregate | meaning |", "|---|---|"]
+    for a in AGGREGATES.values():
+        out.append(f"| `{a.name}(set of seats, {a.per_seat} per seat)` -> {a.result} | {a.doc} |")
+    out += ["", "| context | what an aggregate reads of each seat |", "|---|---|"]
+    for c in CONTEXTS.values():
+        if c.per_seat:
+            facts = ", ".join(f"`{n}`" + (" (of `earlier` only)" if n in c.earlier_only else "") for n in c.per_seat)
+            if c.sees_running:
+                facts += ", and the ruleset's running values"
+            out.append(f"| {c.name} | {facts} |")
     return "\n".join(out) + "\n"

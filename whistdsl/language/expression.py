@@ -25,16 +25,17 @@ Limits (all stated in the README), each a clean finding or EvalError, never a cr
 from __future__ import annotations
 
 import difflib
+from collections import ChainMap
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Callable, Iterable, Mapping, Union
+from typing import Callable, Iterable, Iterator, Mapping, Union
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..resources import grammar_path
-from .catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Context, Type
+from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, Context, Type
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -97,6 +98,22 @@ class Name(Node):
 class Call(Node):
     function: str
     args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate(Call):
+    """`count(seats, made)`: the second argument evaluated for each seat of the set named first.
+
+    `count`, `all` and `any` are always aggregates; `sum`, `max` and `min` are when their first
+    argument is the name of a seat set (`sum([1, 2])` and `max(a, b)` stay functions)."""
+
+
+def _is_aggregate(function: str, args: tuple[Node, ...]) -> bool:
+    if function not in AGGREGATES:
+        return False
+    if function not in FUNCTIONS:
+        return True
+    return bool(args) and isinstance(args[0], Name) and args[0].name in SEAT_SETS
 
 
 @dataclass(frozen=True)
@@ -348,7 +365,8 @@ def _to_ast(item: Tree | Token) -> Node:
         return Name(line, column, str(ch[0]))
     if kind == "call":
         args = tuple(_to_ast(a) for a in ch[1].children) if len(ch) > 1 else ()
-        return Call(line, column, str(ch[0]), args)
+        name = str(ch[0])
+        return (Aggregate if _is_aggregate(name, args) else Call)(line, column, name, args)
     if kind == "list_op":
         items = tuple(_to_ast(a) for a in ch[0].children) if ch else ()
         return ListOf(line, column, items)
@@ -383,6 +401,8 @@ class Checked:
     type: Type
     names: frozenset[str]
     types: dict[int, Type] = field(compare=False, hash=False, repr=False)
+    #: per seat set the formula aggregates over: the facts it reads of each seat of it
+    seat_reads: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _start(node: Node) -> tuple[int, int]:
@@ -423,6 +443,11 @@ def check(
     problems: list[ExprProblem] = []
     types: dict[int, Type] = {}
     names: set[str] = set()
+    seat_reads: dict[str, set[str]] = {}
+    # a seat's running values are its facts wherever aggregates read seats (even in `end.when`,
+    # which has no seat of its own)
+    per_seat = set(context.per_seat) | (set(running) if context.per_seat else set())
+    in_seat: list[str] = []  # the seat set whose per-seat formula is being checked
     bound: list[str] = []  # the item names of the map() formulas being checked, innermost last
 
     def bad(node: Node, code: str, message: str, at: tuple[int, int] | None = None) -> Type:
@@ -453,6 +478,29 @@ def check(
             n = node.name
             if n in bound:
                 return Type.NUMBER
+            if in_seat and n in per_seat:
+                where = in_seat[-1]
+                if n in context.earlier_only and where != "earlier":
+                    return bad(
+                        node,
+                        "W307",
+                        f"`{n}` of the seats of `{where}` is not known in {context.where}: only the seats "
+                        f"of `earlier` have bid yet (a bid not yet made cannot be read)",
+                    )
+                seat_reads.setdefault(where, set()).add(n)
+                return known.get(n, Type.NUMBER)  # a running value where the context has none of its own
+            if in_seat and n in known:
+                where = in_seat[-1]
+                if n in context.own_only:
+                    return bad(
+                        node,
+                        "W307",
+                        f"`{n}` is known only of this seat in {context.where}, not of each seat of `{where}`: "
+                        "read it outside the aggregate",
+                    )
+            if n in known and known[n] is Type.SEATS:
+                sets = ", ".join(context.seat_sets())
+                return bad(node, "W308", f"`{n}` is a set of seats: read it with an aggregate, e.g. count({n}, made) or max({n}, bid) (seat sets here: {sets})")
             if n in known:
                 names.add(n)
                 return known[n]
@@ -481,6 +529,8 @@ def check(
                 "W301",
                 f"unknown name `{n}`" + _did_you_mean(n, [*known, *CONSTANTS]),
             )
+        if isinstance(node, Aggregate) and not shadowed(node):
+            return aggregate(node)
         if isinstance(node, Call) and node.function == "map":
             return visit_map(node)
         if isinstance(node, Each):
@@ -561,6 +611,43 @@ def check(
             return a
         raise AssertionError(node)
 
+    def shadowed(node: Aggregate) -> bool:
+        """`max(later, 1)` in a version 1 file whose `let` value is named `later`: the function."""
+        first = node.args[0] if node.args else None
+        return node.function in FUNCTIONS and isinstance(first, Name) and first.name in known and known[first.name] is not Type.SEATS
+
+    def aggregate(node: Aggregate) -> Type:
+        agg = AGGREGATES[node.function]
+        form = f"{agg.name}(SET, FORMULA), e.g. {agg.name}(seats, {'made' if agg.per_seat is Type.BOOL else 'bid'})"
+        if len(node.args) != 2:
+            for a in node.args[1:] if isinstance(node.args[0], Name) and node.args[0].name in SEAT_SETS else node.args:
+                visit(a)
+            return bad(node, "W308", f"{agg.name}() over seats takes a set of seats and a formula for each seat: {form}; not {len(node.args)} arguments")
+        first, each = node.args
+        sets = context.seat_sets()
+        if not (isinstance(first, Name) and first.name in SEAT_SETS):
+            got = visit(first)
+            if isinstance(first, Name) and got is Type.ANY:
+                pass  # an unknown name, already reported (with a did-you-mean)
+            else:
+                bad(first, "W308", f"the first argument of {agg.name}() is a set of seats ({', '.join(sets) or 'none in ' + context.where}), not a {got}", _start(first))
+            visit(each)
+            return Type.ANY
+        if first.name not in sets:
+            visit(first)  # W303: where the set is known
+            return Type.ANY
+        if in_seat:
+            visit(each)
+            return bad(node, "W308", f"an aggregate inside the per-seat formula of another: aggregates do not nest ({form})")
+        types[id(first)] = Type.SEATS
+        names.add(first.name)
+        seat_reads.setdefault(first.name, set())
+        in_seat.append(first.name)
+        try:
+            want(each, agg.per_seat, f"the per-seat formula of {agg.name}()")
+        finally:
+            in_seat.pop()
+        return agg.result
     def visit_map(node: Call) -> Type:
         usage = "map() takes a list and `n -> formula`, e.g. map(1 .. 13, n -> [n, n])"
         if len(node.args) != 2:
@@ -609,7 +696,7 @@ def check(
         )
     if problems:
         raise ExprError(problems)
-    return Checked(tree, result, frozenset(names), types)
+    return Checked(tree, result, frozenset(names), types, {k: frozenset(v) for k, v in seat_reads.items()})
 
 
 def _list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
@@ -877,9 +964,21 @@ class Formula:
     checked: Checked | None = field(default=None, compare=False, repr=False)
     #: how many lists one evaluation may build (each up to MAX_LIST numbers): its cost
     list_ops: int = field(default=0, compare=False)
+    #: (seat set, the facts read of each of its seats), for each set it aggregates over; the
+    #: sets are not among `key_names`
+    seat_reads: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False)
 
     def __call__(self, env: Env) -> Value:
         return self.evaluate(env)
+
+    def memo_key(self, env: Env) -> tuple:
+        """The values the formula reads in `env`: equal keys, equal values (it is pure)."""
+        key = tuple([env[n] for n in self.key_names])
+        return key + self.seat_key(env) if self.seat_reads else key
+
+    def seat_key(self, env: Env) -> tuple:
+        """What the formula reads of the seats of its seat sets in `env` (part of `memo_key`)."""
+        return tuple(tuple(tuple([seat[n] for n in facts]) for seat in env[name]) for name, facts in self.seat_reads)  # type: ignore[union-attr]
 
     def cached(self, env: Env) -> Value:
         """The same value as calling, remembered by the values of the names the formula uses.
@@ -887,7 +986,7 @@ class Formula:
         A formula is a pure function of its names, so this is always safe; the engine uses it
         where the same few cases recur thousands of times (bidding limits, scoring).
         """
-        key = tuple([env[n] for n in self.key_names])
+        key = tuple([env[n] for n in self.key_names]) if not self.seat_reads else self.memo_key(env)
         memo = self._memo
         try:
             return memo[key]
@@ -934,6 +1033,10 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
                 return (lambda env: v), True
             key = node.name
             return (lambda env: env[key]), False
+        if isinstance(node, Aggregate) and checked.types.get(id(node.args[0])) is Type.SEATS:
+            key = node.args[0].name  # type: ignore[attr-defined]
+            each, _ = build(node.args[1])
+            return _aggregate(node.function, key, each), False
         if isinstance(node, Call) and node.function == "map":
             items_fn, items_const, _ = const(node.args[0])
             each = node.args[1]
@@ -1011,6 +1114,29 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
     return fn, value if is_const else None
 
 
+def _aggregate(name: str, key: str, each: Compiled) -> Compiled:
+    """The closure of `name(key, each)`: `each` is evaluated with each seat's own facts in front of
+    the formula's environment (the table-wide names stay those of the environment)."""
+
+    def values(env: Env) -> Iterator[Value]:
+        for seat in env[key]:  # type: ignore[union-attr]
+            yield each(ChainMap(seat, env))  # type: ignore[arg-type]
+
+    if name == "count":
+        return lambda env: sum(1 for v in values(env) if v)
+    if name == "sum":
+        return lambda env: _num(sum(values(env)))  # type: ignore[arg-type]
+    if name == "max":
+        return lambda env: max(values(env), default=0)  # type: ignore[type-var]
+    if name == "min":
+        return lambda env: min(values(env), default=0)  # type: ignore[type-var]
+    if name == "all":
+        return lambda env: all(values(env))
+    if name == "any":
+        return lambda env: any(values(env))
+    raise AssertionError(name)
+
+
 def formula(
     text: str,
     context: str | Context,
@@ -1029,8 +1155,9 @@ def formula(
         checked.names,
         fn,
         constant,
-        tuple(sorted(checked.names)),
+        tuple(sorted(checked.names - set(checked.seat_reads))),
         checked=checked,
+        seat_reads=tuple((name, tuple(sorted(facts))) for name, facts in sorted(checked.seat_reads.items())),
         list_ops=len(_list_builders(checked.tree, checked.types)),
     )
 

@@ -9,11 +9,13 @@ counts, and scores every legal bid with the ruleset's own scoring formula (and b
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Sequence
 
-from ..engine.cards import NO_TRUMP, Card, deck
-from ..engine.game import SeatView, trick_winner
-from ..engine.scoring import result_env
+from ..engine.cards import NO_TRUMP, SPECIAL, Card, deck, strength, suit_of
+from ..engine.game import SeatView
+from ..engine.tricks import NoWinner, TrickPlay, trick_play
+from ..language.environment import result_env, seat_row, seat_sets
 from ..language.expression import EvalError
 
 
@@ -30,13 +32,23 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
 
 
 def unseen_cards(view: SeatView) -> list[Card]:
-    """Cards this seat has not seen: not in its hand, not played, not turned up, not on foreheads."""
-    seen = set(view.hand or ()) | view.played
+    """Cards this seat has not seen: not in its hand, not played, not turned up, not on foreheads
+    (with copies of the deck, each copy counts: a card seen once may still be unseen)."""
+    rules = view.rules
+    seen = Counter(view.hand or ())
+    seen.update(c for t in view.tricks for _, c in t.cards)
+    seen.update(c for _, c in view.trick)
     if view.turn_up is not None:
-        seen.add(view.turn_up)
+        seen[view.turn_up] += 1
     for cards in view.others.values():
         seen.update(cards)
-    return [c for c in deck(view.rules.suits, view.rules.deck_ranks(view.players)) if c not in seen]
+    unseen = []
+    for c in deck(rules.suits, rules.deck_ranks(view.players), rules.specials, rules.deck_copies(view.players)):
+        if seen[c]:
+            seen[c] -= 1
+        else:
+            unseen.append(c)
+    return unseen
 
 
 def card_chances(view: SeatView) -> list[float]:
@@ -50,15 +62,18 @@ def card_chances(view: SeatView) -> list[float]:
             return [_hidden_single_card_chance(view, unseen)]
         return [1.0 / playing] * size
     hand = view.hand
+    play = trick_play(view.rules)
+    if not play.standard:
+        return [_sampled_chance(view, play, c, unseen) for c in hand]
     held_out = (playing - 1) * size / max(len(unseen), 1)  # chance an unseen card is in an opponent's hand
     held_out = min(held_out, 1.0)
     chances = []
     by_suit: dict[int, int] = {}
     for c in hand:
-        by_suit[c >> 4] = by_suit.get(c >> 4, 0) + 1
+        by_suit[suit_of(c)] = by_suit.get(suit_of(c), 0) + 1
     for c in hand:
-        suit = c >> 4
-        higher = sum(1 for u in unseen if u >> 4 == suit and u > c)
+        suit = suit_of(c)
+        higher = sum(1 for u in unseen if suit_of(u) == suit and u > c)
         p = (1 - held_out) ** higher
         if suit == trump:
             p = max(p, 0.25 if size > 2 else 0.0)  # a small trump can still ruff
@@ -71,6 +86,27 @@ def card_chances(view: SeatView) -> list[float]:
     return chances
 
 
+def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], samples: int = 32) -> float:
+    """How often `card` wins a trick of random unseen cards, by the ruleset's own trick rules
+    (the card led, or played after a random number of others). Deterministic per card and hand."""
+    playing = view.players - len(view.sitting_out)
+    others = playing - 1
+    if others < 1 or len(unseen) < others:
+        return 1.0
+    rng = random.Random(f"{view.hand_number}:{view.seat}:{card}")
+    wins = 0
+    for _ in range(samples):
+        cards = rng.sample(unseen, others)
+        at = rng.randrange(playing)
+        trick = [(i + 1, c) for i, c in enumerate(cards)]
+        trick.insert(at, (0, card))
+        try:
+            wins += play.winner(trick, view.trump) == 0
+        except NoWinner:
+            pass
+    return wins / samples
+
+
 def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
     """Forehead 1-card hand: over the cards this seat might hold, how often would it win?"""
     if not unseen:
@@ -79,7 +115,10 @@ def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
     wins = 0
     for mine in unseen:
         trick = [(s, mine if s == view.seat else view.others[s][0]) for s in order if s == view.seat or view.others.get(s)]
-        wins += trick_winner(trick, view.trump) == view.seat
+        try:
+            wins += trick_play(view.rules).winner(trick, view.trump) == view.seat
+        except NoWinner:
+            pass
     return wins / len(unseen)
 
 
@@ -88,6 +127,7 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
     rules = view.rules
     seat = view.seat
     total = 0.0
+    reads_seats = any(f.seat_reads for f in (rules.points, rules.bonus) if f is not None)
     for tricks, p in enumerate(dist):
         if p < 1e-9:
             continue
@@ -100,6 +140,8 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
             position=len(view.bids) + 1,
             running=view.running[seat],
         )
+        if reads_seats:
+            env.update(_guessed_table(view, bid, tricks))
         try:
             points = rules.points.cached(env)  # type: ignore[union-attr]
             env["points"] = points
@@ -108,6 +150,18 @@ def expected_bid_value(view: SeatView, bid: int, dist: list[float]) -> float:
             continue
         total += p * float(points + bonus)
     return total
+
+
+def _guessed_table(view: SeatView, bid: int, tricks: int) -> dict:
+    """The seat sets for scoring a bid before the hand is played: the seats that have bid are
+    guessed to make their bids, those still to bid to bid and take 0 (a rough guess, enough to
+    weigh a bonus that depends on the others)."""
+    made = dict(view.bids)
+    rows = []
+    for position, s in enumerate(view.bidding_order, 1):
+        b, t = (bid, tricks) if s == view.seat else (made.get(s, 0), made.get(s, 0))
+        rows.append(seat_row(total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=b, tricks=t))
+    return seat_sets(tuple(rows), view.bidding_order.index(view.seat))
 
 
 def lowest_wins(view: SeatView) -> bool:
@@ -127,7 +181,7 @@ def _mean(dist: list[float]) -> float:
 
 def beats(card: Card, best: Card, trump: int) -> bool:
     """Would `card` beat `best`, the trick's winning card so far?"""
-    cs, bs = card >> 4, best >> 4
+    cs, bs = suit_of(card), suit_of(best)
     return (cs == bs and card > best) or (cs == trump and bs != trump)
 
 
@@ -137,12 +191,18 @@ def choose_card(
     trump: int,
     need: int,
     last_to_play: bool,
+    play: TrickPlay | None = None,
 ) -> Card:
-    """Win while tricks are still needed (cheaply), otherwise duck; shed high cards when safe."""
+    """Win while tricks are still needed (cheaply), otherwise duck; shed high cards when safe.
+
+    With trick rules other than the standard ones (`play`), whether a card wins is asked of
+    the ruleset's own `trick.winner` rules, and cards are ranked by `power`."""
+    if play is not None and not play.standard:
+        return _choose_by_rules(legal, trick, trump, need, last_to_play, play)
     if not trick:  # leading
         if need > 0:
-            return max(legal, key=lambda c: ((c >> 4) != trump, c & 15))  # the highest side-suit card first
-        return min(legal, key=lambda c: ((c >> 4) == trump, c & 15))
+            return max(legal, key=lambda c: (suit_of(c) != trump, strength(c)))  # the highest side-suit card first
+        return min(legal, key=lambda c: (suit_of(c) == trump, strength(c)))
     best = trick[0][1]
     for _, c in trick[1:]:
         if beats(c, best, trump):
@@ -151,12 +211,45 @@ def choose_card(
     losers = [c for c in legal if not beats(c, best, trump)]
     if need > 0 and winners:
         pick = min if last_to_play else max
-        return pick(winners, key=lambda c: ((c >> 4) == trump, c & 15))
+        return pick(winners, key=lambda c: (suit_of(c) == trump, strength(c)))
     if losers:
         if need > 0:
-            return min(losers, key=lambda c: ((c >> 4) == trump, c & 15))
-        return max(losers, key=lambda c: ((c >> 4) != trump, c & 15))  # duck with the highest safe card
-    return max(winners, key=lambda c: c & 15)  # must win: spend the highest
+            return min(losers, key=lambda c: (suit_of(c) == trump, strength(c)))
+        return max(losers, key=lambda c: (suit_of(c) != trump, strength(c)))  # duck with the highest safe card
+    return max(winners, key=lambda c: strength(c))  # must win: spend the highest
+
+
+def power(c: Card, trump: int, play: TrickPlay) -> tuple[int, int]:
+    """How strong a card is by the trick rules: a special ranks by the first `trick.winner` rule
+    that names it (before the trump rule: above every trump; after it: below every card)."""
+    if suit_of(c) != SPECIAL:
+        return (1 if suit_of(c) == trump else 0, strength(c))
+    return play.special_power.get(c, (-1, 0))
+
+
+def _choose_by_rules(
+    legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: int, need: int, last_to_play: bool, play: TrickPlay
+) -> Card:
+    if not trick:
+        if need > 0:
+            return max(legal, key=lambda c: power(c, trump, play))
+        return min(legal, key=lambda c: power(c, trump, play))
+    me = -1  # a seat number no one has
+
+    def wins(c: Card) -> bool:
+        try:
+            return play.winner([*trick, (me, c)], trump) == me
+        except NoWinner:
+            return False
+
+    winners = [c for c in legal if wins(c)]
+    losers = [c for c in legal if c not in winners]
+    key = lambda c: power(c, trump, play)  # noqa: E731
+    if need > 0 and winners:
+        return (min if last_to_play else max)(winners, key=key)
+    if losers:
+        return (min if need > 0 else max)(losers, key=key)
+    return max(winners, key=key)
 
 
 class HeuristicPlayer:
@@ -174,4 +267,4 @@ class HeuristicPlayer:
         bid = next(b for s, b in view.bids if s == view.seat)
         need = bid - view.taken[view.seat]
         playing = view.players - len(view.sitting_out)
-        return choose_card(legal, view.trick, view.trump, need, len(view.trick) == playing - 1)
+        return choose_card(legal, view.trick, view.trump, need, len(view.trick) == playing - 1, trick_play(view.rules))

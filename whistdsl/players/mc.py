@@ -14,23 +14,29 @@ from __future__ import annotations
 import random
 import time
 
-from ..engine.cards import NO_TRUMP, Card
+from ..engine.cards import NO_TRUMP, Card, suit_of
+from ..engine.tricks import trick_play
 from ..engine.game import BIDDING, OVER, Game, RuleError, SeatView
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
 
 
 def voids(view: SeatView) -> dict[int, set[int]]:
-    """Suits each other seat has shown it does not hold, from the tricks of this hand."""
+    """Suits each other seat has shown it does not hold, from the tricks of this hand (a special
+    card that may be played at any time shows nothing; one led may leave nothing to follow)."""
     out: dict[int, set[int]] = {s: set() for s in range(view.players)}
     when_void = view.rules.when_void
     trump = view.trump
+    play = trick_play(view.rules)
     for cards in [t.cards for t in view.tricks] + ([view.trick] if view.trick else []):
-        led = cards[0][1] >> 4
-        for seat, c in cards[1:]:
-            if c >> 4 != led:
-                out[seat].add(led)
-                if when_void != "free" and trump != NO_TRUMP and c >> 4 != trump:
-                    out[seat].add(trump)
+        for i, (seat, c) in enumerate(cards):
+            if i == 0 or c in play.always_playable:
+                continue
+            led = play.led(list(cards[:i]))
+            if led < 0 or suit_of(c) == led:
+                continue
+            out[seat].add(led)
+            if when_void != "free" and trump != NO_TRUMP and suit_of(c) != trump:
+                out[seat].add(trump)
     return out
 
 
@@ -60,13 +66,13 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
         guess: dict[int, list[Card]] = {}
         # the most constrained seats choose first
         for s in sorted(hidden_seats, key=lambda s: -len(shown[s])):
-            allowed = [c for c in remaining if c >> 4 not in shown[s]]
+            allowed = [i for i, c in enumerate(remaining) if suit_of(c) not in shown[s]]
             if len(allowed) < need[s]:
                 ok = False
                 break
-            guess[s] = allowed[: need[s]]
-            taken = set(guess[s])
-            remaining = [c for c in remaining if c not in taken]
+            taken = set(allowed[: need[s]])  # positions: copies of one card are told apart
+            guess[s] = [remaining[i] for i in sorted(taken)]
+            remaining = [c for i, c in enumerate(remaining) if i not in taken]
         if ok:
             hands.update(guess)
             return hands
@@ -90,7 +96,7 @@ def rollout(game: Game, rng: random.Random) -> None:
         legal = game._legal_cards(seat)  # type: ignore[arg-type]
         need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]
         last = len(game.trick) == len(game.trick_order) - 1
-        game._commit_card(seat, choose_card(legal, game.trick, game.trump, need, last))  # type: ignore[arg-type]
+        game._commit_card(seat, choose_card(legal, game.trick, game.trump, need, last, game.tricks_play))  # type: ignore[arg-type]
 
 
 class MonteCarloPlayer:

@@ -46,6 +46,9 @@ def read_exact(value: int | str) -> Number:
 
 
 def hand_json(h: HandResult) -> dict[str, Any]:
+    """One finished hand as JSON; cards as text (`QH`, a special card by its mark, `W`: the
+    identical cards of two packs are written alike)."""
+    specials = h.specials
     return {
         "number": h.number,
         "cards": h.size,
@@ -55,11 +58,11 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "dealer": h.dealer,
         "sitting_out": list(h.sitting_out),
         "trump": None if h.trump < 0 else suit_name(h.trump),
-        "turn_up": None if h.turn_up is None else card_text(h.turn_up),
-        "deal": [[card_text(c) for c in cards] for cards in h.deal],
+        "turn_up": None if h.turn_up is None else card_text(h.turn_up, specials),
+        "deal": [[card_text(c, specials) for c in cards] for cards in h.deal],
         "bids": [{"seat": s, "bid": b} for s, b in h.bids],
         "tricks": [
-            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c)} for s, c in t.cards], "winner": t.winner}
+            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c, specials)} for s, c in t.cards], "winner": t.winner}
             for t in h.tricks
         ],
         "taken": list(h.taken),

@@ -28,14 +28,14 @@ from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
 from ..language.expression import EvalError, value_text
 from ..resources import record_schema_path
 from ..rules.load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
-from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, read_settings, unknown_parameter
+from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, Special, read_settings, unknown_parameter
 from .record import FORMAT, exact, read_exact
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
 #: The record schema's patterns, as written there: a card, and an exact number (an integer, or a
 #: fraction with a denominator that is not 0). Each ends in `(?![\s\S])`, not `$`, which in
 #: Python would also match before a final newline.
-CARD_PATTERN = "^[2-9TJQKA][SHDC](?![\\s\\S])"
+CARD_PATTERN = "^([2-9TJQKA][SHDC]|[A-Z][A-Z0-9]{0,2})(?![\\s\\S])"
 EXACT_PATTERN = "^-?[0-9]{1,40}(/[1-9][0-9]{0,39})?(?![\\s\\S])"
 
 
@@ -224,7 +224,7 @@ def _record_message(error: jsonschema.ValidationError) -> str:
 
 #: What the record schema's patterns mean, in words.
 _RECORD_PATTERN_WORDS = {
-    CARD_PATTERN: "a card (rank then suit, e.g. TS)",
+    CARD_PATTERN: "a card (rank then suit, e.g. TS; or the mark of a special card of the deck, e.g. W)",
     EXACT_PATTERN: "an exact number (a whole number, or a fraction such as \"1/2\" with a denominator that is not 0)",
 }
 
@@ -242,13 +242,14 @@ def record_rules(record: dict[str, Any]) -> Ruleset:
         raise RecordError(f"the ruleset inside the record does not lint clean: {first.message if first else ''}") from None
 
 
-def preset_deals(record: dict[str, Any]) -> dict[int, PresetDeal]:
-    """The record's deals as set-up deals for the engine, by hand number."""
+def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> dict[int, PresetDeal]:
+    """The record's deals as set-up deals for the engine, by hand number (`specials`: the
+    special cards of the record's deck, written by their marks)."""
     deals = {}
     for hand in record["hands"]:
         try:
-            deal = tuple(tuple(parse_card(c) for c in cards) for cards in hand["deal"])
-            turn_up = parse_card(hand["turn_up"]) if hand.get("turn_up") else None
+            deal = tuple(tuple(parse_card(c, specials) for c in cards) for cards in hand["deal"])
+            turn_up = parse_card(hand["turn_up"], specials) if hand.get("turn_up") else None
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
         trump = hand.get("trump")
@@ -320,7 +321,7 @@ def replay(
         number = hand["number"]
         if number <= len(plan) and hand.get("cards", plan[number - 1].size) != plan[number - 1].size:
             raise Disagreement(number, "deal", f"the record says {hand['cards']} cards; the rules deal {plan[number - 1].size}")
-    deals = preset_deals(record)
+    deals = preset_deals(record, rules.specials)
     first_dealer = record.get("first_dealer", hands[0].get("dealer", 0) if hands else 0)
     try:
         game = Game(
@@ -378,7 +379,7 @@ def replay(
                 if game.to_act != seat:
                     raise Disagreement(number, where, f"the record says seat {seat} played next; by the rules seat {game.to_act} plays")
                 try:
-                    game.play(parse_card(text))
+                    game.play(parse_card(text, game.rules.specials))
                 except (IllegalAction, CardSyntaxError) as e:
                     detail = getattr(e, "detail", str(e))
                     raise Disagreement(number, where, f"seat {seat} played {text} but {detail}") from None
@@ -393,7 +394,7 @@ def replay(
                 )
             last = done[-1]
             if trick["winner"] != last.winner:
-                cards = " ".join(card_text(c) for _, c in last.cards)
+                cards = " ".join(card_text(c, game.rules.specials) for _, c in last.cards)
                 raise Disagreement(number, where, f"the record says seat {trick['winner']} won; by the rules seat {last.winner} wins ({cards})")
         finished = game.history[-1] if game.history and game.history[-1].number == number else None
         if finished is None:
@@ -504,7 +505,7 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None, settings: Seque
     result.game.rng.setstate(restored)
     if result.game.history:  # so a record written from here on can be resumed again
         result.game.history[-1] = result.game.history[-1]._replace(rng_state=restored)
-    result.game.first_dealer_draw = tuple(parse_card(c) for c in record.get("first_dealer_draw", []))
+    result.game.first_dealer_draw = tuple(parse_card(c, result.game.rules.specials) for c in record.get("first_dealer_draw", []))
     # the next hand was dealt when the last recorded hand ended, before the state was restored:
     # deal it again from the restored generator
     game = result.game
@@ -586,7 +587,7 @@ def run_hand(
             raise IllegalAction("the hand is over; there are more actions than it needs", "game_over")
         seat, phase = game.to_act, game.phase
         legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()  # type: ignore[arg-type]
-        value = parse_card(action) if isinstance(action, str) else action
+        value = parse_card(action, rules.specials) if isinstance(action, str) else action
         game.act(value)
         steps.append(Step(seat, phase, legal, value))  # type: ignore[arg-type]
     result = game.history[0] if game.history else None

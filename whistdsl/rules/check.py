@@ -9,14 +9,17 @@ legal bid.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
+from ..engine.cards import is_card_text
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, TABLE, Context, Type
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, TABLE, Context, Type
+from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
@@ -26,6 +29,7 @@ from .ruleset import (
     NORMAL,
     End,
     STANDARD_RANKS,
+    STANDARD_WINNER,
     HandKind,
     MAX_PLAYERS,
     HandSetup,
@@ -36,8 +40,11 @@ from .ruleset import (
     Ruleset,
     RunningValue,
     ScheduleEntry,
+    SeatChoice,
     ScheduleError,
+    Special,
     Tiebreak,
+    WinnerRule,
     hand_setup,
     read_settings,
 )
@@ -77,15 +84,17 @@ class _Compiler:
         self.findings: list[Finding] = []
         running = self.data.get("running") or {}
         names = tuple(running) if running_names is None else tuple(running_names)
+        #: the names a value may not take; a version 1 file may still name one like a seat set
+        self.taken = _TAKEN_NAMES if self.data.get("whistdsl") != 1 else {k: v for k, v in _TAKEN_NAMES.items() if k not in SEAT_SETS}
         for name in names:
-            if name in _TAKEN_NAMES and name in running:
+            if name in self.taken and name in running:
                 self.report(
                     ("running", name),
                     "W203",
-                    f"running value `{name}` has the name of {_TAKEN_NAMES[name]}; choose another name",
+                    f"running value `{name}` has the name of {self.taken[name]}; choose another name",
                     key=True,
                 )
-        self.running_names = tuple(n for n in names if n not in _TAKEN_NAMES)
+        self.running_names = tuple(n for n in names if n not in self.taken)
         self.lets: dict[str, Type] = {}  # the `let` values compiled so far, with their types
         self.parameters: dict[str, Type] = {}  # the declared parameters, with their types
         self.declared: list[Parameter] = []  # those whose declaration is right
@@ -216,6 +225,10 @@ class _Compiler:
                 self.findings.append(where.finding(p.code, p.message))
             return None
         self.reads |= compiled.names
+        if compiled.seat_reads and self.data.get("whistdsl") == 1:
+            sets = ", ".join(name for name, _ in compiled.seat_reads)
+            self.report(path, "W205", f"aggregates over seats ({sets}) are language version 2: write `whistdsl: 2` at the top of this file")
+            return None
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
     def split_by_yaml(self, path: JsonPath) -> set[int]:
@@ -280,7 +293,7 @@ def _compile_formulas(
 
     lets: list[tuple[str, Formula]] = []
     for name, value in (d.get("let") or {}).items():
-        taken = _TAKEN_NAMES.get(name) or ("a running value" if name in c.running_names else None)
+        taken = c.taken.get(name) or ("a running value" if name in c.running_names else None)
         if taken:
             c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
             continue
@@ -355,6 +368,26 @@ def _compile_formulas(
         if hands and cards:
             tiebreak = Tiebreak(hands, cards, tb.get("kind", NORMAL))
 
+    specials = tuple(
+        Special(name, str(spec.get("mark", "")), spec.get("count", 1))
+        for name, spec in (deck.get("specials") or {}).items()
+        if isinstance(spec, dict)
+    )
+    play_data = d.get("play", {})
+    trick_data = d.get("trick") or {}
+    winner_rules = []
+    for i, text in enumerate(trick_data.get("winner") or ()):
+        m = _WINNER_RULE.match(text) if isinstance(text, str) else None
+        if m:
+            winner_rules.append(WinnerRule(m.group(1), m.group(2)))
+        elif isinstance(text, str) and _WINNER_START.match(text):  # otherwise the schema reported it
+            c.report(
+                ("trick", "winner", i),
+                "W203",
+                f"`{text.strip()}` is not a trick winner rule: write `first`, `last`, `highest` or `lowest`, then one "
+                "name (a special card's, `trump`, `led` or `suited`), e.g. `highest trump`",
+            )
+
     end = None
     if d.get("end") is not None:
         when_ = c.formula(("end", "when"), "end", Type.BOOL)
@@ -389,6 +422,12 @@ def _compile_formulas(
         suits=tuple(deck.get("suits", SUITS)),
         ranks=ranks,
         deck_size=c.optional(("deck", "size"), "setup", Type.NUMBER),
+        specials=specials,
+        copies=c.optional(("deck", "copies"), "setup", Type.NUMBER),
+        always_playable=tuple(play_data.get("always_playable") or ()),
+        special_led=tuple((play_data.get("special_led") or {}).items()),
+        trick_winner=tuple(winner_rules) or STANDARD_WINNER,
+        identical=trick_data.get("identical", "earlier"),
         first_dealer=d.get("dealer", {}).get("first", "random"),
         sits_out=c.optional(("dealer", "sits_out"), "hand", Type.BOOL),
         kinds=kinds,
@@ -396,10 +435,12 @@ def _compile_formulas(
         trump_cycle=tuple(trump["cycle"]) if trump.get("cycle") else None,
         turn_up=bool(trump.get("turn_up", False)),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
-        first_bidder=d.get("bidding", {}).get("first", "after_dealer"),
+        first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
+        first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         when_void=d.get("play", {}).get("when_void", "free"),
-        first_lead=d.get("play", {}).get("first_lead", "first_bidder"),
+        first_lead=first_lead if isinstance(first_lead := d.get("play", {}).get("first_lead", "first_bidder"), str) else "first_bidder",
+        first_lead_choice=_seat_choice(c, ("play", "first_lead"), "first_lead"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
         running=tuple(running),
@@ -409,6 +450,18 @@ def _compile_formulas(
         end=end,
     )
     return c, rules
+
+
+def _seat_choice(c: _Compiler, path: JsonPath, context: str) -> SeatChoice | None:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}` at `path`, compiled in `context` (a number per seat)."""
+    spec = c.get(path)
+    if not isinstance(spec, dict) or len(spec) != 1:
+        return None
+    (way,) = spec
+    if way not in ("highest", "lowest"):
+        return None
+    f = c.formula((*path, way), context, Type.NUMBER)
+    return SeatChoice(way == "highest", f) if f is not None else None
 
 
 # ---------------------------------------------------------------- meaning
@@ -541,6 +594,8 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
             f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank): the same card would be dealt twice",
         )
 
+    _check_cards(c, rules)
+
     if rules.points is None:
         c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True)
     if c.get(("schedule",)) is None:
@@ -575,6 +630,140 @@ def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budg
             return
 
 
+_WINNER_RULE = re.compile(r"^\s*(first|last|highest|lowest)\s+([a-z_][a-z0-9_]*)\s*\Z")
+_WINNER_START = re.compile(r"^\s*(first|last|highest|lowest)\s+[a-z_]")  # the schema's pattern
+#: the sets of cards a `trick.winner` rule may look at, besides the deck's specials
+WINNER_SETS = ("trump", "led", "suited")
+
+
+def _check_cards(c: _Compiler, rules: Ruleset) -> None:
+    """The deck's special cards and the trick rules: every name a special of the deck, marks that
+    cannot be mistaken for cards or for each other, and a winner for every trick."""
+    names = [s.name for s in rules.specials]
+    marks: dict[str, str] = {}
+    for s in rules.specials:
+        path = ("deck", "specials", s.name)
+        if s.name in WINNER_SETS or s.name in SUITS or s.name == "none":
+            c.report(path, "W422", f"a special card may not be called `{s.name}`: trick.winner reads that word as a set of cards", key=True)
+        if is_card_text(s.mark):
+            c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} reads as a card of a suit: choose another (e.g. {s.name[0].upper()}{s.name[1:2].upper()}X)")
+        elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
+            other = marks.get(s.mark.lower(), s.mark.lower())
+            c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} is also {other}'s: a player could not say which card is meant")
+        marks.setdefault(s.mark.lower(), s.name)
+
+    def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
+        close = difflib.get_close_matches(name, list(allowed), n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else ""
+        known = f" (the deck's specials: {', '.join(names)})" if names else " (the deck has no `deck.specials`)"
+        c.report_among([path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}{hint}")
+
+    for i, name in enumerate(rules.always_playable):
+        if name not in names:
+            unknown(("play", "always_playable", i), name, "play.always_playable", names)
+    for name, _ in rules.special_led:
+        if name not in names:
+            unknown(("play", "special_led", name), name, "play.special_led", names)
+    for i, rule in enumerate(rules.trick_winner):
+        if rule.among not in names and rule.among not in WINNER_SETS:
+            unknown(("trick", "winner", i), rule.among, f"trick.winner rule `{rule.text}`", [*names, *WINNER_SETS])
+    if c.errors():
+        return
+    gap = trick_without_winner(rules, rules.players_max)
+    if gap is not None:
+        path = ("trick", "winner") if c.get(("trick", "winner")) is not None else ("deck", "specials")
+        rules_text = ", ".join(r.text for r in rules.trick_winner)
+        c.report_among(
+            [path, ("deck", "specials")],
+            "W419",
+            f"a trick can be left without a winner: no rule of [{rules_text}] picks a card of a trick of {gap}; "
+            "end trick.winner with a rule that picks a card of any trick (e.g. `first " + (names[-1] if names else "suited") + "`)",
+        )
+    if c.get(("trick", "identical")) is None and rules.copies is not None:
+        most = max((_copies_or_1(rules, n) for n in range(rules.players_min, rules.players_max + 1)), default=1)
+        if most > 1:
+            c.report(
+                ("deck", "copies"),
+                "W421",
+                f"with {most} copies of the deck two identical cards can meet in a trick: say which wins with "
+                "`trick.identical: earlier` (the first played, the default) or `later`",
+                severity="warning",
+            )
+
+
+def _deck_words(rules: Ruleset, players: int) -> str:
+    """` (2 packs of 52 and 8 special cards)`, for a deck that is not one pack of suited cards."""
+    copies = rules.deck_copies(players)
+    special = sum(s.count for s in rules.specials)
+    if copies == 1 and not special:
+        return ""
+    suited = len(rules.suits) * len(rules.deck_ranks(players))
+    pack = f"{suited} cards and {special} special card{'s' if special != 1 else ''}" if special else f"{suited} cards"
+    return f" ({copies} packs of {pack})" if copies > 1 else f" ({pack})"
+
+
+def _copies_or_1(rules: Ruleset, players: int) -> int:
+    try:
+        return rules.deck_copies(players)
+    except EvalError:
+        return 1  # reported with the deck, for that player count
+
+
+def trick_without_winner(rules: Ruleset, players: int) -> str | None:
+    """A trick that no `trick.winner` rule can pick a card of, in words; None when every trick
+    has a winner. Enumerates the kinds of cards a trick can hold (each special, a card of the
+    suit to follow, a trump, a card of another suit) and which kind leads, not the cards."""
+    led_how = dict(rules.special_led)
+    kinds = [s.name for s in rules.specials] + ["led", "trump", "other"]
+    # a trick holds at most `players` cards of at most `players` kinds; a special at most `count * copies`
+    for size in range(1, min(len(kinds), players) + 1):
+        for held in itertools.combinations(kinds, size):
+            for trump_exists in (True, False):
+                if "trump" in held and not trump_exists:
+                    continue
+                for lead in held:
+                    if not _possible(held, lead, led_how):
+                        continue
+                    if not any(_picks(rule, held, lead, led_how, trump_exists) for rule in rules.trick_winner):
+                        return _trick_words(held, lead, trump_exists)
+    return None
+
+
+def _possible(held: tuple[str, ...], lead: str, led_how: dict[str, str]) -> bool:
+    """Whether a trick can hold these kinds led by `lead`: a card of the suit to follow needs a
+    suit to follow (a suited card leads it, or `pass` specials before one do); `other` and
+    `trump` besides `led` need a suit to follow that is not theirs."""
+    suited = [k for k in held if k in ("led", "trump", "other")]
+    if not suited:
+        return True
+    if lead in ("trump", "other"):
+        return False  # the card that leads is of the suit to follow: call it `led`
+    if lead == "led":
+        return True
+    if led_how.get(lead, "free") == "pass":
+        return "led" in held  # the first suited card sets the suit (`pass` specials only before it)
+    return "led" not in held  # a `free` special leads: nothing to follow
+
+
+def _picks(rule, held: tuple[str, ...], lead: str, led_how: dict[str, str], trump_exists: bool) -> bool:
+    among = rule.among
+    if among == "suited":
+        return any(k in held for k in ("led", "trump", "other"))
+    if among == "trump":
+        return trump_exists and "trump" in held
+    if among == "led":
+        return "led" in held
+    return among in held
+
+
+def _trick_words(held: tuple[str, ...], lead: str, trump_exists: bool) -> str:
+    """`a wizard and a jester, a jester led, no trump`."""
+    words = {"led": "a card of the suit to follow", "trump": "a trump", "other": "a card of another suit"}
+    text = " and ".join(words.get(k, f"a {k}") for k in held)
+    text += ", " + ("that card" if lead == "led" else f"the {lead}") + " led"
+    return text + ("" if trump_exists else ", no trump")
+
+
 def _unknown_kind(name: str, rules: Ruleset) -> str:
     return f"hand kind `{name}` is not defined under `kinds` (known: {', '.join(rules.kinds)})"
 
@@ -584,7 +773,8 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     try:
         deck = rules.deck_count(players)
     except EvalError as e:
-        c.report_among([("deck", "size"), players_path(rules, players)], "W406", str(e))
+        where = ("deck", "copies") if str(e).startswith("deck.copies") else ("deck", "size")
+        c.report_among([where, players_path(rules, players)], "W406", str(e))
         return
     try:
         lets = rules.let_values(players)
@@ -593,7 +783,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         return
     for r in rules.running:
         try:
-            r.start({"players": players, **lets})
+            r.start(running_start_env(players, lets))
         except EvalError as e:
             c.report(("running", r.name, "start"), "W305", f"{with_n}: {e}")
             return
@@ -648,10 +838,11 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         if setup.cards_left < 0:
             c.report_among(
                 [path, players_path(rules, players), ("deck", "size") if rules.deck_size else ("deck", "ranks")]
+                + ([("deck", "copies")] if rules.copies is not None else [])
                 + ([("dealer", "sits_out")] if rules.sits_out is not None else []),
                 "W402",
                 f"{with_n}, hand {hand.number} deals {hand.size} cards to each of {setup.playing} players: "
-                f"{hand.size * setup.playing} cards, but the deck has {deck}",
+                f"{hand.size * setup.playing} cards, but the deck has {deck}{_deck_words(rules, players)}",
             )
             return
         setups.append((setup, path))

@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
+from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets, trump_env, winner_env
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
 from .load import JsonPath
 from .ruleset import HandSetup, Ruleset
@@ -76,6 +77,17 @@ class Target:
         for b in self.before:
             out |= b.formula.names - {"points", "bonus"}
         return frozenset(out)
+
+    @cached_property
+    def seat_sets(self) -> tuple[str, ...]:
+        """The seat sets it (or the points and bonus it reads) aggregates over."""
+        return tuple(sorted({name for f in (self.formula, *(b.formula for b in self.before)) for name, _ in f.seat_reads}))
+
+    @cached_property
+    def case_reads(self) -> frozenset[str]:
+        """What lint enumerates for it: what it reads, and this seat's own result and place too
+        when it reads the other seats (this seat is one of `seats`)."""
+        return self.reads | (RESULT_NAMES | SEAT_NAMES if self.seat_sets else frozenset())
 
     @cached_property
     def can_fail(self) -> bool:
@@ -157,6 +169,12 @@ class FormulaCases:
             targets.append(Target(r.after_hand, ("running", r.name, "after_hand"), r.name, self._before(r.after_hand, points, bonus)))
         self.scoring = targets
         self.points, self.bonus = points, bonus
+        #: `bidding.first` and `play.first_lead` chosen by a formula: tried like the scoring
+        self.choices = [
+            Target(choice.formula, path, "")
+            for choice, path in ((rules.first_bidder_choice, ("bidding", "first")), (rules.first_lead_choice, ("play", "first_lead")))
+            if choice is not None
+        ]
         self.ending: list[Target] = [
             Target(k.formula, ("winner", "rank", i) if "rank" in (rules.source.get("winner") or {}) else ("winner",), "")
             for i, k in enumerate(rules.rank)
@@ -186,7 +204,7 @@ class FormulaCases:
 
     def _value(self, t: Target, env: dict[str, Value]) -> tuple[bool, Any]:
         """(True, value) or (False, the error), remembered by the values `t` reads."""
-        key = tuple([env[n] for n in t.formula.key_names])
+        key = t.formula.memo_key(env)
         got = t.memo.get(key)
         if got is None:
             self.budget.spend(t.cost)
@@ -235,7 +253,7 @@ class FormulaCases:
             by: dict[tuple, dict[str, Value]] = {}
             for bid in range(size + 1):
                 for tricks in range(size + 1):
-                    full = {"bid": bid, "tricks": tricks, "made": tricks == bid, "over": tricks > bid, "under": tricks < bid, "diff": abs(bid - tricks)}
+                    full = result_facts({}, bid, tricks)
                     by.setdefault(tuple(full[n] for n in res), full)
             axes.append(list(by.values()))
         seat = sorted(reads & SEAT_NAMES)
@@ -277,11 +295,59 @@ class FormulaCases:
     def _paths(self, t: Target, entry: JsonPath) -> list[JsonPath]:
         return [t.path, entry] if t.reads & HAND_NAMES else [t.path]
 
+    #: How the other seats of a table did, for formulas that read them (aggregates): each gives
+    #: the others' (bid, tricks) from the tricks `rest` left to them, `k` of them, and the hand size.
+    TABLES: tuple[tuple[str, Callable[[int, int, int], list[tuple[int, int]]]], ...] = (
+        ("the others all bid 0 and one takes the tricks left", lambda rest, k, size: [(0, rest)] + [(0, 0)] * (k - 1)),
+        ("the others all make their bids", lambda rest, k, size: [(t, t) for t in _spread(rest, k)]),
+        ("the others all bid one more than they take", lambda rest, k, size: [(min(t + 1, size), t) for t in _spread(rest, k)]),
+        ("the others all bid every trick", lambda rest, k, size: [(size, t) for t in _spread(rest, k)]),
+    )
+
+    def _tables(self, t: Target, env: dict[str, Value], setup: HandSetup) -> Iterable[str]:
+        """For a target that reads other seats: fill `env`'s seat sets with each table of TABLES
+        around this seat's own case (positions in order, the dealer where the rules put it, the
+        others' totals and running values as this seat's), yielding its description; otherwise
+        yield "" once."""
+        if not t.seat_sets:
+            yield ""
+            return
+        size, playing = setup.plan.size, setup.playing
+        me = env.get("position", 1)
+        dealer_at = self._dealer_position(setup)
+        running = {r.name: env[r.name] for r in self.rules.running if r.name in env}
+        rest = size - int(env.get("tricks", 0))  # type: ignore[call-overload]
+        for label, table in self.TABLES:
+            others = iter(table(rest, playing - 1, size))
+            rows = []
+            for position in range(1, playing + 1):
+                if position == me:
+                    bid, tricks = env.get("bid", 0), env.get("tricks", 0)
+                else:
+                    bid, tricks = next(others)
+                rows.append(
+                    seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]
+                )
+            env.update(seat_sets(tuple(rows), me - 1))  # type: ignore[operator]
+            yield label
+
+    def _players(self, t: Target, env: dict[str, Value], players: int) -> None:
+        """For a winner's key that reads the other players: every player as this one (`env`)."""
+        if t.seat_sets:
+            row = winner_env({}, env.get("total", 0), {r.name: env[r.name] for r in self.rules.running if r.name in env})  # type: ignore[arg-type]
+            env.update(seat_sets((row,) * players, 0, t.seat_sets))
+
+    def _dealer_position(self, setup: HandSetup) -> int:
+        """The dealer's place in the bidding order (0 when the dealer sits out)."""
+        if setup.dealer_sits_out:
+            return 0
+        return 1 if self.rules.first_bidder == "dealer" and self.rules.first_bidder_choice is None else setup.playing
+
     def hand(self, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number]) -> None:
         """Every scoring formula over every case of one hand; `start` holds `total` and the running
         values at their start values."""
         first = setup.plan.number == 1 and not setup.extra
-        for t in self.scoring:
+        for t in self.scoring + self.choices:
             if id(t) in self.failed:
                 continue
             reads = t.reads
@@ -304,18 +370,19 @@ class FormulaCases:
         env.update(start)
         env.update(self.fixed)
         largest = self.largest.get(id(t), 0)
-        for case in self._cases(setup, t.reads):
+        for case in self._cases(setup, t.case_reads):
             env.update(case)
-            value, error = self._outcome(t, env)
-            if error is not None:
-                words = case_words(case, t.reads)
-                shown = f", {when(env, show)}" if show else ""
-                self.report(self._paths(t, entry), "W305", f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}{shown}: {error}", "error")
-                self.failed.add(id(t))
-                self.errors += 1
-                return True
-            if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-                largest = max(largest, abs(value))
+            for table in self._tables(t, env, setup):
+                value, error = self._outcome(t, env)
+                if error is not None:
+                    words = case_words(case, t.case_reads) + ([table] if table else [])
+                    shown = f", {when(env, show)}" if show else ""
+                    self.report(self._paths(t, entry), "W305", f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}{shown}: {error}", "error")
+                    self.failed.add(id(t))
+                    self.errors += 1
+                    return True
+                if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+                    largest = max(largest, abs(value))
         if not show:
             self.largest[id(t)] = largest
         return False
@@ -327,23 +394,24 @@ class FormulaCases:
         env.update(self.fixed)
         tries = samples(unknown, start)
         parts = self._divisors(t)
-        for case in self._cases(setup, t.reads):
+        for case in self._cases(setup, t.case_reads):
             env.update(case)
             extra = self._zeros(t, env, parts, start, unknown) if parts else []
             for values in tries + extra:
                 env.update(start)
                 env.update(values)
-                error = self._try(t, env)
-                if error is not None:
-                    words = case_words(case, t.reads)
-                    self.report(
-                        self._paths(t, entry),
-                        "W407",
-                        f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}, {when(env, unknown)}: {error} (lint cannot know these values; if a game reaches them, it stops with a rule error)",
-                        "warning",
-                    )
-                    self.warned.add(id(t))
-                    return
+                for table in self._tables(t, env, setup):
+                    error = self._try(t, env)
+                    if error is not None:
+                        words = case_words(case, t.case_reads) + ([table] if table else [])
+                        self.report(
+                            self._paths(t, entry),
+                            "W407",
+                            f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}, {when(env, unknown)}: {error} (lint cannot know these values; if a game reaches them, it stops with a rule error)",
+                            "warning",
+                        )
+                        self.warned.add(id(t))
+                        return
 
     def _divisors(self, t: Target) -> list[tuple[Callable, frozenset[str]]]:
         found = []
@@ -387,6 +455,7 @@ class FormulaCases:
             if id(t) in self.failed:
                 continue
             env: dict[str, Value] = {**lets, "players": players, **start}
+            self._players(t, env, players)
             unknown = t.reads & self.unknown
             if not unknown:
                 error = self._try(t, env)
@@ -401,6 +470,7 @@ class FormulaCases:
             for values in tries:
                 env.update(start)
                 env.update(values)
+                self._players(t, env, players)
                 error = self._try(t, env)
                 if error is not None:
                     case = when(env, unknown)
@@ -450,6 +520,7 @@ class FormulaCases:
             for t in self.ending:
                 if id(t) in self.warned or id(t) in self.failed:
                     continue
+                self._players(t, env, players)
                 self.budget.spend(t.cost)
                 try:
                     t.formula(env)
@@ -477,20 +548,20 @@ class FormulaCases:
         rules = self.rules
         for setup, entry in setups:
             bid, tricks = pattern(setup.plan.size)
-            env = dict(setup.env)
-            env.update(state)
-            env.update(self.fixed)
-            env.update(
-                trump=_a_trump(rules, setup),
-                position=1,
+            running = {r.name: state[r.name] for r in rules.running}
+            env = result_env(
+                trump_env(setup.env, _a_trump(rules, setup)),
+                bid,
+                tricks,
+                total=state["total"],
                 is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
-                bid=bid,
-                tricks=tricks,
-                made=tricks == bid,
-                over=tricks > bid,
-                under=tricks < bid,
-                diff=abs(bid - tricks),
+                position=1,
+                running=running,
             )
+            env.update(self.fixed)
+            if any(t.seat_sets for t in self.scoring):  # every seat plays as this one
+                row = result_env({}, bid, tricks, total=state["total"], position=1, running=running)
+                env.update(seat_sets((row,) * setup.playing, 0))
             values: dict[str, Number] = {}
             for t in self.scoring:
                 self.budget.spend(t.cost)
@@ -530,6 +601,9 @@ class FormulaCases:
             state: dict[str, Number] = dict(start)
             for setup, env in self._play(players, scheduled, label, pattern, state):
                 self.budget.spend(max(1, end.when.list_ops * LIST_COST))
+                if end.when.seat_reads:  # every player plays as this one
+                    row = winner_env({}, state["total"], {r.name: state[r.name] for r in self.rules.running})
+                    env.update(seat_sets((row,) * players, 0, ("seats",)))
                 try:
                     holds = end.when.cached(env)
                 except EvalError as e:
@@ -614,6 +688,16 @@ class BidTests:
     def reads(self) -> frozenset[str]:
         return frozenset().union(*(f.names for f, _ in self.tests))
 
+    @property
+    def seat_sets(self) -> tuple[str, ...]:
+        """The seat sets the limits aggregate over (`earlier`, ...)."""
+        return tuple(sorted({name for f, _ in self.tests for name, _ in f.seat_reads}))
+
+    @property
+    def seat_facts(self) -> frozenset[str]:
+        """What the limits read of each seat of those sets."""
+        return frozenset(n for f, _ in self.tests for _, facts in f.seat_reads for n in facts)
+
 
 def no_legal_bid(
     rules: Ruleset,
@@ -630,25 +714,26 @@ def no_legal_bid(
     there counts only if the earlier players can really reach that sum with bids their own
     rules allow (a "0" hand where everyone must bid 0 never has bids adding up to 3).
     """
+    if limits.seat_sets:
+        return _no_legal_bid_after_bids(rules, setup, limits, values, budget)
     tests = limits.tests
     used = limits.reads
     size = setup.plan.size
     uses_sum = "bids_so_far" in used
     trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
-    base = dict(setup.env)
-    base.update(values)
+    hands = {trump: trump_env(setup.env, trump) for trump in trumps}
+    running = {n: v for n, v in values.items() if n != "total"}
 
     def legal_bids(position: int, so_far: int, trump: str, first_only: bool) -> list[int]:
-        env = dict(base)
         dealer_bids_first = rules.first_bidder == "dealer"
-        env.update(
-            trump=trump,
+        env = bidding_env(
+            hands[trump],
+            total=values.get("total", 0),
             is_dealer=not setup.dealer_sits_out and position == (1 if dealer_bids_first else setup.playing),
-            position=position,
-            bids_so_far=so_far,
             bids_made=position - 1,
-            is_last=position == setup.playing,
-            is_first=position == 1,
+            bids_so_far=so_far,
+            bidders=setup.playing,
+            running=running,
         )
         legal = []
         budget.spend(len(tests) * (size + 1))  # at most this many evaluations
@@ -691,3 +776,73 @@ def no_legal_bid(
                     + (f" and trump is {trump}" if "trump" in used else "")
                 )
     return None
+
+
+def _spread(tricks: int, seats: int) -> list[int]:
+    """`tricks` shared as evenly as can be among `seats` seats, the earlier ones taking the rest."""
+    share, rest = divmod(tricks, seats) if seats else (0, 0)
+    return [share + (i < rest) for i in range(seats)]
+
+
+def _no_legal_bid_after_bids(rules: Ruleset, setup: HandSetup, limits: BidTests, values: dict[str, Number], budget: Budget) -> str | None:
+    """`no_legal_bid` for limits that read the other seats' bids (`max(earlier, bid)`): every
+    sequence of legal bids is followed, player after player. An aggregate does not depend on the
+    order of its seats, so when the limits read nothing of a seat but its bid (and totals and
+    running values, the same for every seat here), the bids so far count as a multiset and each
+    is tried once."""
+    tests = limits.tests
+    used = limits.reads
+    size, playing = setup.plan.size, setup.playing
+    trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
+    running = {n: v for n, v in values.items() if n != "total"}
+    total = values.get("total", 0)
+    dealer_at = 0 if setup.dealer_sits_out else (1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing)
+    by_multiset = limits.seat_facts <= {"bid", "total", *rules.running_names}
+
+    def legal_bids(bids: tuple[int, ...], hand: dict[str, Value], trump: str) -> list[int]:
+        position = len(bids) + 1
+        env = bidding_env(
+            hand, total=total, is_dealer=position == dealer_at, bids_made=len(bids), bids_so_far=sum(bids), bidders=playing, running=running
+        )
+        rows = tuple(
+            seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running, bid=bids[p - 1] if p <= len(bids) else None)
+            for p in range(1, playing + 1)
+        )
+        env.update(seat_sets(rows, position - 1, limits.seat_sets))
+        budget.spend(len(tests) * (size + 1))
+        legal = []
+        for bid in range(size + 1):
+            env["bid"] = bid
+            for test, path in tests:
+                try:
+                    if not test(env):
+                        break
+                except EvalError as e:
+                    case = f"the player bidding {_ordinal(position)}, bid {bid}, after the bids {_bids_words(bids)}"
+                    raise BidCheckError(path, e, case + (f", trump {trump}" if "trump" in used else "")) from None
+            else:
+                legal.append(bid)
+        return legal
+
+    for trump in trumps:  # player after player: the first to be left without a bid is reported
+        hand = trump_env(setup.env, trump)
+        level: list[tuple[int, ...]] = [()]
+        for position in range(1, playing + 1):
+            following: dict[tuple[int, ...], tuple[int, ...]] = {}
+            for bids in level:
+                legal = legal_bids(bids, hand, trump)
+                if not legal:
+                    return (
+                        f"the player bidding {_ordinal(position)} has no legal bid after the bids {_bids_words(bids)}"
+                        + (f" and trump is {trump}" if "trump" in used else "")
+                    )
+                if position < playing:
+                    for bid in legal:
+                        after = bids + (bid,)
+                        following.setdefault(tuple(sorted(after)) if by_multiset else after, after)
+            level = list(following.values())
+    return None
+
+
+def _bids_words(bids: tuple[int, ...]) -> str:
+    return ", ".join(map(str, bids)) if bids else "(none yet)"

@@ -11,8 +11,9 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
+from ..language import environment
 from ..language.expression import EvalError, Formula, Value, value_text
 
 CLOCKWISE = 1
@@ -54,10 +55,48 @@ class RankKey:
 
 
 @dataclass(frozen=True)
+class SeatChoice:
+    """`{highest: FORMULA}` or `{lowest: FORMULA}`: the seat whose value is highest (lowest),
+    ties going to the seat earliest in the order the choice is made in."""
+
+    highest: bool
+    formula: Formula
+
+
+@dataclass(frozen=True)
 class Tiebreak:
     hands: Formula
     cards: Formula
     kind: str = NORMAL
+
+
+class Special(NamedTuple):
+    """A special card of the deck (`deck.specials`): its name in the rules, its mark on the
+    table (how it is typed and shown), and how many are in one pack."""
+
+    name: str
+    mark: str
+    count: int
+
+
+class WinnerRule(NamedTuple):
+    """One rule of `trick.winner`: `pick` (first, last, highest, lowest) among the trick's cards
+    of `among` (a special's name, `trump`, `led` or `suited`)."""
+
+    pick: str
+    among: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.pick} {self.among}"
+
+
+#: The trick winner of version 1, written as rules: the highest trump, else the highest card of
+#: the led suit.
+STANDARD_WINNER = (WinnerRule("highest", "trump"), WinnerRule("highest", "led"))
+#: What a special card led asks of the others (`play.special_led`): nothing to follow (`free`),
+#: or the next card sets the suit (`pass`).
+SPECIAL_LED = ("free", "pass")
 
 
 @dataclass(frozen=True)
@@ -170,6 +209,12 @@ class Ruleset:
     suits: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
     ranks: tuple[str, ...] = STANDARD_RANKS
     deck_size: Formula | None = None
+    specials: tuple[Special, ...] = ()
+    copies: Formula | None = None  # packs shuffled together (a formula of players); None: 1
+    always_playable: tuple[str, ...] = ()  # specials that may be played even when holding the led suit
+    special_led: tuple[tuple[str, str], ...] = ()  # (special, free|pass): what it asks of the others when led
+    trick_winner: tuple[WinnerRule, ...] = STANDARD_WINNER
+    identical: str = "earlier"  # two copies of one card in a trick: the earlier or the later played wins
     first_dealer: str | int = "random"
     sits_out: Formula | None = None
     kinds: dict[str, HandKind] = field(default_factory=dict)
@@ -178,9 +223,14 @@ class Ruleset:
     turn_up: bool = False
     trump_none_when: Formula | None = None
     first_bidder: str = "after_dealer"
+    #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
+    #: "after_dealer", the order ties are broken in)
+    first_bidder_choice: SeatChoice | None = None
     allowed: Formula | None = None
     when_void: str = "free"
     first_lead: str = "first_bidder"
+    #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
+    first_lead_choice: SeatChoice | None = None
     points: Formula | None = None
     bonus: Formula | None = None
     running: tuple[RunningValue, ...] = ()
@@ -194,6 +244,12 @@ class Ruleset:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(canonical_json(self.source).encode("utf-8")).hexdigest()
+
+    @property
+    def winner_sets(self) -> tuple[str, ...]:
+        """The seat sets the winner's keys aggregate over (`seats`, `others`)."""
+        formulas = [k.formula for k in self.rank] + ([self.wins_outright] if self.wins_outright is not None else [])
+        return tuple(sorted({name for f in formulas for name, _ in f.seat_reads}))
 
     @property
     def running_names(self) -> tuple[str, ...]:
@@ -226,7 +282,7 @@ class Ruleset:
             raise EvalError(f"deck.ranks names {', '.join(twice)} more than once (10 and T are one rank)")
         if self.deck_size is None:
             return self.ranks
-        size = self.deck_size({**self.parameter_values, "players": players})
+        size = self.deck_size(environment.game_env(players, lets=self.parameter_values))
         per_suit, rest = divmod(size, len(self.suits)) if isinstance(size, int) else (0, 1)
         if rest or not 1 <= per_suit <= len(self.ranks):
             raise EvalError(
@@ -235,8 +291,28 @@ class Ruleset:
             )
         return self.ranks[:per_suit]
 
+    def deck_copies(self, players: int) -> int:
+        """How many packs are shuffled together for `players` (`deck.copies`, 1 by default)."""
+        if self.copies is None:
+            return 1
+        copies = self.copies({"players": players})
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:
+            raise EvalError(f"deck.copies gives {copies} with {players} players: it must be a whole number from 1 to {MAX_COPIES}")
+        return copies
+
     def deck_count(self, players: int) -> int:
-        return len(self.suits) * len(self.deck_ranks(players))
+        """The cards of the deck for `players`: every pack's suited cards and specials."""
+        one_pack = len(self.suits) * len(self.deck_ranks(players)) + sum(s.count for s in self.specials)
+        return one_pack * self.deck_copies(players)
+
+    @property
+    def standard_tricks(self) -> bool:
+        """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
+        highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == "earlier"
+
+    def special_index(self, name: str) -> int | None:
+        return next((i for i, s in enumerate(self.specials) if s.name == name), None)
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
@@ -249,7 +325,7 @@ class Ruleset:
         values = self.cache.get(key)
         if values is None:
             values = dict(self.parameter_values)
-            env: dict[str, Value] = {**values, "players": players, "deck_size": self.deck_count(players)} if self.lets else {}
+            env = environment.game_env(players, self.deck_count(players), values) if self.lets else {}
             for name, f in self.lets:
                 try:
                     env[name] = values[name] = f(env)
@@ -260,7 +336,7 @@ class Ruleset:
 
     def game_env(self, players: int) -> dict[str, Value]:
         """What every hand's formulas see of the game: `players`, `deck_size` and the `let` values."""
-        return {**self.let_values(players), "players": players, "deck_size": self.deck_count(players)}
+        return environment.game_env(players, self.deck_count(players), self.let_values(players))
 
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
@@ -330,6 +406,9 @@ class Ruleset:
             )
         return hands, cards
 
+
+#: The most packs shuffled together.
+MAX_COPIES = 8
 
 #: The most hands of one game: the schedule, and the schedule with the most tie-break hands.
 MAX_HANDS = 1000
@@ -442,15 +521,7 @@ class HandSetup:
 
 def hand_env(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> dict[str, Value]:
     """The `hand` context of one hand: what `dealer.sits_out` reads."""
-    env = rules.game_env(players)
-    env.update({
-        "hand_number": plan.number,
-        "hand_size": plan.size,
-        "hands": hands_total,
-        "kind": plan.kind,
-        "extra": extra,
-    })
-    return env
+    return environment.hand_env(rules.game_env(players), plan.number, plan.size, hands_total, plan.kind, extra)
 
 
 def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
@@ -460,6 +531,5 @@ def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing
-    env["playing"] = playing
-    env["cards_left"] = cards_left
+    environment.deal_env(env, playing, cards_left)
     return HandSetup(plan, extra, sits_out, playing, cards_left, env)

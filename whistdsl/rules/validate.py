@@ -25,6 +25,15 @@ LANGUAGE_VERSION = 2
 #: says. A file that uses one states `whistdsl: 2`, so a release that reads only version 1 stops
 #: at the version (W204) instead of half-reading the file; version 1 files keep their meaning.
 VERSION_2_KEYS: dict[tuple[str, ...], str] = {
+    ("deck", "copies"): "copies of the deck",
+    ("deck", "specials"): "special cards",
+    ("play", "always_playable"): "special cards playable at any time",
+    ("play", "special_led"): "what a special card led asks of the others",
+    ("trick",): "the trick winner rules",
+    ("bidding", "first", "highest"): "the first bidder chosen by a formula",
+    ("bidding", "first", "lowest"): "the first bidder chosen by a formula",
+    ("play", "first_lead", "highest"): "the first leader chosen by a formula",
+    ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
     ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
 }
@@ -57,6 +66,8 @@ _PATTERN_WORDS = {
     "^[A-Za-z0-9_]+(?![\\s\\S])": "letters, digits and _ only",
     "^[a-z_][a-z0-9_]*(?![\\s\\S])": "lowercase letters, digits and _ only, not starting with a digit (formulas use this name)",
     "^\\s*(highest|lowest)\\s+\\S": "`highest FORMULA` or `lowest FORMULA`, e.g. `highest total`",
+    "^\\s*(first|last|highest|lowest)\\s+[a-z_]": "`first`, `last`, `highest` or `lowest`, then a special card's name, `trump`, `led` or `suited`, e.g. `highest trump`",
+    "^[A-Za-z][A-Za-z0-9]{0,2}(?![\\s\\S])": "1 to 3 letters or digits, starting with a letter, e.g. W",
 }
 
 

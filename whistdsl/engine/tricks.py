@@ -1,0 +1,190 @@
+"""The play of a trick: which cards a player may add to it, and which card wins it.
+
+Two implementations of the same rules, chosen once per ruleset (`trick_play`):
+
+- the standard one (version 1 and any ruleset that plays like it): follow suit, the ruleset's
+  `when_void` rule, the highest trump else the highest card of the led suit. It is the
+  engine's hot path and relies on the card layout of cards.py (cards of one suit compare by
+  value);
+- the general one, read from the ruleset's data: special cards (`deck.specials`), which may
+  be played at any time (`play.always_playable`), what a special led asks of the others
+  (`play.special_led`), the ordered `trick.winner` rules and which of two identical cards wins
+  (`trick.identical`).
+
+A hand is one list per suit (and one for the specials, see cards.new_hand). A trick is a list
+of (seat, card) in playing order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..rules.ruleset import Ruleset, WinnerRule
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
+
+Hand = list  # list[list[Card]]: one list per suit
+TrickCards = list  # list[tuple[int, Card]]
+NO_SUIT = -2  # what a trick asks to follow when nothing is to be followed (a led Wizard)
+
+
+class NoWinner(Exception):
+    """No `trick.winner` rule picks a card of this trick (lint reports the rules that allow it)."""
+
+
+# ---------------------------------------------------------------- the standard path
+
+
+def legal_cards(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
+    """The cards a player holding `hand` may add to `trick`: follow suit if possible; when void,
+    the ruleset's `when_void` rule; otherwise any card.
+
+    The result may be one of the hand's own suit lists: read it, do not keep or change it.
+    """
+    if trick:
+        led = SUIT_OF[trick[0][1]]
+        if hand[led]:
+            return hand[led]
+        if trump >= 0 and hand[trump] and when_void != "free":
+            if when_void == "must_overtrump":
+                best = max((c for _, c in trick if SUIT_OF[c] == trump), default=-1)
+                return [c for c in hand[trump] if c > best] or hand[trump]
+            return hand[trump]
+    return hand[0] + hand[1] + hand[2] + hand[3]
+
+
+def trick_winner(trick: TrickCards, trump: int) -> int:
+    """The seat that wins a complete trick: the highest trump, else the highest card of the led
+    suit (of two identical cards, the earlier played)."""
+    win_seat, win_card = trick[0]
+    win_suit = SUIT_OF[win_card]
+    for seat, c in trick:
+        suit = SUIT_OF[c]
+        if (suit == win_suit and c > win_card) or (suit == trump and win_suit != trump):
+            win_seat, win_card, win_suit = seat, c, suit
+    return win_seat
+
+
+def led_suit(trick: TrickCards) -> int:
+    """The suit to follow in a standard trick: the first card's."""
+    return SUIT_OF[trick[0][1]]
+
+
+# ---------------------------------------------------------------- the general path
+
+
+@dataclass(frozen=True)
+class TrickPlay:
+    """The trick rules of one ruleset, ready to call: `legal(hand, trick, trump, when_void)`,
+    `winner(trick, trump)` -> seat, and `led(trick)` -> the suit to follow (NO_SUIT: nothing)."""
+
+    legal: Callable[[Hand, TrickCards, int, str], list[Card]]
+    winner: Callable[[TrickCards, int], int]
+    led: Callable[[TrickCards], int]
+    standard: bool
+    #: for computer players: how strong each special card is, as (level, order): level 2 when a
+    #: `trick.winner` rule names it before any suit rule (above every trump), -1 after, -2 never
+    special_power: dict[Card, tuple[int, int]] = field(default_factory=dict)
+    #: the specials that may be played at any time
+    always_playable: frozenset[Card] = frozenset()
+
+
+STANDARD = TrickPlay(legal_cards, trick_winner, led_suit, True)
+
+
+def trick_play(rules: Ruleset) -> TrickPlay:
+    """The trick rules of `rules`: the standard path when it plays like version 1."""
+    if rules.standard_tricks:
+        return STANDARD
+    cached = rules.cache.get("trick_play")
+    if cached is None:
+        cached = rules.cache["trick_play"] = _general(rules)
+    return cached
+
+
+def _general(rules: Ruleset) -> TrickPlay:
+    index = {s.name: i for i, s in enumerate(rules.specials)}
+    playable = frozenset(special_card(index[n]) for n in rules.always_playable if n in index)
+    # a special led that passes the lead on (`pass`) lets the next card set the suit; one that
+    # frees the trick (`free`, the default) leaves nothing to follow
+    passes = frozenset(special_card(index[n]) for n, how in rules.special_led if how == "pass" and n in index)
+    later = rules.identical == "later"
+    has_specials = bool(rules.specials)
+
+    def led(trick: TrickCards) -> int:
+        for _, c in trick:
+            suit = SUIT_OF[c]
+            if suit != SPECIAL:
+                return suit
+            if c not in passes:
+                return NO_SUIT
+        return NO_SUIT
+
+    def anything(hand: Hand) -> list[Card]:
+        return hand[0] + hand[1] + hand[2] + hand[3] + (hand[SPECIAL] if has_specials else [])
+
+    def legal(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
+        if trick:
+            suit = led(trick)
+            if suit >= 0:
+                extra = [c for c in hand[SPECIAL] if c in playable] if has_specials and playable else []
+                if hand[suit]:
+                    return hand[suit] + extra
+                if trump >= 0 and hand[trump] and when_void != "free":
+                    trumps = hand[trump]
+                    if when_void == "must_overtrump":
+                        best = max((c for _, c in trick if SUIT_OF[c] == trump), default=-1)
+                        trumps = [c for c in trumps if c > best] or trumps
+                    return trumps + extra
+        return anything(hand)
+
+    def matcher(rule: WinnerRule) -> Callable[[Card, int, int], bool]:
+        among = rule.among
+        if among == "trump":
+            return lambda c, trump, suit: trump >= 0 and SUIT_OF[c] == trump
+        if among == "led":
+            return lambda c, trump, suit: suit >= 0 and SUIT_OF[c] == suit
+        if among == "suited":
+            return lambda c, trump, suit: SUIT_OF[c] != SPECIAL
+        card = special_card(index[among])
+        return lambda c, trump, suit: c == card
+
+    def power(c: Card) -> int:
+        """Higher is stronger: a suited card's strength; specials by their order in the deck."""
+        return STRENGTH_OF[c] if SUIT_OF[c] != SPECIAL else -STRENGTH_OF[c]
+
+    rule_tests = [(r.pick, matcher(r)) for r in rules.trick_winner]
+
+    def winner(trick: TrickCards, trump: int) -> int:
+        suit = led(trick)
+        for pick, matches in rule_tests:
+            found = [(seat, c) for seat, c in trick if matches(c, trump, suit)]
+            if not found:
+                continue
+            if pick == "first":
+                return found[0][0]
+            if pick == "last":
+                return found[-1][0]
+            sign = 1 if pick == "highest" else -1
+            best_seat, best = found[0]
+            for seat, c in found[1:]:
+                p, q = sign * power(c), sign * power(best)
+                if p > q or (p == q and c == best and later):
+                    best_seat, best = seat, c
+            return best_seat
+        raise NoWinner(", ".join(r.text for r in rules.trick_winner))
+
+    suit_rule = next((i for i, r in enumerate(rules.trick_winner) if r.among not in index), len(rules.trick_winner))
+    special_power: dict[Card, tuple[int, int]] = {}
+    for name, i in index.items():
+        at = next((k for k, r in enumerate(rules.trick_winner) if r.among == name), None)
+        special_power[special_card(i)] = (-2, 0) if at is None else ((2, -at) if at < suit_rule else (-1, -at))
+    return TrickPlay(legal, winner, led, False, special_power, playable)
+
+
+def any_card(hand: Hand) -> list[Card]:
+    """Every card of a hand, suits in order, then the specials."""
+    return [c for cards in hand for c in cards]
+
+
+__all__ = ["NO_SUIT", "NO_TRUMP", "STANDARD", "NoWinner", "TrickPlay", "legal_cards", "led_suit", "trick_play", "trick_winner"]

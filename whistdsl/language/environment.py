@@ -1,0 +1,207 @@
+"""The one place that builds formula environments: the names of each context of the catalogue.
+
+A formula sees a dict of names (its context's variables, the `let` values, running values).
+Every part of whistdsl that evaluates formulas builds those dicts here, layer on layer as the
+game goes on: the table (`game_env`), the hand before the deal (`hand_env`), once it is known
+who plays (`deal_env`), with trump (`trump_env`), and then per seat: a bidder's turn
+(`bidding_env`), a seat's result (`result_env`), the end of the game (`winner_env`), and the
+running values' start (`running_start_env`). The engine, lint (rules/domain.py, rules/check.py),
+`whistdsl score` and the bots all call these, so the names they fill cannot drift apart from
+the catalogue (tests/test_environment.py checks each builder against its context).
+
+The per-seat builders refill a dict given as `into` (a copy of the layer below, kept by the
+caller) instead of copying: the engine builds thousands of them a second.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .expression import Number, Value
+
+Env = dict[str, Value]
+
+
+def game_env(players: int, deck_size: int | None = None, lets: Mapping[str, Value] | None = None) -> Env:
+    """The table: the parameters and `let` values (`lets`), then `players` and `deck_size` (where
+    known), which a parameter of the same name does not hide."""
+    env: Env = dict(lets) if lets else {}
+    env["players"] = players
+    if deck_size is not None:
+        env["deck_size"] = deck_size
+    return env
+
+
+def hand_env(game: Mapping[str, Value], number: int, size: int, hands: int, kind: str, extra: bool) -> Env:
+    """The `hand` context: the table and this hand's place in the schedule."""
+    env = dict(game)
+    env["hand_number"] = number
+    env["hand_size"] = size
+    env["hands"] = hands
+    env["kind"] = kind
+    env["extra"] = extra
+    return env
+
+
+def deal_env(hand: Env, playing: int, cards_left: int) -> Env:
+    """The `deal` context: the hand once it is known who plays (extends `hand` in place)."""
+    hand["playing"] = playing
+    hand["cards_left"] = cards_left
+    return hand
+
+
+def trump_env(deal: Mapping[str, Value], trump: str) -> Env:
+    """The hand with its trump suit (a suit name or "none"): the base of every per-seat context."""
+    return dict(deal, trump=trump)
+
+
+def seat_env(
+    env: Env,
+    *,
+    total: Number,
+    is_dealer: bool,
+    position: int,
+    running: Mapping[str, Number] | None = None,
+) -> Env:
+    """A seat's own facts (total before this hand, the dealer, the place in the bidding order,
+    the running values before this hand), written into `env`."""
+    if running:
+        env.update(running)
+    env["total"] = total
+    env["is_dealer"] = is_dealer
+    env["position"] = position
+    return env
+
+
+def bidding_env(
+    hand: Mapping[str, Value],
+    *,
+    total: Number,
+    is_dealer: bool,
+    bids_made: int,
+    bids_so_far: int,
+    bidders: int,
+    running: Mapping[str, Number] | None = None,
+    into: Env | None = None,
+) -> Env:
+    """The `bidding` context for the seat to bid, less `bid` (set per bid tried): `bids_made`
+    seats have bid before it, their bids adding up to `bids_so_far`, of `bidders` in all."""
+    env = dict(hand) if into is None else into
+    seat_env(env, total=total, is_dealer=is_dealer, position=bids_made + 1, running=running)
+    env["bids_so_far"] = bids_so_far
+    env["bids_made"] = bids_made
+    env["is_last"] = bids_made == bidders - 1
+    env["is_first"] = bids_made == 0
+    return env
+
+
+def first_bidder_env(hand: Mapping[str, Value], *, total: Number, is_dealer: bool, running: Mapping[str, Number] | None = None) -> Env:
+    """The `first_bidder` context for one seat (`bidding.first: {highest: ...}`): what is known of
+    it before the bidding, with no place in the bidding order yet."""
+    env = dict(hand)
+    if running:
+        env.update(running)
+    env["total"] = total
+    env["is_dealer"] = is_dealer
+    return env
+
+
+def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value]) -> Env:
+    """The `first_lead` context for one seat once every bid is made: the hand and the seat's row
+    (`seat_row` with its bid)."""
+    env = dict(hand)
+    env.update(row)
+    return env
+
+
+def result_facts(env: Env, bid: int, tricks: int) -> Env:
+    """A seat's result: its bid, its tricks, and what follows from them (written into `env`)."""
+    env["bid"] = bid
+    env["tricks"] = tricks
+    env["made"] = tricks == bid
+    env["over"] = tricks > bid
+    env["under"] = tricks < bid
+    env["diff"] = abs(bid - tricks)
+    return env
+
+
+def result_env(
+    hand: Mapping[str, Value],
+    bid: int,
+    tricks: int,
+    *,
+    total: Number = 0,
+    is_dealer: bool = False,
+    position: int = 1,
+    running: Mapping[str, Number] | None = None,
+    into: Env | None = None,
+) -> Env:
+    """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result.
+
+    `into`, when given, is a copy of `hand` to refill (saves a copy per seat). The `bonus` and
+    `running` contexts add `points` and `bonus` to it as they are computed.
+    """
+    env = dict(hand) if into is None else into
+    seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
+    return result_facts(env, bid, tricks)
+
+
+def winner_env(game: Mapping[str, Value], total: Number, running: Mapping[str, Number] | None = None) -> Env:
+    """The `winner` context for one player at the end of the game: the table, the final total
+    and running values."""
+    env = dict(game)
+    env["total"] = total
+    if running:
+        env.update(running)
+    return env
+
+
+def running_start_env(players: int, lets: Mapping[str, Value] | None = None) -> Env:
+    """The `running_start` context: what a running value's start reads."""
+    return game_env(players, lets=lets)
+
+
+# ---------------------------------------------------------------- the other seats (aggregates)
+
+
+def seat_row(
+    *,
+    total: Number,
+    is_dealer: bool,
+    position: int,
+    running: Mapping[str, Number] | None = None,
+    bid: int | None = None,
+    tricks: int | None = None,
+) -> Env:
+    """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
+    running values, whether it deals, its place in the bidding order, and its bid (once made) and
+    result (once the hand is played)."""
+    row: Env = {}
+    seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
+    if bid is not None:
+        if tricks is None:
+            row["bid"] = bid
+        else:
+            result_facts(row, bid, tricks)
+    return row
+
+
+#: The seat sets, as the seat at `index` of the bidding order sees them.
+SET_NAMES = ("seats", "others", "earlier", "later")
+
+
+def seat_sets(rows: tuple[Env, ...], index: int, names: tuple[str, ...] = SET_NAMES) -> Env:
+    """The seat sets of the seat at `index` of `rows` (every playing seat's row, in bidding order,
+    or in seat order at the end of the game): `seats` all of them, `others` all but this one,
+    `earlier` those before it, `later` those after it. Only `names` are filled."""
+    out: Env = {}
+    for name in names:
+        if name == "seats":
+            out[name] = rows
+        elif name == "others":
+            out[name] = rows[:index] + rows[index + 1 :]
+        elif name == "earlier":
+            out[name] = rows[:index]
+        elif name == "later":
+            out[name] = rows[index + 1 :]
+    return out
