@@ -157,3 +157,54 @@ def test_the_independent_checker_catches_a_wrong_score_a_wrong_winner_and_a_miss
     fewer_tricks = Rules(NOMINATION.sizes, NOMINATION.trump, lambda bid, tricks, size: tricks)
     with pytest.raises(Wrong, match="points"):
         check_record(record, fewer_tricks)
+
+
+# ---------------------------------------------------------------- Kachuful, to a target
+
+# Wikipedia: "each player that successfully takes the exact number of tricks that he declared
+# receives ten plus the number of tricks declared/taken ... does not ... gets 0 points".
+# A 3-card hand:
+#   bid 0: exact 10 + 0 = 10; else 0, 0, 0
+#   bid 1: 0; exact 10 + 1 = 11; 0; 0
+#   bid 2: 0; 0; exact 10 + 2 = 12; 0
+#   bid 3: 0; 0; 0; exact 10 + 3 = 13
+KACHUFUL_3 = [
+    [10, 0, 0, 0],
+    [0, 11, 0, 0],
+    [0, 0, 12, 0],
+    [0, 0, 0, 13],
+]
+
+KACHUFUL = Rules(
+    sizes=lambda players: range(1, 52 // players + 1),
+    trump=lambda number, size, players, turn_up: ["spades", "diamonds", "clubs", "hearts"][(number - 1) % 4],
+    score=lambda bid, tricks, size: 10 + bid if tricks == bid else 0,
+    ends=lambda totals, number: max(totals) >= 100,
+    cap=0,  # set per player count below: 10 passes of the rounds
+)
+
+
+def kachuful_rules(players: int) -> Rules:
+    return Rules(KACHUFUL.sizes, KACHUFUL.trump, KACHUFUL.score, ends=KACHUFUL.ends, cap=10 * (52 // players))
+
+
+def test_kachuful_scores_ten_and_the_bid_for_the_exact_bid_else_nothing():
+    assert score_table("kachuful", 3, 4) == KACHUFUL_3
+
+
+def test_kachuful_deals_one_card_more_each_round_as_the_deck_allows_and_cycles_four_trumps():
+    rules = load_rules("kachuful")
+    assert sizes_of("kachuful", 6)[:9] == [1, 2, 3, 4, 5, 6, 7, 8, 1]  # "for 6 players 8 rounds", then again
+    assert sizes_of("kachuful", 4)[:14] == [*range(1, 14), 1]
+    assert len(sizes_of("kachuful", 4)) == 130  # the cap: 10 passes of 13 rounds
+    assert rules.trump_cycle == ("spades", "diamonds", "clubs", "hearts")
+
+
+@pytest.mark.parametrize("players, seed", [(3, 7), (4, 8), (6, 9)])
+def test_kachuful_games_end_after_the_round_someone_reaches_the_target(players, seed):
+    record = played("kachuful", players, seed)
+    totals = check_record(record, kachuful_rules(players))
+    assert max(totals) >= 100
+    before = [a - b for a, b in zip(totals, record["hands"][-1]["points"])]
+    assert max(before) < 100  # nobody had reached it one round earlier
+    assert replay(record).complete
