@@ -604,7 +604,7 @@ class FormulaCases:
         if end is None:
             return
         scheduled = [(setup, entry) for setup, entry in setups if not setup.extra]
-        exact = not (end.when.names & self.unknown)
+        exact = not (end.when.names & self.unknown) and not end.when.seat_reads  # totals, of any seat, are not known exactly
         held = False
         for label, pattern in self.PATTERNS if not exact else self.PATTERNS[:1]:
             state: dict[str, Number] = dict(start)
