@@ -178,6 +178,12 @@ def check_game(game: Game) -> None:
             assert h.turn_up is None
         turned = text(h.turn_up) if h.turn_up is not None else None
         trump = suit(turned) if turned is not None else None
+        if turned == "W":  # a turned Wizard: the dealer names one of the four suits
+            ((seat, decision, choice),) = h.choices
+            assert seat == h.dealer and decision == "trump" and choice in SUIT_OF_NAME
+            trump = SUIT_OF_NAME[choice]
+        else:
+            assert h.choices == ()
         assert (None if h.trump < 0 else SUIT_OF_NAME[["spades", "hearts", "diamonds", "clubs"][h.trump]]) == trump
         # the play: the seat left of the dealer leads, then each trick's winner
         hands = [[text(c) for c in cards] for cards in h.deal]
