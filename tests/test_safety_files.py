@@ -239,6 +239,25 @@ def test_root_widens_where_extends_may_lead(tmp_path: Path) -> None:
     assert invoke("lint", house, "--root", tmp_path / "missing").exit_code == 2
 
 
+def test_lint_of_a_folder_lets_the_files_under_it_extend_within_it(tmp_path: Path) -> None:
+    # `lint rulesets/` from a checkout: scoring/x.yaml extends ../serbian.yaml inside the folder named
+    (tmp_path / "base.yaml").write_text(HOUSE)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "house.yaml").write_text("whistdsl: 1\nextends: ../base.yaml\n")
+    assert invoke("lint", tmp_path).exit_code == 0
+    # named on its own, the file's root is its own folder again
+    assert invoke("lint", tmp_path / "games" / "house.yaml").exit_code == 1
+    # and nothing under the folder may lead out of it
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "base.yaml").write_text(HOUSE)
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "house.yaml").write_text("whistdsl: 1\nextends: ../outside/base.yaml\n")
+    refused = invoke("lint", inner)
+    assert refused.exit_code == 1 and "leads outside the folder" in refused.output
+
+
 def test_the_root_is_the_top_of_the_chain_not_each_file(tmp_path: Path) -> None:
     # a base inside the folder may not step out of it either, even from a subfolder
     folder = _outside_folder(tmp_path)

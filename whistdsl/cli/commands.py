@@ -48,8 +48,11 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
-def _ruleset_files(paths: list[Path]) -> list[Path]:
-    """The files `lint` checks: each file named, and every *.yaml / *.yml under each folder named.
+def _ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
+    """The files `lint` checks, each with the folder it was found under (None for a file named
+    on its own): each file named, and every *.yaml / *.yml under each folder named. A folder
+    named is where the `extends:` of the files under it may lead (unless --root says otherwise),
+    so `lint rulesets/` checks `scoring/x.yaml` extending `../serbian.yaml` as a whole.
 
     Usage errors (exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
     not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
@@ -57,15 +60,15 @@ def _ruleset_files(paths: list[Path]) -> list[Path]:
     a symbolic link leading outside that folder (name it on its own if it is meant); an
     unreadable file.
     """
-    files: list[Path] = []
+    files: list[tuple[Path, Path | None]] = []
     for p in paths:
         if p.is_dir():
-            files.extend(_rulesets_under(p))
+            files.extend((f, p) for f in _rulesets_under(p))
         elif os.path.lexists(p):
-            files.append(_regular(p))
+            files.append((_regular(p), None))
         else:
             raise _usage(f"{p}: no such file or directory")
-    for f in files:  # an unreadable path is a usage error, like a missing one
+    for f, _ in files:  # an unreadable path is a usage error, like a missing one
         try:
             f.open("rb").close()  # a regular file by now: opening it cannot wait
         except OSError as e:
@@ -107,9 +110,9 @@ def lint(
     parameters still over every value they can take)."""
     files = _ruleset_files(paths)
     results: list[LintResult] = []
-    for f in files:
+    for f, folder in files:
         try:
-            results.append(lint_path(f, root=root, settings=settings or ()))
+            results.append(lint_path(f, root=root if root is not None else folder, settings=settings or ()))
         except SettingError as e:
             raise _usage(f"{f}: {e}") from None
     findings = [f for r in results for f in r.findings]

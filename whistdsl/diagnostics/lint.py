@@ -101,7 +101,7 @@ def resolve_ruleset_argument(argument: str) -> Path | None:
 #: What `--set NAME=VALUE` means, for every command that reads a ruleset.
 SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
 #: What `--root DIR` means, for every command that reads a ruleset.
-ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named)."
+ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named; for `lint DIR`, DIR)."
 
 
 class RulesetError(Exception):
