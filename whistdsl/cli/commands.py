@@ -52,7 +52,7 @@ def _ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
     """The files `lint` checks, each with the folder it was found under (None for a file named
     on its own): each file named, and every *.yaml / *.yml under each folder named. A folder
     named is where the `extends:` of the files under it may lead (unless --root says otherwise),
-    so `lint rulesets/` checks `scoring/x.yaml` extending `../serbian.yaml` as a whole.
+    so `lint rulesets/` checks `scoring/x.yaml` extending `../base.yaml` as a whole.
 
     Usage errors (exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
     not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
