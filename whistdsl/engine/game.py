@@ -816,6 +816,8 @@ class Game:
                     running=self.running[s],
                     bid=bid,
                     tricks=self.taken[s] if results else None,
+                    call=self.calls[s],
+                    blind=self.blind[s],
                 )
             )
         return tuple(rows)

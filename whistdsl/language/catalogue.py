@@ -101,7 +101,7 @@ _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, 
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
-_RESULT_FACTS = ("bid", "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", "call", "blind", "tricks", "made", "over", "under", "diff")
 _RESULT = (
     Variable("tricks", N, "tricks this player took"),
     Variable("made", B, "tricks == bid: the contract was made exactly"),
@@ -174,8 +174,8 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", *_SEAT_FACTS),
-            earlier_only=("bid",),
+            per_seat=("bid", "call", "blind", *_SEAT_FACTS),
+            earlier_only=("bid", "call", "blind"),
             own_only=("bids_made", "is_last", "is_first"),
         ),
         Context(
@@ -262,9 +262,9 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID[:1] + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", *_SEAT_FACTS),
         ),
     )
 }

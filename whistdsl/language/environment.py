@@ -181,13 +181,18 @@ def seat_row(
     running: Mapping[str, Number] | None = None,
     bid: int | None = None,
     tricks: int | None = None,
+    call: str = "",
+    blind: bool = False,
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
-    running values, whether it deals, its place in the bidding order, and its bid (once made) and
-    result (once the hand is played)."""
+    running values, whether it deals, its place in the bidding order, and its bid (once made:
+    with the named call it made, "" for a number, and whether it bid blind) and result (once the
+    hand is played)."""
     row: Env = {}
     seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
     if bid is not None:
+        row["call"] = call
+        row["blind"] = blind
         if tricks is None:
             row["bid"] = bid
         else:

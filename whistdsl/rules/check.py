@@ -21,7 +21,7 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
-from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
+from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, decision_when_failure, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
     CLOCKWISE,
@@ -965,6 +965,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     if cases.errors:
         return
     _check_bids(c, rules, players, setups, start, budget, cases)
+    _check_decision_when(c, rules, players, setups, budget)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
     cases.end_probe(players, setups, start)
@@ -977,6 +978,25 @@ def players_path(rules: Ruleset, players: int) -> JsonPath:
 
 def _entry_path(c: _Compiler, i: int) -> JsonPath:
     return ("schedule", i, "cards") if isinstance(c.get(("schedule", i)), dict) else ("schedule", i)
+
+
+def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], budget: Budget) -> None:
+    """`decisions.when` of the trump decision, over every hand and every trump and turned card
+    it can have (rules/domain.py): a case it cannot be evaluated in is W305, naming the case."""
+    choice = rules.trump_choice
+    if choice is None or choice.when is None:
+        return
+    path = (*_decision_path(c, "trump"), "when")
+    seen: set[tuple] = set()
+    for setup, entry in setups:
+        key = tuple(setup.env.get(n) for n in sorted(choice.when.names))
+        if key in seen:
+            continue
+        seen.add(key)
+        failure = decision_when_failure(rules, choice.when, setup, players, budget)
+        if failure is not None:
+            c.report_among([path, entry], "W305", failure)
+            return
 
 
 def _check_bids(
