@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     "W207": "a key belongs to another kind of decision (`decisions`)",
     "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
     "W209": "a parameter that no formula reads (a warning)",
+    "W211": "the auction is written after the decisions it comes before (`decisions`)",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -62,12 +63,17 @@ CODES: dict[str, str] = {
     "W425": "a formula reads what the decider cannot see yet (hidden bids, a trump named later)",
     "W426": "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids)",
     "W427": "a named call has a reserved name",
+    "W432": "an auction's lowest bid does not fit a hand (below 1, or above the hand size)",
+    "W433": "a trump decision that does not fit the auction (`who: declarer` without an auction; trump named twice)",
+    "W434": "a formula reads the auction or an excused seat, but the ruleset has none (`is_declarer`, `auction_bid`, `excused`)",
+    "W435": "a warning: seats may be excused from bidding, but the scoring does not read `excused`",
+    "W436": "an auction names a suit the deck does not have",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417", "W421"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W435"})
 
 
 @dataclass(frozen=True, order=True)

@@ -22,7 +22,9 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from ..language.environment import (
+    auction_env,
     bidding_env,
+    skip_env,
     first_bidder_env,
     first_lead_env,
     game_env,
@@ -34,6 +36,7 @@ from ..language.environment import (
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number, turn_up_facts
+from .auction import Auction
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
 
@@ -159,6 +162,9 @@ class HandResult(NamedTuple):
     choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
     calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
     blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
+    excused: tuple[bool, ...] = ()  # per seat, whether it was excused from bidding (`skip`); () without decisions
+    declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
+    auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,10 @@ class SeatView:
     blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
     bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
     trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
+    declarer: int | None = None  # the seat that won the auction, once it is over
+    auction_bid: int = 0  # the declarer's winning bid (0: none)
+    auction: tuple[tuple[int, str], ...] = ()  # the auction's bids and passes so far, (seat, choice)
+    excused: tuple[bool, ...] = ()  # per seat, excused from bidding this hand (`skip`), once its turn came
 
     @property
     def played(self) -> frozenset[Card]:
@@ -297,12 +307,16 @@ class Game:
         self.choices: list[tuple[int, str, str]] = []
         self.decision: str | None = None
         self.trump_named_by: int | None = None
+        self.excused: list[bool] | tuple[bool, ...] = (False,) * n
+        self.declarer: int | None = None
+        self.auction_bid = 0
+        self._auction: Auction | None = None
         if "score_reads" not in shared:
             formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
             sets = {name for f in formulas for name, _ in f.seat_reads}
             reads = set().union(*(f.names for f in formulas)) - sets
             by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
-            by_seat = {"total", "is_dealer", "position", "call", "blind", *rules.running_names}
+            by_seat = {"total", "is_dealer", "position", "call", "blind", "is_declarer", "auction_bid", "excused", *rules.running_names}
             shared["score_reads"] = (
                 sorted(reads - by_result - by_seat),  # read from the hand's env
                 sorted(reads & by_seat),
@@ -335,7 +349,8 @@ class Game:
         game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
         game._begin_kind(rules.kinds[view.kind])
         game.dealer = view.dealer
-        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
+        chosen = rules.first_bidder_choice is not None or view.declarer is not None
+        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if chosen else None)
         game._seat_table(table)
         game.hands = [new_hand(game._specials) for _ in range(n)]
         for seat, cards in hands.items():
@@ -359,6 +374,8 @@ class Game:
             game.calls = list(view.calls) if view.calls else [""] * n
             game.blind = list(view.blind) if view.blind else [False] * n
             game.looked = [True] * n  # a look-ahead plays on from here: nobody chooses blind any more
+            game.excused = list(view.excused) if view.excused else [False] * n
+            game.declarer, game.auction_bid, game._auction = view.declarer, view.auction_bid, None
             game.choices = []
             game.decision = view.decision
             game.trump_named_by = view.trump_named_by
@@ -392,6 +409,12 @@ class Game:
             return self.calls[seat]
         if name == "blind":
             return self.blind[seat]
+        if name == "is_declarer":
+            return seat == self.declarer
+        if name == "auction_bid":
+            return self.auction_bid
+        if name == "excused":
+            return self.excused[seat]
         return self.running[seat][name]
 
     def _choose_first_dealer(self, given: int | None) -> int:
@@ -466,7 +489,7 @@ class Game:
         sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
-            env = first_lead_env(self.hand_env, rows[index])
+            env = first_lead_env(self.hand_env, rows[index], self.auction_bid)
             if sets:
                 env.update(seat_sets(rows, index))
             return env
@@ -482,7 +505,7 @@ class Game:
             sets = {name for f in formulas for name, _ in f.seat_reads}
             reads = set().union(*(f.names for f in formulas)) - {"bid", "call"} - sets
             by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
-            by_seat = {"total", "is_dealer", "blind", *rules.running_names}
+            by_seat = {"total", "is_dealer", "blind", "is_declarer", "auction_bid", "excused", *rules.running_names}
             tests = self._kind_tests[kind.name] = (
                 formulas,
                 sorted(reads - by_turn - by_seat),  # the hand's own
@@ -639,6 +662,8 @@ class Game:
         self.choices: list[tuple[int, str, str]] = []
         self.trump_named_by: int | None = None
         self.decision: str | None = None
+        self.excused = [False] * n
+        self.declarer, self.auction_bid, self._auction = None, 0, None
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
@@ -650,10 +675,77 @@ class Game:
                     self._names_trump = bool(choice.when(env))
                 except EvalError as e:
                     raise _formula_error(e, (choice.when,), env, hand=self.hand_number) from None
-            if self._names_trump and not choice.after_bidding:
+            if self._names_trump and not choice.after_bidding and choice.who != "declarer":
                 self._ask(self._trump_chooser(), "trump")
                 return
+        if self.rules.auction is not None:
+            self._begin_auction(setup)
+            return
         self._next_bidder(self.bidding_order[0])
+
+    def _begin_auction(self, setup: HandSetup) -> None:
+        """The auction before the bidding (engine/auction.py): everyone bids looking at its cards."""
+        rule = self.rules.auction
+        low = rule.min  # type: ignore[union-attr]
+        if isinstance(low, Formula):
+            env = auction_env(setup.env)
+            try:
+                low = int(low(env))  # type: ignore[arg-type]
+            except EvalError as e:
+                raise _formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]
+        self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
+        self.looked = [True] * self.players
+        if self._auction.done:  # cannot happen with 2 or more seats
+            self._end_auction()
+            return
+        self._ask(self._auction.to_act, "auction")
+
+    def _end_auction(self) -> None:
+        """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
+        it names trump (`who: declarer`)."""
+        declarer, tricks, suit = self._auction.contract()  # type: ignore[union-attr]
+        self.declarer, self.auction_bid = declarer, tricks
+        self.decision = None
+        if declarer is None:  # every seat passed: the trump rule stands, everyone bids
+            self._next_bidder(self.bidding_order[0])
+            return
+        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, declarer))
+        self._bid_scratch = None
+        self._keep_bid_hand_key()
+        if suit is not None:
+            self.trump_named_by = declarer
+            self._set_trump(NO_TRUMP if suit == "none" else suit_number(suit))
+        choice = self.rules.trump_choice
+        if choice is not None and choice.who == "declarer" and self._names_trump and not choice.after_bidding:
+            self._ask(declarer, "trump")
+            return
+        self._next_bidder(self.bidding_order[0])
+
+    def _made_for(self, seat: int) -> int | None:
+        """The bid made for `seat` at its turn: the declarer's contract, 0 for a seat excused
+        from bidding (`skip`); None when the seat bids itself."""
+        if seat == self.declarer:
+            return self.auction_bid
+        skip = self.rules.skip
+        if skip is None:
+            return None
+        env = skip_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            position=len(self.bid_log) + 1,
+            running=self.running[seat],
+            is_declarer=False,
+            auction_bid=self.auction_bid,
+        )
+        try:
+            excused = bool(skip(env))
+        except EvalError as e:
+            raise _formula_error(e, (skip,), env, hand=self.hand_number, seat=seat) from None
+        if excused:
+            self.excused[seat] = True  # type: ignore[index]
+            return 0
+        return None
 
     def _trump_chooser(self) -> int:
         who = self.rules.trump_choice.who  # type: ignore[union-attr]
@@ -661,6 +753,8 @@ class Game:
             return self.dealer
         if who == "highest_bidder":
             return self.highest_bidder()
+        if who == "declarer" and self.declarer is not None:
+            return self.declarer
         return self.bidding_order[0]
 
     def _ask(self, seat: int, decision: str) -> None:
@@ -671,7 +765,15 @@ class Game:
             self.looked[seat] = True  # naming trump, the seat has looked at its cards
 
     def _next_bidder(self, seat: int) -> None:
-        """`seat` bids next: first its choice to bid blind, when it has not looked yet."""
+        """`seat` bids next: first its choice to bid blind, when it has not looked yet; a bid
+        made for it (the declarer's contract, an excused seat's 0) is made at once."""
+        made = self._made_for(seat) if self.declarer is not None or self.rules.skip is not None else None
+        if made is not None:
+            self.phase = BIDDING
+            self.decision = None
+            self.to_act = seat
+            self._commit_bid(made)
+            return
         if not self.looked[seat]:
             self._ask(seat, "blind")
             return
@@ -685,6 +787,8 @@ class Game:
             return []
         if self.decision == "trump":
             return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
+        if self.decision == "auction":
+            return self._auction.options()  # type: ignore[union-attr]
         return ["look", "blind"]
 
     def decide(self, choice: str) -> None:
@@ -694,11 +798,19 @@ class Game:
             raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
         options = self.decision_options()
         if type(choice) is not str or choice not in options:
-            what = "trump" if self.decision == "trump" else "whether to bid blind"
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
         seat: int = self.to_act  # type: ignore[assignment]
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
+        if self.decision == "auction":
+            auction = self._auction
+            auction.apply(choice)  # type: ignore[union-attr]
+            if auction.done:  # type: ignore[union-attr]
+                self._end_auction()
+            else:
+                self.to_act = auction.to_act  # type: ignore[union-attr]
+            return
         if self.decision == "trump":
             self.trump_named_by = seat
             self._set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
@@ -800,6 +912,9 @@ class Game:
             running=self.running[seat],
             into=env,
             blind=self.blind[seat],
+            is_declarer=seat == self.declarer,
+            auction_bid=self.auction_bid,
+            excused=self.excused[seat],
         )
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -818,6 +933,8 @@ class Game:
                     tricks=self.taken[s] if results else None,
                     call=self.calls[s],
                     blind=self.blind[s],
+                    is_declarer=s == self.declarer,
+                    excused=self.excused[s],
                 )
             )
         return tuple(rows)
@@ -969,6 +1086,10 @@ class Game:
             blind=tuple(self.blind),
             bids_hidden=bool(hidden),
             trump_named_by=self.trump_named_by,
+            declarer=self.declarer,
+            auction_bid=self.auction_bid,
+            auction=tuple(self._auction.log) if self._auction is not None else (),
+            excused=tuple(self.excused),
         )
 
     # ------------------------------------------------------------ actions
@@ -1219,6 +1340,9 @@ class Game:
                     into=scratch,
                     call=self.calls[seat],
                     blind=self.blind[seat],
+                    is_declarer=seat == self.declarer,
+                    auction_bid=self.auction_bid,
+                    excused=self.excused[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -1266,7 +1390,7 @@ class Game:
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
                 self.rules.specials,
-                *((tuple(self.choices), tuple(self.calls), tuple(self.blind)) if self._decides else ()),
+                *((tuple(self.choices), tuple(self.calls), tuple(self.blind), tuple(self.excused), self.declarer, self.auction_bid) if self._decides else ()),
             )
         )
         if self.stop_after_hand:

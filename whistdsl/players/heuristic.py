@@ -251,6 +251,31 @@ def allowed_bids(view: SeatView, blind: bool) -> list[int | str]:
     return out
 
 
+def choose_auction(view: SeatView, options: Sequence[str]) -> str:
+    """In an auction: the lowest bid that outbids, in the suit (or with the trump as it stands,
+    in an auction of numbers) where this seat expects the most tricks, when it expects at least
+    that many tricks there; otherwise `pass`."""
+    expected: dict[str | None, float] = {}
+    for option in options:
+        parts = option.split()
+        if len(parts) != 2 or parts[1] in expected:
+            continue
+        trump = NO_TRUMP if parts[1] == "none" else suit_number(parts[1])
+        v = replace(view, trump=trump, hand_env=dict(view.hand_env, trump=parts[1]))
+        expected[parts[1]] = _mean(trick_distribution(card_chances(v)))
+    if not expected:  # numbers only: the trump as it stands (the declarer names it later)
+        expected[None] = _mean(trick_distribution(card_chances(view)))
+    best = max(expected.values())
+    for option in options:  # lowest first
+        parts = option.split()
+        if parts[0] == "pass":
+            continue
+        suit = parts[1] if len(parts) == 2 else None
+        if int(parts[0]) <= best and expected.get(suit) == best:
+            return option
+    return "pass"
+
+
 def choose_blind(view: SeatView, rng: random.Random, samples: int = 16) -> str:
     """`blind` only when bidding blind pays on expectation: the best blind bid the limits allow,
     scored on what this seat can expect of an unseen hand, must beat the best bid it could choose
@@ -374,6 +399,8 @@ class HeuristicPlayer:
         if view.phase == "decision":
             if view.decision == "trump":
                 return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]
+            if view.decision == "auction":
+                return choose_auction(view, legal or ["pass"])  # type: ignore[return-value,arg-type]
             return choose_blind(view, rng)  # type: ignore[return-value]
         if view.phase == "bidding":
             return choose_bid(view, legal or [0])  # type: ignore[return-value]

@@ -38,7 +38,7 @@ LIST_COST = 50
 
 RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
 #: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind"})
+CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid"})
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -146,6 +146,12 @@ def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
         parts.append(f"the call {case['call']}")
     if "blind" in reads:
         parts.append("a blind bid" if case["blind"] else "not blind")
+    if "is_declarer" in reads:
+        parts.append("the declarer" if case["is_declarer"] else "not the declarer")
+    if "auction_bid" in reads:
+        parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
+    if "excused" in reads:
+        parts.append("excused from bidding" if case["excused"] else "not excused")
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:
@@ -275,6 +281,15 @@ class FormulaCases:
             axes.append([{"trump": t} for t in (*rules.suits, "none")])
         if "blind" in reads:
             axes.append([{"blind": False}, {"blind": True}] if rules.blind_bids else [{"blind": False}])
+        if reads & {"is_declarer", "auction_bid"}:
+            # the declarer, whose bid is the auction's winning bid, or another seat of that auction
+            won = auction_bids(rules, setup)
+            axes.append(
+                [{"is_declarer": False, "auction_bid": 0}]
+                + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)]
+            )
+        if "excused" in reads:
+            axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}
@@ -675,6 +690,20 @@ def _a_trump(rules: Ruleset, setup: HandSetup) -> str:
 
 
 # ---------------------------------------------------------------- decisions.when
+
+
+def auction_bids(rules: Ruleset, setup: HandSetup) -> list[int]:
+    """The winning bids an auction can end with in this hand: its lowest bid to the hand size
+    (none without an auction, or when its lowest bid cannot be evaluated: that is reported)."""
+    if rules.auction is None:
+        return []
+    low = rules.auction.min
+    if isinstance(low, Formula):
+        try:
+            low = int(low(setup.env))  # type: ignore[arg-type]
+        except EvalError:
+            return []
+    return list(range(max(low, 0), setup.plan.size + 1))
 
 
 def turned_cards(rules: Ruleset, setup: HandSetup, players: int) -> list[tuple[str, dict[str, Value]]]:
