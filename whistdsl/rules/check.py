@@ -21,7 +21,7 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
-from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, auction_bids, decision_when_failure, no_legal_bid, samples, when
+from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, auction_bids, decision_when_failure, hand_words, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
     Auction,
@@ -1038,6 +1038,21 @@ def _entry_path(c: _Compiler, i: int) -> JsonPath:
 def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], budget: Budget) -> None:
     """`decisions.when` of the trump decision, over every hand and every trump and turned card
     it can have (rules/domain.py): a case it cannot be evaluated in is W305, naming the case."""
+    auction = rules.auction
+    if auction is not None and isinstance(auction.min, Formula):
+        low_path = (*_decision_path(c, "auction"), "min")
+        for setup, entry in setups:
+            try:
+                low = auction.min(setup.env)
+            except EvalError as e:
+                c.report_among([low_path, entry], "W305", f"{hand_words(players, setup)}: {e}")
+                break
+            if low < 1:  # type: ignore[operator]
+                c.report_among([low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick")
+                break
+        else:
+            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]
+                c.report(low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid")
     choice = rules.trump_choice
     if choice is None or choice.when is None:
         return
