@@ -187,6 +187,10 @@ class FormulaCases:
             for choice, path in ((rules.first_bidder_choice, ("bidding", "first")), (rules.first_lead_choice, ("play", "first_lead")))
             if choice is not None
         ]
+        if rules.skip is not None:  # a seat excused from bidding: tried like the scoring
+            items = rules.source.get("decisions") or []
+            at = next((i for i, d in enumerate(items) if isinstance(d, dict) and d.get("name") == "bid"), 0)
+            self.choices.append(Target(rules.skip, ("decisions", at, "skip"), ""))
         self.ending: list[Target] = [
             Target(k.formula, ("winner", "rank", i) if "rank" in (rules.source.get("winner") or {}) else ("winner",), "")
             for i, k in enumerate(rules.rank)
