@@ -40,7 +40,9 @@ CODES: dict[str, str] = {
     "W306": "unknown function or wrong number of arguments",
     "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
     "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
+    "W309": "a fact of one seat written wrong: an unknown role or fact (`dealer.bid`, `me.bid`), or a fact that is the same for every seat",
     "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
+    "W311": "a fact of the dealer (`dealer.bid`) read where the dealer may sit out a hand",
     # meaning
     "W400": "extends: target not found",
     "W401": "extends: cycle",

@@ -100,6 +100,8 @@ class _Compiler:
         self.parameters: dict[str, Type] = {}  # the declared parameters, with their types
         self.declared: list[Parameter] = []  # those whose declaration is right
         self.reads: set[str] = set()  # every name some formula reads (for W209)
+        #: the formulas that read a fact of the dealer (`dealer.bid`), with where (W311)
+        self.dealer_reads: list[tuple[JsonPath, Position]] = []
         self._declare_parameters(running)
         self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
 
@@ -226,10 +228,19 @@ class _Compiler:
                 self.findings.append(where.finding(p.code, p.message))
             return None
         self.reads |= compiled.names
-        if compiled.seat_reads and self.data.get("whistdsl") == 1:
-            sets = ", ".join(name for name, _ in compiled.seat_reads)
-            self.report(path, "W205", f"aggregates over seats ({sets}) are language version 2: write `whistdsl: 2` at the top of this file")
+        roles = compiled.checked.roles if compiled.checked is not None else {}
+        if (compiled.seat_reads or roles) and self.data.get("whistdsl") == 1:
+            if roles:
+                what = "facts of one seat (" + ", ".join(f"`{r}.`" for r in roles) + ")"
+            else:
+                what = "aggregates over seats (" + ", ".join(name for name, _ in compiled.seat_reads) + ")"
+            self.report(path, "W205", f"{what} are language version 2: write `whistdsl: 2` at the top of this file")
             return None
+        if "dealer" in roles:
+            ref = self.loaded.ref(path)
+            line, column = roles["dealer"]
+            where = ref.position_in_value(whole, line, column + (column_offset if line == 1 else 0)) if ref else self.loaded.where(path)
+            self.dealer_reads.append((path, where))
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
     def split_by_yaml(self, path: JsonPath) -> set[int]:
@@ -502,6 +513,22 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _check_roles(c: _Compiler, rules: Ruleset) -> None:
+    """A fact of the dealer read where the dealer may sit out a hand (W311): no seat of `seats`
+    is the dealer then."""
+    if rules.sits_out is None:
+        return
+    sits_out = c.loaded.where(("dealer", "sits_out"))
+    for path, where in c.dealer_reads:
+        c.findings.append(
+            where.finding(
+                "W311",
+                f"{dotted(path)} reads a fact of the dealer (`dealer.`), but the dealer may sit out a hand "
+                f"(`dealer.sits_out`, {sits_out}): the dealer is then none of the seats that play",
+            )
+        )
+
+
 def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
     """What the decisions mean together with the rest of the ruleset (W423-W426)."""
     path = _decision_path(c, "trump")
@@ -730,6 +757,7 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     if rules.tiebreak is not None and rules.tiebreak.kind not in rules.kinds:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
     _check_decisions(c, rules)
+    _check_roles(c, rules)
 
 
 def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budget: Budget) -> None:

@@ -272,6 +272,14 @@ class Ruleset:
         return tuple(sorted({name for f in formulas for name, _ in f.seat_reads}))
 
     @property
+    def scores_in_passes(self) -> bool:
+        """Whether the bonus or a running value reads the other seats' points or bonus: then every
+        seat's points are computed first, then the bonuses, then the running values
+        (engine/scoring.py `score_in_passes`); otherwise each seat is scored on its own."""
+        formulas = [f for f in (self.bonus, *(r.after_hand for r in self.running)) if f is not None]
+        return any({"points", "bonus"} & set(facts) for f in formulas for _, facts in f.seat_reads)
+
+    @property
     def running_names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.running)
 
