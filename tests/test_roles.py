@@ -198,3 +198,69 @@ def test_lint_tries_roles_in_its_tables(tmp_path):
     findings = lint_path(path).findings
     assert [(f.code, f.line) for f in findings if f.severity == "error"] == [("W305", 5)]
     assert "division by zero" in findings[0].message
+
+
+# ---------------------------------------------------------------- whistdsl score --others
+
+SCORED = """\
+whistdsl: 2
+extends: oh-hell
+name: Points that read the other seats
+players: {min: 4, max: 4, default: 4}
+scoring:
+  points: "if made then 10 + bid + count(others, bid > me.bid) + (if dealer.made then 0 else 2) else -diff"
+"""
+
+
+def score(tmp_path: Path, *args: str):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    path = tmp_path / "scored.yaml"
+    path.write_text(SCORED, encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(path), "--cards", "5", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_score_with_the_other_seats_results(tmp_path):
+    # this seat bids first (place 1): 2 bid, 2 taken; the others 3/2, 0/0, 1/1 (the dealer, last)
+    # made: 10 + 2 + (one other bid more: the 3) + (the dealer made 1/1: 0) = 13
+    assert score(tmp_path, "--bid", "2", "--tricks", "2", "--others", "3/2,0/0,1/1").stdout.strip() == "13"
+    # the dealer missed (1 bid, 0 taken; the first other takes 3): 10 + 2 + 1 + 2 = 15
+    assert score(tmp_path, "--bid", "2", "--tricks", "2", "--others", "3/3,0/0,1/0").stdout.strip() == "15"
+    # this seat deals (--dealer 1) and made: the dealer made, 10 + 2 + 1 + 0 = 13
+    assert score(tmp_path, "--bid", "2", "--tricks", "2", "--others", "3/3,0/0,1/0", "--dealer", "1").stdout.strip() == "13"
+    # this seat at place 3 bids 0: the three others bid more (2, 3 and 1): 10 + 0 + 3 + 0 (the dealer, place 4, made 1/1) = 13
+    assert score(tmp_path, "--bid", "0", "--tricks", "0", "--others", "2/2,3/2,1/1", "--set", "position=3").stdout.strip() == "13"
+    # a miss: -diff, whatever the others did
+    assert score(tmp_path, "--bid", "4", "--tricks", "1", "--others", "0/2,1/1,1/1").stdout.strip() == "-3"
+
+
+def test_score_without_tricks_gives_each_bid_with_the_tricks_left(tmp_path):
+    out = score(tmp_path, "--others", "3/2,0/0,1/1").stdout.splitlines()
+    assert out[0].split() == ["bid", "points", "(tricks", "2)"]
+    # tricks left: 5 - 3 = 2; bid 2 made: 10 + 2 + 1 (the 3) + 0 = 13; every other bid misses by |bid - 2|
+    assert [line.split() for line in out[1:]] == [["0", "-2"], ["1", "-1"], ["2", "13"], ["3", "-1"], ["4", "-2"], ["5", "-3"]]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((), "give their bids and tricks with --others"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0"), "gives 2 seat(s), but 4 seats play"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0,1/2"), "the tricks add up to 6"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0,1/x"), "write BID/TRICKS"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0,9/1"), "bid 9 is not within 0..5"),
+        (("--others", "3/4,0/0,1/2"), "more than the 5 of the hand"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0,1/1", "--set", "is_dealer=true"), "disagrees with the table"),
+        (("--bid", "2", "--tricks", "2", "--others", "3/2,0/0,1/1", "--dealer", "5"), "1..4"),
+        (("--bid", "2", "--tricks", "2", "--dealer", "2"), "give --others too"),
+        (("--bid", "2", "--tricks", "2", "--set", "others=1"), "give `others` with --others"),
+    ],
+)
+def test_score_refuses_a_table_that_cannot_be(tmp_path, args, words):
+    result = score(tmp_path, *args)
+    assert result.exit_code == 2
+    assert words in result.output

@@ -23,6 +23,7 @@ from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
+from .validate import formula_lists
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
@@ -243,15 +244,20 @@ class _Compiler:
             self.dealer_reads.append((path, where))
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
+    def find_split_formulas(self) -> None:
+        """W418 in every list whose items are formulas (`formula_lists`, from the schema): the
+        pieces of one formula YAML's flow list split at a comma, reported at the first piece;
+        `split_by_yaml` gives each list's pieces to the compiler of that list, which skips them."""
+        self.split: dict[tuple, set[int]] = {}
+        for path in formula_lists(self.loaded.data):
+            items = self.get(path)
+            for first, last in split_formulas(self.loaded, path):
+                self.report((*path, first), "W418", split_message(items, first, last))
+                self.split.setdefault(tuple(path), set()).update(range(first, last + 1))
+
     def split_by_yaml(self, path: JsonPath) -> set[int]:
-        """The items of the list at `path` that are pieces of one formula YAML's flow list split
-        at a comma (W418, at the first piece); the caller does not compile them."""
-        pieces: set[int] = set()
-        items = self.get(path)
-        for first, last in split_formulas(self.loaded, path):
-            self.report((*path, first), "W418", split_message(items, first, last))
-            pieces.update(range(first, last + 1))
-        return pieces
+        """The items of the list at `path` that are pieces of a split formula (W418 reported them)."""
+        return self.split.get(tuple(path), set())
 
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None
@@ -291,6 +297,7 @@ def _compile_formulas(
 ) -> tuple[_Compiler, Ruleset]:
     """Compile every formula of the (validated) data; findings are left in the compiler."""
     c = _Compiler(loaded, running_names)
+    c.find_split_formulas()
     for name in parameter_names:  # declared, but left out of partly valid data: of any type
         c.parameters.setdefault(name, Type.ANY)
     d = loaded.data
