@@ -193,6 +193,8 @@ def score(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    if rules.table_problem(players) is not None:
+        raise _usage(f"--players {players}: {rules.table_problem(players)}")
     if others is None and dealer is not None:
         raise _usage("--dealer places the dealer among the seats of --others: give --others too")
     reads_others = rules.points is not None and bool(rules.points.seat_reads)

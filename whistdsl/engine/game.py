@@ -233,6 +233,8 @@ class Game:
         n = players if players is not None else rules.players_default
         if not rules.players_min <= n <= rules.players_max:
             raise ValueError(f"{rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
+        if rules.parameters and rules.table_problem(n) is not None:
+            raise ValueError(f"{rules.name} with {n} players: {rules.table_problem(n)}")
         self._setup_game(rules, n, seed if seed is not None else random.SystemRandom().randrange(2**32))
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         if len(self.names) != n:

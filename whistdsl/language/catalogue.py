@@ -127,6 +127,17 @@ TABLE = Context(
     sees_lets=False,
 )
 
+#: A number parameter's range written as a formula (`max: 52 // players`): known once the table
+#: is, so it reads the player count and the parameters declared before it. Kept out of CONTEXTS
+#: like `table`, but in the reference with them.
+PARAMETER_RANGE = Context(
+    "parameter_range",
+    "parameters.*.min, parameters.*.max",
+    "a number parameter's range, once the table is known: the player count and the parameters declared before it",
+    (_PLAYERS,),
+    sees_lets=False,
+)
+
 CONTEXTS: dict[str, Context] = {
     c.name: c
     for c in (
@@ -380,7 +391,7 @@ def _and(words: list[str]) -> str:
 def reference_markdown() -> str:
     """The language reference's tables, generated from this catalogue (the README embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
-    for c in (TABLE, *CONTEXTS.values()):
+    for c in (TABLE, PARAMETER_RANGE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
         extra = [
             w
