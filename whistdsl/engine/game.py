@@ -34,6 +34,7 @@ from ..language.environment import (
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number, turn_up_facts
+from .trump import TrumpStep, trump_step
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .scoring import result_env, score_seat, start_running
 
@@ -159,6 +160,7 @@ class HandResult(NamedTuple):
     choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
     calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
     blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,11 @@ class SeatView:
     blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
     bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
     trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's, or hidden)
+    #: where the turned card is (engine/trump.py): "table" (face up, not dealt), "dealer" (the
+    #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
+    turn_up_place: str = ""
+    trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
 
     @property
     def played(self) -> frozenset[Card]:
@@ -275,6 +282,9 @@ class Game:
         self.ranks = shared["ranks"]
         self.full_deck = shared["full_deck"]
         self.tricks_play: TrickPlay = trick_play(rules)  # the trick rules, chosen once per ruleset
+        self._trump_step: TrumpStep = trump_step(rules)  # the deal and trump steps, chosen once per ruleset
+        self.turn_up_place = ""  # where the turned card is (engine/trump.py: table, dealer, pack)
+        self.trump_from = ""  # which source of `trump.from` gave this hand's trump
         self._specials = bool(rules.specials)
         self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
@@ -343,6 +353,8 @@ class Game:
                 game.hands[seat][SUIT_OF[c]].append(c)
         game.dealt = tuple(() for _ in range(n))
         game.turn_up = view.turn_up
+        game.turn_up_place = view.turn_up_place
+        game.trump_from = view.trump_from
         game.trump = view.trump
         game.hand_env = env
         game.hand_size = view.hand_size
@@ -540,59 +552,41 @@ class Game:
         table = self._table(dealer, setup.dealer_sits_out)
         self._seat_table(table)
         size = plan.size
-        needed = size * setup.playing
+        # the deal step, then the trump step (engine/trump.py: chosen once per ruleset)
+        step = self._trump_step
+        none_first = rules.trump_none_when is not None and not step.none_reads_card and self._no_trump(setup, None)
         d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
-        total = len(d)  # deal depends only on the generator's state (so a game can be resumed)
+        # deal depends only on the generator's state (so a game can be resumed)
         # after a finished hand every suit list is empty again: deal into the same lists
         hands = self.hands if reuse_hands else [new_hand(self._specials) for _ in range(n)]
-        suit_of = SUIT_OF
         if preset is None:
-            # deal: a partial Fisher-Yates shuffle of the part of the deck that is needed, each
-            # card going to its seat as it is drawn (a suit's cards in the order dealt)
             rng_random = self.rng.random
-            dealt: list[tuple[Card, ...]] = [()] * n
-            i = 0
-            for seat in table.deal_order:
-                h = hands[seat]
-                first = i
-                for i in range(first, first + size):
-                    j = i + int(rng_random() * (total - i))
-                    c = d[j]
-                    d[j] = d[i]
-                    d[i] = c
-                    h[suit_of[c]].append(c)
-                i = first + size
-                dealt[seat] = tuple(d[first:i])
-            turn_up = None
-            if needed < total:  # the next card, for a turn-up trump
-                j = needed + int(rng_random() * (total - needed))
-                turn_up = d[j]
-                d[j] = d[needed]
-                d[needed] = turn_up
+            dealt, turned, undealt = step.deal(rng_random, d, table.deal_order, size, hands, none_first)
         else:
+            rng_random = self.rng.random
             dealt = self._check_preset(preset, table, size)
+            suit_of = SUIT_OF
             for seat, cards in enumerate(dealt):
                 for c in cards:
                     hands[seat][suit_of[c]].append(c)
-            turn_up = preset.turn_up
+            turned, undealt = preset.turn_up, size * setup.playing
         self.hands = hands
         self.dealt = tuple(dealt)
         # trump
         self.turn_up: Card | None = None
-        if preset is not None and preset.trump is not None:
+        self.turn_up_place = ""
+        self.trump_from = ""
+        if preset is not None and preset.trump is not None and not step.random:
             trump = preset.trump
             self.turn_up = preset.turn_up
-        elif rules.trump_none_when is not None and self._no_trump(setup):
+        elif none_first:
             trump = NO_TRUMP
-        elif rules.trump_cycle is not None:
-            trump = suit_number(rules.trump_cycle[(plan.number - 1) % len(rules.trump_cycle)])
-        elif rules.turn_up and turn_up is not None:
-            self.turn_up = turn_up
-            trump = suit_of[turn_up]
-            if trump == SPECIAL:  # a special card has no suit: no trump (unless a decision names one)
-                trump = NO_TRUMP
         else:
-            trump = NO_TRUMP
+            found = step.find(plan.number, dealer, dealt, turned, rng_random, d, undealt, preset)
+            trump = found.trump
+            self.turn_up, self.turn_up_place, self.trump_from = found.card, found.place, found.source
+            if step.none_reads_card and self._no_trump(setup, found.card):
+                trump = NO_TRUMP
         self.hand_size = size
         self._set_trump(trump)
         self.bids: list[int | None] = [None] * n
@@ -729,11 +723,13 @@ class Game:
         self.to_act = self.leader
         self.trick_order = self.play_orders[self.leader]
 
-    def _no_trump(self, setup: HandSetup) -> bool:
+    def _no_trump(self, setup: HandSetup, turned: Card | None) -> bool:
+        """`trump.none_when`: before the deal, or, when it reads the turned card, once it is turned."""
+        env = setup.env if not self._trump_step.none_reads_card else dict(setup.env, **turn_up_facts(turned, self.rules.specials))
         try:
-            return bool(self.rules.trump_none_when.cached(setup.env))  # type: ignore[union-attr]
+            return bool(self.rules.trump_none_when.cached(env))  # type: ignore[union-attr]
         except EvalError as e:
-            raise _formula_error(e, (self.rules.trump_none_when,), setup.env, hand=setup.plan.number) from None
+            raise _formula_error(e, (self.rules.trump_none_when,), env, hand=setup.plan.number) from None
 
     def _check_preset(self, preset: PresetDeal, table: "_Table", size: int) -> list[tuple[Card, ...]]:
         """A set-up deal must fit the hand: the right seats, sizes and cards of this deck, once each."""
@@ -756,11 +752,9 @@ class Game:
                         if held > 1 else f"hand {number}: {card_words(c, specials)} is dealt twice"
                     )
                 left[c] -= 1
-        if preset.turn_up is not None and not left.get(preset.turn_up):
-            raise ValueError(
-                f"hand {number}: the turned-up card {card_words(preset.turn_up, specials)} is dealt or not in the deck"
-            )
-        return [tuple(cards) for cards in preset.deal]
+        dealt = [tuple(cards) for cards in preset.deal]
+        self._trump_step.check_preset(number, self.dealer, dealt, preset.turn_up, left)
+        return dealt
 
     # ------------------------------------------------------------ queries
 
@@ -935,6 +929,11 @@ class Game:
             bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
             calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
         plan = self.plan[self.index]
+        # a trump shown only after the bidding (`trump.seen: after_bidding`): unknown until then
+        trump_hidden = self._trump_step.hidden_while_bidding and self.phase in (BIDDING, DECISION)
+        hand_env = dict(self.hand_env)
+        if trump_hidden:
+            hand_env["trump"] = "none"
         return SeatView(
             seat=seat,
             players=self.players,
@@ -948,8 +947,8 @@ class Game:
             extra=self.setup.extra,
             dealer=self.dealer,
             sitting_out=self.sitting_out,
-            trump=self.trump,
-            turn_up=self.turn_up,
+            trump=NO_TRUMP if trump_hidden else self.trump,
+            turn_up=None if trump_hidden else self.turn_up,
             hand=own,
             others=others,
             bidding_order=self.bidding_order,
@@ -961,12 +960,15 @@ class Game:
             totals=tuple(self.totals),
             running=tuple(dict(r) for r in self.running),
             legal=legal,
-            hand_env=dict(self.hand_env),
+            hand_env=hand_env,
             decision=self.decision if self.phase == DECISION else None,
             calls=calls,
             blind=tuple(self.blind),
             bids_hidden=bool(hidden),
             trump_named_by=self.trump_named_by,
+            trump_from="" if trump_hidden else self.trump_from,
+            turn_up_place="" if trump_hidden else self.turn_up_place,
+            trump_hidden=trump_hidden,
         )
 
     # ------------------------------------------------------------ actions
@@ -1265,6 +1267,7 @@ class Game:
                 self.rng.getstate() if self.keep_rng_states else None,
                 self.rules.specials,
                 *((tuple(self.choices), tuple(self.calls), tuple(self.blind)) if self._decides else ()),
+                trump_from=self.trump_from,
             )
         )
         if self.stop_after_hand:

@@ -17,7 +17,7 @@ import time
 from ..engine.cards import NO_TRUMP, Card, suit_of
 from ..engine.tricks import trick_play
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
-from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
+from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
 
 def voids(view: SeatView) -> dict[int, set[int]]:
@@ -50,6 +50,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
     need = {s: view.hand_size - played_by.get(s, 0) for s in playing}
     hands: dict[int, list[Card]] = {}
     hidden_seats = []
+    held = known_held(view)  # the dealer's shown card: the dealer holds it
     for s in playing:
         if s == view.seat and view.hand is not None:
             hands[s] = list(view.hand)
@@ -57,6 +58,9 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             hands[s] = list(view.others[s])
         else:
             hidden_seats.append(s)
+    for s, cards in held.items():
+        if s in hidden_seats:
+            need[s] -= len(cards)
     pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
     shown = voids(view)
     for _ in range(tries):
@@ -75,6 +79,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             remaining = [c for i, c in enumerate(remaining) if i not in taken]
         if ok:
             hands.update(guess)
+            _add_held(hands, held, hidden_seats)
             return hands
     # no consistent guess found quickly: ignore the voids
     rng.shuffle(pool)
@@ -82,7 +87,14 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
     for s in hidden_seats:
         hands[s] = pool[pos : pos + need[s]]
         pos += need[s]
+    _add_held(hands, held, hidden_seats)
     return hands
+
+
+def _add_held(hands: dict[int, list[Card]], held: dict[int, tuple[Card, ...]], hidden_seats: list[int]) -> None:
+    for s, cards in held.items():
+        if s in hidden_seats:
+            hands[s] = list(hands[s]) + list(cards)
 
 
 def rollout(game: Game, rng: random.Random) -> None:

@@ -233,6 +233,11 @@ class Ruleset:
     trump_cycle: tuple[str, ...] | None = None
     turn_up: bool = False
     trump_none_when: Formula | None = None
+    #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
+    #: version 1's `cycle` or `turn_up: true`
+    trump_from: tuple[str, ...] = ()
+    trump_turned: str = "set_aside"  # a card turned before the deal: set_aside | dealt (stays in the pack)
+    trump_seen: str = "at_once"  # at_once | after_bidding (bidders do not see trump)
     first_bidder: str = "after_dealer"
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)
