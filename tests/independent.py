@@ -50,6 +50,10 @@ class Rules:
     ends: Callable[[Sequence[int], int], bool] | None = None
     #: the most hands, when `ends` is given (the schedule repeats up to it)
     cap: int = 0
+    #: where the card turned for trump comes from in a hand: (hand number, hand size, players) ->
+    #: "undealt" (a card nobody holds: the next card, one set aside) or "dealer_last" (the
+    #: dealer's own last card, shown to all: it stays in the dealer's hand)
+    turned: Callable[[int, int, int], str] = lambda number, size, players: "undealt"
 
 
 class Wrong(AssertionError):
@@ -80,7 +84,10 @@ def check_record(record: dict, rules: Rules) -> list[int]:
         _expect(all(len(cards) == size for cards in hand["deal"]), number, f"each player holds {size} cards")
         _expect(len(set(dealt)) == len(dealt), number, "no card is dealt twice")
         if hand["turn_up"] is not None:
-            _expect(hand["turn_up"] not in dealt, number, "the turned-up card is not in a hand")
+            if rules.turned(number, size, players) == "dealer_last":
+                _expect(hand["deal"][dealer][-1] == hand["turn_up"], number, "the card turned is the dealer's last card")
+            else:
+                _expect(hand["turn_up"] not in dealt, number, "the turned-up card is not in a hand")
         trump = rules.trump(number, size, players, hand["turn_up"])
         _expect((hand["trump"] or "none") == trump, number, f"trump is {trump}, not {hand['trump']}")
 

@@ -157,7 +157,7 @@ class TrumpStep:
             if self.cycle is not None:
                 return Found(self.cycle[(number - 1) % len(self.cycle)])
             if self.rules.turn_up and turned is not None:
-                return Found(NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned], turned, "turn_up", ON_TABLE)
+                return Found(NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned], turned, "", ON_TABLE)
             return NOTHING
         for source in self.sources:
             if source == "before_deal":

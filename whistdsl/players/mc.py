@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
+from dataclasses import replace
 
-from ..engine.cards import NO_TRUMP, Card, suit_of
+from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
 from ..engine.tricks import trick_play
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
@@ -97,6 +99,48 @@ def _add_held(hands: dict[int, list[Card]], held: dict[int, tuple[Card, ...]], h
             hands[s] = list(hands[s]) + list(cards)
 
 
+def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random.Random) -> SeatView:
+    """`view` with a guess at the trump it may not see yet (`trump.seen: after_bidding`), drawn
+    as the ruleset's sources would draw it from what this seat has not seen: a card left
+    undealt in the sample (the next card, a card set aside), any unseen card (a card turned
+    before the deal and dealt as usual), one of the dealer's sampled cards, a random suit."""
+    rules = view.rules
+    card, trump, place = None, NO_TRUMP, ""
+    if rules.trump_cycle:
+        name = rules.trump_cycle[(view.hand_number - 1) % len(rules.trump_cycle)]
+        trump = NO_TRUMP if name == "none" else suit_number(name)
+    held = Counter(c for h in hands.values() for c in h)
+    unseen = unseen_cards(view)
+    undealt = []  # the unseen cards the sample dealt to nobody (each copy counts)
+    for c in unseen:
+        if held[c]:
+            held[c] -= 1
+        else:
+            undealt.append(c)
+    for source in rules.trump_from or (("turn_up",) if rules.turn_up else ()):
+        if source == "random":
+            trump = suit_number(rng.choice(rules.suits))
+            break
+        if source == "dealer_last_card":
+            pool, place = list(hands.get(view.dealer, ())), "dealer"
+        elif source == "before_deal" and rules.trump_turned == "dealt":
+            pool, place = [c for c in unseen] + list(view.hand or ()), "pack"
+        else:
+            pool, place = undealt, "table"
+        if pool:
+            card = rng.choice(pool)
+            trump = NO_TRUMP if suit_of(card) == SPECIAL else suit_of(card)
+            break
+    return replace(
+        view,
+        trump=trump,
+        turn_up=card,
+        turn_up_place=place if card is not None else "",
+        trump_hidden=False,
+        hand_env=dict(view.hand_env, trump=suit_name(trump)),
+    )
+
+
 def rollout(game: Game, rng: random.Random) -> None:
     """Play the hand to its end: heuristic bids (from each seat's view), heuristic card play."""
     bidder = HeuristicPlayer()
@@ -143,8 +187,9 @@ class MonteCarloPlayer:
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
+            seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
             for action in legal:
-                sim = Game.from_view(view, hands, rng)
+                sim = Game.from_view(seen, hands, rng)
                 try:
                     sim.act(action)
                     rollout(sim, rng)
