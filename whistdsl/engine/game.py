@@ -611,7 +611,7 @@ class Game:
         # the hand's env is read-only once built: shared by every game that reaches this hand
         cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None
         if cached is None:
-            self.hand_env: dict[str, Value] = dict(self.setup.env, trump=suit_name(trump))
+            self.hand_env: dict[str, Value] = trump_env(self.setup.env, suit_name(trump))
             self._keep_bid_hand_key()
             self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
             if index < self.scheduled_hands:
