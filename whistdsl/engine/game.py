@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from contextlib import contextmanager
 from enum import StrEnum
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from ..language.environment import (
     bidding_env,
@@ -28,15 +27,16 @@ from ..language.environment import (
     game_env,
     seat_row,
     seat_sets,
-    trump_env,
     winner_env,
 )
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
-from ..rules.ruleset import HandKind, HandSetup, LetError, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_text, card_words, deck, new_hand, suit_name, suit_number, turn_up_facts
+from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts
 from .trump import TrumpStep, trump_step
-from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
-from .scoring import result_env, score_seat, start_running
+from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
+from .errors import IllegalAction, RuleError
+from .scoring import result_env, score_seat
+from .table import SeatOrders, table_facts
 
 class Phase(StrEnum):
     """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
@@ -58,64 +58,6 @@ OVER = Phase.OVER
 DECISION = Phase.DECISION
 
 Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
-
-
-class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the game is unchanged.
-
-    `str(e)` speaks to the player ("you must follow suit: ..."); `reason` is a stable code
-    (`not_your_turn`, `bad_bid`, `hook`, `forced_bid`, `bid_not_allowed`, `not_a_card`,
-    `not_held`, `must_follow`, `must_trump`, `must_overtrump`, `game_over`) and `detail` says
-    the same about a seat in the third person ("holds a spade (must follow)"), for replays.
-    """
-
-    def __init__(self, message: str, reason: str = "illegal", detail: str | None = None):
-        super().__init__(message)
-        self.reason = reason
-        self.detail = detail if detail is not None else message
-
-
-class RuleError(Exception):
-    """The rules cannot go on: a formula cannot be evaluated here, or leaves a seat no legal action.
-
-    Raised by the engine with everything a ruleset's author needs to find the cause: the hand,
-    the seat (None for what concerns the whole table), the formula's origin (`scoring.points
-    (house.yaml:12:11)`, through the extends chain) and the values it read. The game is left as
-    it was before the failing step; every hand finished before it is in `history`.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        hand: int | None = None,
-        seat: int | None = None,
-        origin: str = "",
-        values: Mapping[str, Value] | None = None,
-    ):
-        self.message = message
-        self.hand = hand
-        self.seat = seat
-        self.origin = origin
-        self.values = dict(values or {})
-        super().__init__(self.describe())
-
-    def describe(self, names: Sequence[str] | None = None) -> str:
-        """`rule error in hand 9, seat 2 (Ana): bidding.allowed (house.yaml:7:12) ...: why (read: ...)`."""
-        where = []
-        if self.hand is not None:
-            where.append(f"hand {self.hand}")
-        if self.seat is not None:
-            who = f" ({names[self.seat]})" if names is not None and 0 <= self.seat < len(names) else ""
-            where.append(f"seat {self.seat}{who}")
-        text = "rule error" + (f" in {', '.join(where)}" if where else "")
-        if self.origin:
-            text += f": {self.origin}"
-        text += f": {self.message}"
-        if self.values:
-            shown = ", ".join(f"{k}={value_text(v)}" for k, v in sorted(self.values.items()))
-            text += f" (it read {shown})"
-        return text
 
 
 class Trick(NamedTuple):
@@ -245,12 +187,8 @@ class Game:
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} players")
         self.deals = dict(deals or {})
-        shared = rules.cache[("engine", n)]
-        with _rule_errors_of_the_game(rules, n):
-            if "plan" not in shared:
-                shared["plan"] = rules.planned_hands(n)
-            self.extra_hands_left, self.extra_cards = rules.tiebreak_plan(n)
-        self.plan = list(shared["plan"])
+        self.extra_hands_left, self.extra_cards = self.facts.extra_hands, self.facts.extra_cards
+        self.plan = list(self.facts.plan)
         #: hands of the schedule: with `end`, the cap until the game ends, then the hands played
         self.scheduled_hands = len(self.plan)
         self.hands_total = self.scheduled_hands  # what formulas read as `hands`
@@ -265,62 +203,35 @@ class Game:
         self.players = n
         self.seed = seed
         self.rng = random.Random(seed)
-        shared = rules.cache.get(("engine", n))
-        if shared is None:
-            with _rule_errors_of_the_game(rules, n):
-                ranks = rules.deck_ranks(n)
-                full_deck = deck(rules.suits, ranks, rules.specials, rules.deck_copies(n))
-                running = start_running(rules, n)
-            shared = rules.cache[("engine", n)] = {
-                "setups": {},
-                "bid_memo": {},
-                "tables": {},
-                "ranks": ranks,
-                "full_deck": full_deck,
-                "running": running,
-            }
-        self.ranks = shared["ranks"]
-        self.full_deck = shared["full_deck"]
-        self.tricks_play: TrickPlay = trick_play(rules)  # the trick rules, chosen once per ruleset
+        #: the static facts of this ruleset at this table size (engine/table.py), shared by its games
+        self.facts = facts = table_facts(rules, n)
+        self.ranks = facts.ranks
+        self.full_deck = facts.deck
+        self.tricks_play: TrickPlay = facts.tricks  # the trick rules, chosen once per ruleset
+        self._specials = facts.specials
         self._trump_step: TrumpStep = trump_step(rules)  # the deal and trump steps, chosen once per ruleset
         self.turn_up_place = ""  # where the turned card is (engine/trump.py: table, dealer, pack)
         self.trump_from = ""  # which source of `trump.from` gave this hand's trump
-        self._specials = bool(rules.specials)
         self.deck = list(self.full_deck)
         self.totals: list[Number] = [0] * n
-        self.running: list[dict[str, Number]] = [dict(shared["running"]) for _ in range(n)]
+        self.running: list[dict[str, Number]] = [dict(facts.running) for _ in range(n)]
         self.history: list[HandResult] = []
         self.result: GameResult | None = None
         self.first_dealer_draw: tuple[Card, ...] = ()
         self.deals: dict[int, PresetDeal] = {}
         self.stop_after_hand = False
         self.kind: HandKind | None = None  # this hand's kind, once a hand has begun
-        self._tables: dict[tuple[int, bool], _Table] = shared["tables"]
-        self._hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple]] = shared.setdefault("hand_envs", {})
-        self._kind_tests: dict[str, tuple[list, list[str], list[str]]] = shared.setdefault("kind_tests", {})
-        self._bid_memo: dict[tuple, list[int]] = shared["bid_memo"]
-        self._setups: dict[int, HandSetup] = shared["setups"]
+        self._hand_envs = facts.hand_envs
+        self._bid_memo = facts.bid_memo
+        self._setups = facts.setups
         self._legal_cache: tuple[int, int, list[Card]] | None = None
-        self._decides = rules.has_decisions  # the hand has decisions beyond number bids (language 2)
+        self._decides = facts.decides  # the hand has decisions beyond number bids (language 2)
         self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
         self.blind: list[bool] | tuple[bool, ...] = (False,) * n
         self.choices: list[tuple[int, str, str]] = []
         self.decision: str | None = None
         self.trump_named_by: int | None = None
-        if "score_reads" not in shared:
-            formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
-            sets = {name for f in formulas for name, _ in f.seat_reads}
-            reads = set().union(*(f.names for f in formulas)) - sets
-            by_result = {"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"}
-            by_seat = {"total", "is_dealer", "position", "call", "blind", *rules.running_names}
-            shared["score_reads"] = (
-                sorted(reads - by_result - by_seat),  # read from the hand's env
-                sorted(reads & by_seat),
-                {},
-                tuple(sorted(sets)),  # the other seats
-                tuple(f for f in formulas if f.seat_reads),
-            )
-        self._score_reads: tuple[list[str], list[str], dict, tuple, tuple] = shared["score_reads"]
+        self._score_reads = facts.score
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
@@ -360,7 +271,7 @@ class Game:
         game.hand_size = view.hand_size
         game._bid_scratch = dict(env)
         game._keep_bid_hand_key()
-        game._score_hand_key = tuple([env[name] for name in game._score_reads[0]])
+        game._score_hand_key = tuple([env[name] for name in game._score_reads.hand_names])
         game.totals = list(view.totals)
         game.running = [dict(r) for r in view.running]
         game.bids = [None] * n
@@ -431,14 +342,10 @@ class Game:
                     return contenders[0]
         return self.rng.randrange(n)
 
-    def _table(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> "_Table":
+    def _table(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seating orders for a hand with this dealer (shared by every game of this size);
         `first_bidder` when `bidding.first` chose it."""
-        key = (dealer, sits_out, first_bidder)
-        table = self._tables.get(key)
-        if table is None:
-            table = self._tables[key] = _Table.build(self.rules, self.players, dealer, sits_out, first_bidder)
-        return table
+        return self.facts.seat_orders(dealer, sits_out, first_bidder)
 
     def _choose_seat(self, choice: SeatChoice, env_of: Callable[[int, int], dict[str, Value]], order: Sequence[int]) -> int:
         """The seat of `order` whose value of the choice's formula is highest (lowest); ties go
@@ -487,20 +394,7 @@ class Game:
 
     def _begin_kind(self, kind: HandKind) -> None:
         self.kind = kind
-        tests = self._kind_tests.get(kind.name)
-        if tests is None:
-            rules = self.rules
-            formulas = [f for f in (rules.allowed, kind.allowed) if f is not None]
-            sets = {name for f in formulas for name, _ in f.seat_reads}
-            reads = set().union(*(f.names for f in formulas)) - {"bid", "call"} - sets
-            by_turn = {"bids_so_far", "bids_made", "is_last", "is_first", "position"}
-            by_seat = {"total", "is_dealer", "blind", *rules.running_names}
-            tests = self._kind_tests[kind.name] = (
-                formulas,
-                sorted(reads - by_turn - by_seat),  # the hand's own
-                sorted(reads & by_seat),  # the bidder's own
-                tuple(sorted(sets)),  # the other seats
-            )
+        tests = self.facts.bid_tests[kind.name]
         self._bid_tests, self._bid_hand_names, self._bid_seat_names, self._bid_sets = tests
 
     def _keep_bid_hand_key(self) -> None:
@@ -512,7 +406,7 @@ class Game:
             *[self.hand_env[n] for n in self._bid_hand_names],
         )
 
-    def _seat_table(self, table: "_Table") -> None:
+    def _seat_table(self, table: SeatOrders) -> None:
         self.sitting_out = table.sitting_out
         self.bidding_order = table.bidding_order
         self.position = table.position
@@ -613,7 +507,7 @@ class Game:
         if cached is None:
             self.hand_env: dict[str, Value] = trump_env(self.setup.env, suit_name(trump))
             self._keep_bid_hand_key()
-            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads[0]])
+            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads.hand_names])
             if index < self.scheduled_hands:
                 self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key, self._score_hand_key)
         else:
@@ -731,7 +625,7 @@ class Game:
         except EvalError as e:
             raise _formula_error(e, (self.rules.trump_none_when,), env, hand=setup.plan.number) from None
 
-    def _check_preset(self, preset: PresetDeal, table: "_Table", size: int) -> list[tuple[Card, ...]]:
+    def _check_preset(self, preset: PresetDeal, table: SeatOrders, size: int) -> list[tuple[Card, ...]]:
         """A set-up deal must fit the hand: the right seats, sizes and cards of this deck, once each."""
         n, number = self.players, self.plan[self.index].number
         if len(preset.deal) != n:
@@ -856,9 +750,7 @@ class Game:
                             origin=" and ".join(t.origin for t in tests),
                             values={n: env[n] for t in tests for n in t.names if n in env},
                         )
-                    if len(self._bid_memo) > 4096:
-                        self._bid_memo.clear()
-                    self._bid_memo[key] = legal
+                    self._bid_memo.keep(key, legal)
                 self._legal_bids_cache = legal
         return self._legal_bids_cache
 
@@ -1193,7 +1085,8 @@ class Game:
         running_after = list(self.running)
         scratch: dict[str, Value] | None = None
         # the scoring formulas are pure: remember each seat's score by the values they read
-        _, seat_names, memo, set_names, by_sets = self._score_reads
+        _, seat_names, set_names, by_sets = self._score_reads
+        memo = self.facts.score_memo
         hand_key = self._score_hand_key
         rows = self._seat_rows(results=True) if set_names else ()
         for index, seat in enumerate(self.bidding_order):
@@ -1225,9 +1118,7 @@ class Game:
                 except EvalError as e:
                     formulas = (rules.points, rules.bonus, *(r.after_hand for r in rules.running))
                     raise _formula_error(e, formulas, env, hand=self.hand_number, seat=seat) from None
-                if len(memo) > 8192:
-                    memo.clear()
-                memo[key] = scored
+                memo.keep(key, scored)
             p, b, new_running = scored
             points[seat] = p + b
             bonuses[seat] = b
@@ -1362,57 +1253,6 @@ def _formula_error(
             values = {n: env[n] for n in f.names if n in env and n not in sets}
             return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
     return RuleError(str(error), hand=hand, seat=seat)
-
-
-@contextmanager
-def _rule_errors_of_the_game(rules: Ruleset, players: int) -> Iterator[None]:
-    """What is worked out once a game (deck, `let` values, schedule, running values' start):
-    an EvalError there is a rule error of the whole table."""
-    try:
-        yield
-    except LetError as e:
-        origin = next((f.origin for name, f in rules.lets if name == e.name), "")
-        raise RuleError(f"with {players} players: {e}", origin=origin) from None
-    except EvalError as e:
-        raise RuleError(f"with {players} players: {e}") from None
-
-
-@dataclass(frozen=True)
-class _Table:
-    """Who deals, bids and leads in which order, for one dealer (and whether the dealer sits out)."""
-
-    sitting_out: tuple[int, ...]
-    deal_order: tuple[int, ...]
-    bidding_order: tuple[int, ...]
-    position: dict[int, int]
-    play_orders: dict[int, tuple[int, ...]]
-    first_leader: int
-
-    @staticmethod
-    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool, chosen: int | None = None) -> "_Table":
-        """`chosen`: the first bidder, when `bidding.first` chose it."""
-        out = (dealer,) if sits_out else ()
-
-        def round_from(start: int, direction: int) -> tuple[int, ...]:
-            return tuple(s for s in ((start + direction * i) % n for i in range(n)) if s not in out)
-
-        first_bidder = dealer if rules.first_bidder == "dealer" else dealer + rules.bidding_direction
-        if chosen is not None:
-            first_bidder = chosen
-        bidding_order = round_from(first_bidder, rules.bidding_direction)
-        if rules.first_lead == "first_bidder":
-            leader = bidding_order[0]
-        else:
-            start = dealer if rules.first_lead == "dealer" else dealer + rules.play_direction
-            leader = round_from(start, rules.play_direction)[0]
-        return _Table(
-            sitting_out=out,
-            deal_order=round_from(dealer + rules.deal_direction, rules.deal_direction),
-            bidding_order=bidding_order,
-            position={s: i + 1 for i, s in enumerate(bidding_order)},
-            play_orders={s: round_from(s, rules.play_direction) for s in bidding_order},
-            first_leader=leader,
-        )
 
 
 _new_trick = tuple.__new__  # Trick(...) without its keyword handling: the hot path's constructor

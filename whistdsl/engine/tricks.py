@@ -96,10 +96,10 @@ def trick_play(rules: Ruleset) -> TrickPlay:
     """The trick rules of `rules`: the standard path when it plays like version 1."""
     if rules.standard_tricks:
         return STANDARD
-    cached = rules.cache.get("trick_play")
-    if cached is None:
-        cached = rules.cache["trick_play"] = _general(rules)
-    return cached
+    chosen = rules.worked_out.tricks
+    if chosen is None:
+        chosen = rules.worked_out.tricks = _general(rules)
+    return chosen
 
 
 def _general(rules: Ruleset) -> TrickPlay:

@@ -208,10 +208,10 @@ def _of_card(card: Card, source: str, place: str) -> Found:
 
 def trump_step(rules: Ruleset) -> TrumpStep:
     """The deal and trump steps of `rules`, chosen once per ruleset."""
-    cached = rules.cache.get("trump_step")
-    if cached is None:
-        cached = rules.cache["trump_step"] = TrumpStep(rules)
-    return cached
+    chosen = rules.worked_out.trump
+    if chosen is None:
+        chosen = rules.worked_out.trump = TrumpStep(rules)
+    return chosen
 
 
 def trump_words(trump_name: str, card_text: str | None, source: str) -> str:

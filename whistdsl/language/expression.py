@@ -29,7 +29,7 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Callable, Iterable, Iterator, Mapping, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -957,7 +957,7 @@ class Formula:
     evaluate: Compiled = field(compare=False, repr=False)
     constant: Value | None = None
     key_names: tuple[str, ...] = ()  # the names it uses, in a fixed order (for `cached`)
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    _memo: "Memo" = field(default_factory=lambda: Memo(_MEMO_LIMIT), compare=False, repr=False)
     #: where the formula is written, for rule errors: `scoring.points (house.yaml:12:11)`
     origin: str = field(default="", compare=False)
     #: the checked tree it was compiled from (lint looks inside it for divisions)
@@ -991,11 +991,26 @@ class Formula:
         try:
             return memo[key]
         except KeyError:
-            value = self.evaluate(env)
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[key] = value
-            return value
+            return memo.keep(key, self.evaluate(env))
+
+
+class Memo(dict):
+    """The one memo of pure formulas' results, keyed by the values of the names they read (see
+    `Formula.memo_key`): a formula's own (`cached`), and the engine's memos of the legal bids
+    and of a seat's scoring (engine/table.py). Bounded: it forgets everything once full."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key: Any, value: Any) -> Any:
+        """Remember `value` under `key` (forgetting the rest first when full); returns `value`."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
 
 
 _MEMO_LIMIT = 4096

@@ -11,10 +11,15 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ..language import environment
 from ..language.expression import EvalError, Formula, Value, value_text
+
+if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
+    from ..engine.table import TableFacts
+    from ..engine.tricks import TrickPlay
+    from ..engine.trump import TrumpStep
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -198,6 +203,19 @@ class PlannedHand:
     kind: str
 
 
+@dataclass
+class WorkedOut:
+    """What is worked out from a ruleset once per player count and then reused (never part of its
+    meaning): the `let` values and the schedule (here), the trick rules (engine/tricks.py), and the
+    engine's static facts of a table (engine/table.py `TableFacts`: the deck, seat orders, memos)."""
+
+    lets: dict[int, dict[str, Value]] = field(default_factory=dict)
+    plans: dict[int, tuple[PlannedHand, ...]] = field(default_factory=dict)
+    tables: dict[int, "TableFacts"] = field(default_factory=dict)
+    tricks: "TrickPlay | None" = None  # the trick rules, chosen once (engine/tricks.py)
+    trump: "TrumpStep | None" = None  # the deal and trump steps, chosen once (engine/trump.py)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     name: str
@@ -258,8 +276,8 @@ class Ruleset:
     wins_outright: Formula | None = None
     tiebreak: Tiebreak | None = None
     end: End | None = None
-    #: per-player-count facts the engine works out once and reuses across games
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: what is worked out once per player count and reused by every game and check
+    worked_out: "WorkedOut" = field(default_factory=lambda: WorkedOut(), repr=False, compare=False)
 
     @property
     def sha256(self) -> str:
@@ -296,7 +314,7 @@ class Ruleset:
             if p is None:
                 raise SettingError(unknown_parameter(self, name))
             chosen[name] = p.check(value)
-        return replace(self, parameter_values=chosen, cache={}, **players_for(self.players_range, chosen))
+        return replace(self, parameter_values=chosen, worked_out=WorkedOut(), **players_for(self.players_range, chosen))
 
     # -- per-game facts, computed once per player count
 
@@ -346,8 +364,7 @@ class Ruleset:
 
         The parameters come first, so an env that adds a context's own names after these never
         lets a parameter hide a built-in name (`tricks` in scoring is the tricks taken)."""
-        key = ("let", players)
-        values = self.cache.get(key)
+        values = self.worked_out.lets.get(players)
         if values is None:
             values = dict(self.parameter_values)
             env = environment.game_env(players, self.deck_count(players), values) if self.lets else {}
@@ -356,7 +373,7 @@ class Ruleset:
                     env[name] = values[name] = f(env)
                 except EvalError as e:
                     raise LetError(name, str(e)) from None
-            self.cache[key] = values
+            self.worked_out.lets[players] = values
         return dict(values)
 
     def game_env(self, players: int) -> dict[str, Value]:
@@ -366,10 +383,9 @@ class Ruleset:
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
         Raises ScheduleError (naming the entry) for a bad entry or a schedule past MAX_HANDS."""
-        key = ("plan", players)
-        plan = self.cache.get(key)
+        plan = self.worked_out.plans.get(players)
         if plan is None:
-            plan = self.cache[key] = tuple(hand for hand, _ in self.schedule_entries(players))
+            plan = self.worked_out.plans[players] = tuple(hand for hand, _ in self.schedule_entries(players))
         return plan
 
     def schedule_entries(self, players: int) -> list[tuple[PlannedHand, int]]:
