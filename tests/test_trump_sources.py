@@ -157,6 +157,40 @@ def test_the_terminal_says_the_dealers_last_card_gives_trump():
     assert "the dealer's last card, " in line and "gives trump" in line and "held by" in line
 
 
+# ---------------------------------------------------------------- a picture card means no trumps
+
+PICTURE = "oh-hell-picture-no-trump"
+# The Guardian: "A correct prediction earns 10 points, plus one point for each trick won. Those
+# who fail in their bids get only one point per trick." The same table as above: a 3-card hand,
+#   bid 0: 0 tricks exact 10; 1, 2, 3 tricks: 1, 2, 3 ... bid 3: 0, 1, 2; exact 3 + 10 = 13.
+# A 7-card hand: bid 2, 2 tricks: 12; bid 2, 5 tricks: 5; bid 7, 7 tricks: 17.
+
+
+def test_oh_hell_picture_scores_and_deals_seven_down_to_one():
+    assert score_table(PICTURE, 3, 4) == SCORES_3
+    table = score_table(PICTURE, 7, 4)
+    assert table[2][2] == 12 and table[2][5] == 5 and table[7][7] == 17
+    assert [h.size for h in load_rules(PICTURE).planned_hands(4)] == [7, 6, 5, 4, 3, 2, 1]
+
+
+PICTURE_RULES = Rules(
+    sizes=lambda players: [7, 6, 5, 4, 3, 2, 1],
+    # "a picture card in any suit means no trumps": the turned card's face decides
+    trump=lambda number, size, players, turn_up: "none" if turn_up[0] in "KQJ" else suit(turn_up),
+    score=lambda bid, tricks, size: tricks + (10 if tricks == bid else 0),
+)
+
+
+def test_oh_hell_picture_games_agree_with_the_independent_checker():
+    pictures = 0
+    for seed in range(1, 9):
+        record = played(load_rules(PICTURE), 4, seed)
+        check_record(record, PICTURE_RULES)
+        assert replay(record).complete
+        pictures += sum(h["turn_up"][0] in "KQJ" for h in record["hands"])
+    assert pictures > 0  # some hands were played without trumps
+
+
 # ---------------------------------------------------------------- each source, in house rules
 
 

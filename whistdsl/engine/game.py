@@ -27,6 +27,7 @@ from ..language.environment import (
     game_env,
     seat_row,
     seat_sets,
+    trump_env,
     winner_env,
 )
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
