@@ -280,3 +280,81 @@ def test_mc_bids_and_plays_with_a_hidden_trump_and_the_dealers_card():
         while not game.over:
             game.act(decide(game, bots[game.to_act]))
         assert len(game.history) == 2
+
+
+# ---------------------------------------------------------------- jokers as top trumps
+
+JOKERS = """whistdsl: 2
+name: Oh Hell with two jokers as top trumps
+players: {{min: 3, max: 6, default: 4}}
+deck:
+  specials:
+    big_joker: {{count: 1, mark: BJ}}
+    little_joker: {{count: 1, mark: LJ}}
+schedule: [6, 5, 4, 3, 2, 1]
+trump:
+  from: turn_up
+  specials: [big_joker, little_joker]
+  specials_without_trump: {without}
+bidding:
+  allowed: not (is_last and bids_so_far + bid == hand_size)
+play:
+  when_void: must_trump
+scoring:
+  points: tricks + (if made then 10 else 0)
+"""
+
+
+def _joker_trump(number: int, size: int, players: int, turn_up: str | None) -> str:
+    # the turned card's suit; a turned joker (or no card left) means no trump
+    return "none" if turn_up is None or turn_up in ("BJ", "LJ") else suit(turn_up)
+
+
+@pytest.mark.parametrize("without", ["highest", "lowest"])
+def test_jokers_as_top_trumps_agree_with_the_independent_checker(without):
+    rules = rules_of(JOKERS.format(without=without))
+    checker = Rules(
+        sizes=lambda players: [6, 5, 4, 3, 2, 1],
+        trump=_joker_trump,
+        score=lambda bid, tricks, size: tricks + (10 if tricks == bid else 0),
+        must_trump=True,
+        top_trumps=("BJ", "LJ"),
+        top_trumps_without_trump=without,
+    )
+    jokers_played = 0
+    for seed in range(1, 13):
+        record = played(rules, 4, seed)
+        check_record(record, checker)
+        assert replay(record).complete
+        jokers_played += sum(c["card"] in ("BJ", "LJ") for h in record["hands"] for t in h["tricks"] for c in t["cards"])
+    assert jokers_played > 0
+
+
+def test_a_joker_follows_as_a_trump_and_a_led_joker_asks_for_trumps():
+    from whistdsl.engine.cards import card, new_hand, special_card
+    from whistdsl.engine.tricks import trick_play
+
+    rules = rules_of(JOKERS.format(without="highest"))
+    play = trick_play(rules)
+    big, little = special_card(0), special_card(1)
+    hearts = 1
+
+    def hand(*cards):
+        h = new_hand(True)
+        for c in cards:
+            h[c >> 4].append(c)
+        return h
+
+    # hearts are trumps and led: out of hearts but for the little joker, it must be played
+    assert play.legal(hand(card("A", "S"), little), [(0, card("2", "H"))], hearts, "must_trump") == [little]
+    # a led joker asks for trumps: hearts or the other joker, not spades
+    assert sorted(play.legal(hand(card("A", "S"), card("3", "H"), big), [(0, little)], hearts, "free")) == sorted([card("3", "H"), big])
+    # the big joker beats the little one, which beats the ace of trumps
+    assert play.winner([(0, card("A", "H")), (1, little), (2, big)], hearts) == 2
+    assert play.winner([(0, card("A", "H")), (1, little), (2, card("K", "S"))], hearts) == 1
+    # spades led, hearts trump: a joker may not be played by one who holds a spade
+    assert play.legal(hand(card("A", "S"), big), [(0, card("2", "S"))], hearts, "free") == [card("A", "S")]
+    # without trump (highest): the joker wins; (lowest): it loses to the led suit
+    assert play.winner([(0, card("2", "S")), (1, little), (2, card("A", "S"))], NO_TRUMP) == 1
+    low = trick_play(rules_of(JOKERS.format(without="lowest")))
+    assert low.winner([(0, little), (1, card("2", "S")), (2, card("A", "S"))], NO_TRUMP) == 2

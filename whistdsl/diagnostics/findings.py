@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "W428": "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",
     "W429": "a trump source that is never tried, or can find nothing (after `random`; the dealer's last card when the dealer sits out)",
     "W430": "a warning: `trump.none_when` reads the turned card but gives the same answer for every card the deck can turn",
+    "W431": "special cards that are trumps (`trump.specials`) without saying what they are in a hand without trump, or with a power of their own elsewhere",
 }
 
 SEVERITIES = ("error", "warning")

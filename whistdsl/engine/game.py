@@ -42,11 +42,14 @@ from .table import SeatOrders, table_facts
 class Phase(StrEnum):
     """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
 
-    A hand runs deal -> decisions (the ruleset's own, e.g. a trump named by a seat) -> bidding
-    -> play -> scoring, then the next hand's deal or the end of the game. The deal and the
-    scoring take no action, so a game is never seen resting in them.
+    A hand runs deal -> trump -> decisions (the ruleset's own, e.g. a trump named by a seat) ->
+    bidding -> play -> scoring, then the next hand's deal or the end of the game. The deal and
+    trump steps (engine/trump.py, chosen once per ruleset) and the scoring take no action, so a
+    game is never seen resting in them.
     """
 
+    DEAL = "deal"  # the cards are dealt (engine/trump.py's deal step; no action)
+    TRUMP = "trump"  # the trump is found from the ruleset's sources (its trump step; no action)
     DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
     BIDDING = "bidding"
     PLAY = "play"
@@ -57,6 +60,8 @@ BIDDING = Phase.BIDDING
 PLAY = Phase.PLAY
 OVER = Phase.OVER
 DECISION = Phase.DECISION
+DEAL = Phase.DEAL
+TRUMP = Phase.TRUMP
 
 Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
 
@@ -448,40 +453,11 @@ class Game:
         self._seat_table(table)
         size = plan.size
         # the deal step, then the trump step (engine/trump.py: chosen once per ruleset)
-        step = self._trump_step
-        none_first = rules.trump_none_when is not None and not step.none_reads_card and self._no_trump(setup, None)
-        d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
-        # deal depends only on the generator's state (so a game can be resumed)
-        # after a finished hand every suit list is empty again: deal into the same lists
-        hands = self.hands if reuse_hands else [new_hand(self._specials) for _ in range(n)]
-        if preset is None:
-            rng_random = self.rng.random
-            dealt, turned, undealt = step.deal(rng_random, d, table.deal_order, size, hands, none_first)
-        else:
-            rng_random = self.rng.random
-            dealt = self._check_preset(preset, table, size)
-            suit_of = SUIT_OF
-            for seat, cards in enumerate(dealt):
-                for c in cards:
-                    hands[seat][suit_of[c]].append(c)
-            turned, undealt = preset.turn_up, size * setup.playing
-        self.hands = hands
-        self.dealt = tuple(dealt)
-        # trump
-        self.turn_up: Card | None = None
-        self.turn_up_place = ""
-        self.trump_from = ""
-        if preset is not None and preset.trump is not None and not step.random:
-            trump = preset.trump
-            self.turn_up = preset.turn_up
-        elif none_first:
-            trump = NO_TRUMP
-        else:
-            found = step.find(plan.number, dealer, dealt, turned, rng_random, d, undealt, preset)
-            trump = found.trump
-            self.turn_up, self.turn_up_place, self.trump_from = found.card, found.place, found.source
-            if step.none_reads_card and self._no_trump(setup, found.card):
-                trump = NO_TRUMP
+        self.phase = DEAL
+        none_first = rules.trump_none_when is not None and not self._trump_step.none_reads_card and self._no_trump(setup, None)
+        turned, undealt = self._deal(preset, table, size, setup.playing, reuse_hands, none_first)
+        self.phase = TRUMP
+        trump = self._find_trump(preset, setup, turned, undealt, none_first)
         self.hand_size = size
         self._set_trump(trump)
         self.bids: list[int | None] = [None] * n
@@ -498,6 +474,45 @@ class Game:
         self._legal_cache = None
         if self._decides:
             self._begin_decisions(setup)
+
+    def _deal(self, preset: PresetDeal | None, table: SeatOrders, size: int, playing: int, reuse_hands: bool, none_first: bool) -> tuple[Card | None, int]:
+        """The deal step: shuffle and deal the hand (or lay out a set-up deal), turning a card
+        before the deal when the trump step needs one. Returns the card turned (a set-up deal's
+        recorded card) and where the undealt cards begin in `self.deck`."""
+        d = self.deck = list(self.full_deck)  # every hand shuffles from the same order: a hand's
+        # deal depends only on the generator's state (so a game can be resumed)
+        # after a finished hand every suit list is empty again: deal into the same lists
+        hands = self.hands if reuse_hands else [new_hand(self._specials) for _ in range(self.players)]
+        if preset is None:
+            dealt, turned, undealt = self._trump_step.deal(self.rng.random, d, table.deal_order, size, hands, none_first)
+        else:
+            dealt = self._check_preset(preset, table, size)
+            suit_of = SUIT_OF
+            for seat, cards in enumerate(dealt):
+                for c in cards:
+                    hands[seat][suit_of[c]].append(c)
+            turned, undealt = preset.turn_up, size * playing
+        self.hands = hands
+        self.dealt = tuple(dealt)
+        return turned, undealt
+
+    def _find_trump(self, preset: PresetDeal | None, setup: HandSetup, turned: Card | None, undealt: int, none_first: bool) -> int:
+        """The trump step: this hand's trump from the ruleset's sources (engine/trump.py), and
+        what every seat sees of it (the turned card, where it is, which source gave it)."""
+        step = self._trump_step
+        self.turn_up: Card | None = None
+        self.turn_up_place = ""
+        self.trump_from = ""
+        if preset is not None and preset.trump is not None and not step.random:
+            self.turn_up = preset.turn_up
+            return preset.trump
+        if none_first:
+            return NO_TRUMP
+        found = step.find(setup.plan.number, self.dealer, self.dealt, turned, self.rng.random, self.deck, undealt, preset)
+        self.turn_up, self.turn_up_place, self.trump_from = found.card, found.place, found.source
+        if step.none_reads_card and self._no_trump(setup, found.card):
+            return NO_TRUMP
+        return found.trump
 
     def _set_trump(self, trump: int) -> None:
         """This hand's trump, and the hand's env that formulas read from now on."""
@@ -1053,7 +1068,7 @@ class Game:
         h = self.hands[seat]
         if card not in h[SUIT_OF[card]]:  # type: ignore[index]
             return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
-        led = self.tricks_play.led(self.trick)
+        led = self.tricks_play.led(self.trick, self.trump)
         if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal
             return IllegalAction(f"you may not play {text} now", "illegal", f"may not play {text}")
         if h[led]:

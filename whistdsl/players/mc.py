@@ -33,11 +33,11 @@ def voids(view: SeatView) -> dict[int, set[int]]:
         for i, (seat, c) in enumerate(cards):
             if i == 0 or c in play.always_playable:
                 continue
-            led = play.led(list(cards[:i]))
-            if led < 0 or suit_of(c) == led:
+            led = play.led(list(cards[:i]), trump)
+            if led < 0 or play.suit_in(c, trump) == led:
                 continue
             out[seat].add(led)
-            if when_void != "free" and trump != NO_TRUMP and suit_of(c) != trump:
+            if when_void != "free" and trump != NO_TRUMP and play.suit_in(c, trump) != trump:
                 out[seat].add(trump)
     return out
 
@@ -65,6 +65,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             need[s] -= len(cards)
     pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
     shown = voids(view)
+    suit_in = trick_play(view.rules).suit_in  # a trump special is void with the trumps
     for _ in range(tries):
         rng.shuffle(pool)
         remaining = list(pool)
@@ -72,7 +73,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
         guess: dict[int, list[Card]] = {}
         # the most constrained seats choose first
         for s in sorted(hidden_seats, key=lambda s: -len(shown[s])):
-            allowed = [i for i, c in enumerate(remaining) if suit_of(c) not in shown[s]]
+            allowed = [i for i, c in enumerate(remaining) if suit_in(c, view.trump) not in shown[s]]
             if len(allowed) < need[s]:
                 ok = False
                 break

@@ -442,6 +442,8 @@ def _compile_formulas(
         trump_from=() if trump_from == ("turn_up",) else trump_from,
         trump_turned=trump.get("turned", "set_aside"),
         trump_seen=trump.get("seen", "at_once"),
+        trump_specials=tuple(trump.get("specials") or ()),
+        trump_specials_without=trump.get("specials_without_trump", ""),
         first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
         first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
@@ -770,6 +772,55 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:
             )
 
 
+def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
+    """Special cards that are trumps (`trump.specials`): each a special of the deck (W420); what
+    they are in a hand without trump said when a hand can have none (W431); no other rule giving
+    them a power of their own (W431)."""
+    trump = c.get(("trump",), {})
+    if "specials_without_trump" in trump and not rules.trump_specials:
+        c.report(("trump", "specials_without_trump"), "W210", "`specials_without_trump` says what the trump specials are without trump, but `trump.specials` names none", key=True)
+    if not rules.trump_specials:
+        return
+    names = [s.name for s in rules.specials]
+    for i, name in enumerate(rules.trump_specials):
+        if name not in names:
+            close = difflib.get_close_matches(name, names, 1)
+            hint = f": did you mean `{close[0]}`?" if close else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
+            c.report_among([("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{hint}")
+    if not rules.trump_specials_without and _can_have_no_trump(rules):
+        c.report(
+            ("trump", "specials"),
+            "W431",
+            f"{', '.join(rules.trump_specials)} {'is a trump' if len(rules.trump_specials) == 1 else 'are trumps'}, but a hand can have no trump "
+            f"here: say what {'it is' if len(rules.trump_specials) == 1 else 'they are'} then (`specials_without_trump: highest` or `lowest`)",
+        )
+    for i, r in enumerate(rules.trick_winner):
+        if r.among in rules.trump_specials:
+            c.report_among(
+                [("trick", "winner", i), ("trump", "specials")],
+                "W431",
+                f"`{r.text}` gives {r.among} a power of its own, but it is a trump (`trump.specials`): its place there is its power",
+            )
+    for name in rules.always_playable:
+        if name in rules.trump_specials:
+            c.report_among(
+                [("play", "always_playable"), ("trump", "specials")],
+                "W431",
+                f"{name} is a trump (`trump.specials`), which follows as a trump, and may also be played at any time (`play.always_playable`): choose one",
+            )
+
+
+def _can_have_no_trump(rules: Ruleset) -> bool:
+    """Whether some hand may be played without trump (lint's conservative answer)."""
+    if rules.trump_none_when is not None:
+        return True
+    if rules.trump_cycle:
+        return "none" in rules.trump_cycle
+    if rules.trump_from and rules.trump_from[0] == "random":
+        return False
+    return True  # a turned card may be a special, or none may be left
+
+
 def _first_bidder_path(c: _Compiler) -> JsonPath:
     first = c.get(("bidding", "first"), {})
     return ("bidding", "first", "highest" if isinstance(first, dict) and "highest" in first else "lowest")
@@ -828,6 +879,7 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     elif trump.get("cycle") and trump.get("turn_up"):
         c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     _check_trump(c, rules)
+    _check_trump_specials(c, rules)
     for i, suit in enumerate(rules.trump_cycle or ()):
         if suit != "none" and suit not in rules.suits:
             c.report_among(
@@ -937,7 +989,9 @@ def trick_without_winner(rules: Ruleset, players: int) -> str | None:
     has a winner. Enumerates the kinds of cards a trick can hold (each special, a card of the
     suit to follow, a trump, a card of another suit) and which kind leads, not the cards."""
     led_how = dict(rules.special_led)
-    kinds = [s.name for s in rules.specials] + ["led", "trump", "other"]
+    # special cards that are trumps (`trump.specials`) play as trumps, or, without trump, always
+    # decide the trick they are in (highest or lowest): they leave no trick without a winner
+    kinds = [s.name for s in rules.specials if s.name not in rules.trump_specials] + ["led", "trump", "other"]
     # a trick holds at most `players` cards of at most `players` kinds; a special at most `count * copies`
     for size in range(1, min(len(kinds), players) + 1):
         for held in itertools.combinations(kinds, size):

@@ -256,6 +256,9 @@ class Ruleset:
     trump_from: tuple[str, ...] = ()
     trump_turned: str = "set_aside"  # a card turned before the deal: set_aside | dealt (stays in the pack)
     trump_seen: str = "at_once"  # at_once | after_bidding (bidders do not see trump)
+    #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
+    trump_specials: tuple[str, ...] = ()
+    trump_specials_without: str = ""  # what they are without trump: highest | lowest ("" unsaid)
     first_bidder: str = "after_dealer"
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)
