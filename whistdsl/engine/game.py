@@ -34,6 +34,7 @@ from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Ruleset, SeatChoic
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
 from .errors import IllegalAction, RuleError
+from .observer import SeatView, look_ahead, seat_view
 from .scoring import result_env, score_seat
 from .table import SeatOrders, table_facts
 
@@ -110,53 +111,6 @@ class GameResult:
     running: tuple[dict[str, Number], ...]
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """Everything one seat may know at one moment: what computer players receive.
-
-    `hand` is None when this seat may not see its own cards (forehead hands; blind hands while
-    bidding). `others` holds other seats' current cards only in forehead hands. `legal` is the
-    legal bids, or the legal cards when the seat can see them (None when it cannot).
-    """
-
-    seat: int
-    players: int
-    rules: Ruleset
-    phase: str
-    to_act: int | None
-    hand_number: int
-    hand_size: int
-    kind: str
-    view: str  # normal | forehead | blind
-    extra: bool
-    dealer: int
-    sitting_out: tuple[int, ...]
-    trump: int
-    turn_up: Card | None
-    hand: tuple[Card, ...] | None
-    others: dict[int, tuple[Card, ...]]
-    bidding_order: tuple[int, ...]
-    bids: tuple[tuple[int, int], ...]
-    leader: int | None
-    trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[Trick, ...]
-    taken: tuple[int, ...]
-    totals: tuple[Number, ...]
-    running: tuple[dict[str, Number], ...]
-    legal: tuple[int, ...] | None
-    hand_env: dict[str, Value] = field(repr=False, compare=False, default_factory=dict)
-    decision: str | None = None  # in the decision phase: "trump" (name it) or "blind" (bid blind or look)
-    calls: tuple[str, ...] = ()  # per seat, the named call it made as far as this seat sees ("" otherwise)
-    blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
-    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
-    trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
-
-    @property
-    def played(self) -> frozenset[Card]:
-        """Every card this seat has seen played this hand."""
-        return frozenset(c for t in self.tricks for _, c in t.cards) | {c for _, c in self.trick}
-
-
 class Game:
     """One game of a ruleset. Drive it with `to_act`, `legal_actions`, `view` and `act`."""
 
@@ -190,12 +144,13 @@ class Game:
             raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
         self._start_hand(start_at - 1)
 
-    def _setup_game(self, rules: Ruleset, n: int, seed: int | None) -> None:
-        """What every game of `rules` with `n` players starts from."""
+    def _setup_game(self, rules: Ruleset, n: int, seed: int | None, rng: random.Random | None = None) -> None:
+        """What every game of `rules` with `n` players starts from (`rng`: a generator to draw
+        from instead of one seeded by `seed`)."""
         self.rules = rules
         self.players = n
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = rng if rng is not None else random.Random(seed)
         #: the static facts of this ruleset at this table size (engine/table.py), shared by its games
         self.facts = facts = table_facts(rules, n)
         self.ranks = facts.ranks
@@ -225,69 +180,10 @@ class Game:
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
-        """A private game positioned where `view` is, with `hands` as every playing seat's cards now.
-
-        For computer players that look ahead: they fill in the cards they cannot see with a guess
-        and play on. The game stops at the end of this hand (`stop_after_hand`).
-        """
-        rules, n = view.rules, view.players
-        game = cls.__new__(cls)
-        game._setup_game(rules, n, None)
-        game.rng = rng
-        game.names = [f"Player {i + 1}" for i in range(n)]
-        game.stop_after_hand = True
-        plan = PlannedHand(view.hand_number, view.hand_size, view.kind)
-        game.plan = [plan]
-        game.scheduled_hands = game.hands_total = 1
-        game.extra_hands_left, game.extra_cards = 0, 0
-        game.first_dealer = view.dealer
-        game.index = 0
-        env = dict(view.hand_env)
-        game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
-        game._begin_kind(rules.kinds[view.kind])
-        game.dealer = view.dealer
-        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
-        game._seat_table(table)
-        game.hands = [new_hand(game._specials) for _ in range(n)]
-        for seat, cards in hands.items():
-            for c in sorted(cards, reverse=True):
-                game.hands[seat][SUIT_OF[c]].append(c)
-        game.dealt = tuple(() for _ in range(n))
-        game.turn_up = view.turn_up
-        game.trump = view.trump
-        game.hand_env = env
-        game.hand_size = view.hand_size
-        game._bid_scratch = dict(env)
-        game._keep_bid_hand_key()
-        game._score_hand_key = tuple([env[name] for name in game._score_reads.hand_names])
-        game.totals = list(view.totals)
-        game.running = [dict(r) for r in view.running]
-        game.bids = [None] * n
-        for seat, bid in view.bids:
-            game.bids[seat] = bid
-        game.bid_log = list(view.bids)
-        if game._decides:
-            game.calls = list(view.calls) if view.calls else [""] * n
-            game.blind = list(view.blind) if view.blind else [False] * n
-            game.looked = [True] * n  # a look-ahead plays on from here: nobody chooses blind any more
-            game.choices = []
-            game.decision = view.decision
-            game.trump_named_by = view.trump_named_by
-            choice = rules.trump_choice
-            game._names_trump = choice is not None and view.trump_named_by is None and (
-                choice.when is None or _holds(choice.when, dict(env, trump=suit_name(view.trump), **turn_up_facts(view.turn_up, rules.specials)))
-            )
-        game.bids_so_far = sum(b for _, b in view.bids)
-        game.taken = list(view.taken)
-        game.tricks = list(view.tricks)
-        game.trick = list(view.trick)
-        game.phase = view.phase
-        game.to_act = view.to_act
-        game._legal_bids_cache = None
-        if view.phase == PLAY:
-            game.leader = view.leader if view.leader is not None else table.first_leader
-            game.trick_order = table.play_orders[game.leader]
-        return game
+        """A private game positioned where `view` is, with `hands` as every playing seat's cards
+        now: for computer players that look ahead (engine/observer.py `look_ahead`, built
+        through the same set-up as every game). It stops at the end of this hand."""
+        return look_ahead(view, hands, rng)
 
     # ------------------------------------------------------------ set-up
 
@@ -799,67 +695,8 @@ class Game:
         return True
 
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat}")
-        visible = self.can_see_own_hand(seat) and self.phase != OVER
-        own = tuple(by_suit(c for suit in self.hands[seat] for c in suit)) if visible else None
-        others: dict[int, tuple[Card, ...]] = {}
-        if self.kind.view == "forehead" and self.phase != OVER:
-            others = {
-                s: tuple(by_suit(c for suit in self.hands[s] for c in suit))
-                for s in range(self.players)
-                if s != seat and s not in self.sitting_out
-            }
-        legal: tuple[int, ...] | None = None
-        if self.to_act == seat:
-            if self.phase == BIDDING:
-                legal = tuple(self._legal_bids())
-            elif self.phase == DECISION:
-                legal = tuple(self.decision_options())  # type: ignore[arg-type]
-            elif visible:
-                legal = tuple(by_suit(self._legal_cards(seat)))
-        # bids made together are shown once all have bid
-        hidden = self.rules.bids_together and self.phase in (BIDDING, DECISION) and len(self.bid_log) < len(self.bidding_order)
-        bids = tuple(self.bid_log)
-        calls = tuple(self.calls)
-        if hidden:
-            bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
-            calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
-        plan = self.plan[self.index]
-        return SeatView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            phase=self.phase,
-            to_act=self.to_act,
-            hand_number=plan.number,
-            hand_size=plan.size,
-            kind=plan.kind,
-            view=self.kind.view,
-            extra=self.setup.extra,
-            dealer=self.dealer,
-            sitting_out=self.sitting_out,
-            trump=self.trump,
-            turn_up=self.turn_up,
-            hand=own,
-            others=others,
-            bidding_order=self.bidding_order,
-            bids=bids,
-            leader=self.leader if self.phase == PLAY else None,
-            trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
-            taken=tuple(self.taken),
-            totals=tuple(self.totals),
-            running=tuple(dict(r) for r in self.running),
-            legal=legal,
-            hand_env=dict(self.hand_env),
-            decision=self.decision if self.phase == DECISION else None,
-            calls=calls,
-            blind=tuple(self.blind),
-            bids_hidden=bool(hidden),
-            trump_named_by=self.trump_named_by,
-        )
+        """What `seat` may see now (engine/observer.py)."""
+        return seat_view(self, seat)
 
     # ------------------------------------------------------------ actions
 

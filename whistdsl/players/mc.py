@@ -16,7 +16,8 @@ import time
 
 from ..engine.cards import NO_TRUMP, Card, suit_of
 from ..engine.tricks import trick_play
-from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
+from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
+from ..engine.observer import SeatView, look_ahead
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
 
 
@@ -132,7 +133,7 @@ class MonteCarloPlayer:
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
             for action in legal:
-                sim = Game.from_view(view, hands, rng)
+                sim = look_ahead(view, hands, rng)
                 try:
                     sim.act(action)
                     rollout(sim, rng)
