@@ -144,3 +144,19 @@ def test_the_look_ahead_copy_makes_the_decisions_of_the_view_again(name, players
         copy = Game.from_view(game.view(game.to_act), real_hands(game), random.Random(0))
         play_on_both(copy, twin, random.Random(len(log)), where)
     assert decided, "pick hands where the view shows decisions"
+
+
+@pytest.mark.parametrize("name, players, hands", GAMES[:3] + [(n, p, h) for n, p, _, h in DECIDING])
+def test_a_clone_plays_on_and_leaves_the_position_it_was_cloned_from_as_it_was(name, players, hands):
+    # mc builds the imagined position once a sample and plays each candidate on a clone of it
+    seed = next((s for n, _, s, _ in DECIDING if n == name), 31)
+    rules = load_rules(name)
+    game = Game(rules, players=players, seed=seed)
+    log: list = []
+    for where in moments(game, hands, random.Random(7), log):
+        copy = Game.from_view(game.view(game.to_act), real_hands(game), random.Random(0))
+        twin = Game(rules, players=players, seed=seed)
+        for action in log:
+            twin.act(action)
+        play_on_both(copy.clone(), twin, random.Random(len(log)), where)
+        check_copy_is_the_position(copy, game, f"{where}: the position cloned from")

@@ -4,8 +4,11 @@ schedule -> (dealer, who sits out) -> deck and deal -> trump -> bidding -> trick
 -> running values and bonuses -> next hand -> end of game, winner, tie-break hands.
 
 Seats are numbered 0..N-1 clockwise (seat i+1 sits to the left of seat i); a counter-clockwise
-direction moves from seat i to seat i-1. A `Game` is one position: whose turn it is, the legal
-actions, what each seat may see (`view`), and `act` to apply an action; an illegal action raises
+direction moves from seat i to seat i-1. A `Game` is its rules, the static facts of its table
+(engine/table.py: the deck, the schedule, seat orders, trick rules, memos; shared by every game
+of that ruleset and size) and one position (engine/state.py `State`: the hands, bids, tricks,
+totals and the explicit `Phase`). It says whose turn it is, the legal actions, what each seat
+may see (`view`, engine/observer.py), and `act` applies an action; an illegal action raises
 `IllegalAction` and changes nothing. All randomness (the first dealer, the shuffles, and the
 computer players' choices, which draw from `game.rng`) comes from one generator seeded by the
 game's seed; its state at the end of each hand is kept so a game can be resumed exactly.
@@ -15,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from enum import StrEnum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
@@ -35,22 +37,9 @@ from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, ne
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, look_ahead, seat_view
+from .state import Phase, State, Trick
 from .scoring import result_env, score_seat
 from .table import SeatOrders, table_facts
-
-class Phase(StrEnum):
-    """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
-
-    A hand runs deal -> decisions (the ruleset's own, e.g. a trump named by a seat) -> bidding
-    -> play -> scoring, then the next hand's deal or the end of the game. The deal and the
-    scoring take no action, so a game is never seen resting in them.
-    """
-
-    DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
-    BIDDING = "bidding"
-    PLAY = "play"
-    OVER = "over"
-
 
 BIDDING = Phase.BIDDING
 PLAY = Phase.PLAY
@@ -58,12 +47,6 @@ OVER = Phase.OVER
 DECISION = Phase.DECISION
 
 Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
-
-
-class Trick(NamedTuple):
-    leader: int
-    cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
-    winner: int
 
 
 @dataclass(frozen=True)
@@ -111,8 +94,9 @@ class GameResult:
     running: tuple[dict[str, Number], ...]
 
 
-class Game:
-    """One game of a ruleset. Drive it with `to_act`, `legal_actions`, `view` and `act`."""
+class Game(State):
+    """One game of a ruleset: its rules and the table's static facts (`facts`), and its position
+    (the State, engine/state.py). Drive it with `to_act`, `legal_actions`, `view` and `act`."""
 
     def __init__(
         self,
@@ -554,14 +538,6 @@ class Game:
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def hand_number(self) -> int:
-        return self.plan[self.index].number
-
     def legal_actions(self) -> list[int]:
         """The legal bids (bidding) or cards (play) of the seat to act; [] when the game is over.
 
@@ -738,11 +714,7 @@ class Game:
         elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
             self._ask(self._trump_chooser(), "trump")
         else:
-            self.phase = PLAY
-            if self.rules.first_lead_choice is not None:
-                self.leader = self._choose_first_leader()
-            self.to_act = self.leader
-            self.trick_order = self.play_orders[self.leader]
+            self._begin_play()
 
     def bid_refusal(self, bid: object) -> IllegalAction:
         """Why the seat to act may not bid `bid`, from the ruleset's own formulas (see `_bid_refusal`)."""

@@ -132,8 +132,13 @@ class MonteCarloPlayer:
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
+            try:
+                position = look_ahead(view, hands, rng)  # the imagined position, once a sample
+            except RuleError:
+                done += 1
+                continue
             for action in legal:
-                sim = look_ahead(view, hands, rng)
+                sim = position.clone()
                 try:
                     sim.act(action)
                     rollout(sim, rng)
