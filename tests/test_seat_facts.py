@@ -78,7 +78,8 @@ def test_the_memo_tells_tables_apart():
         ("bid <= hand_size - max(later, bid)", "bidding", [("W307", 31)]),
         ("count(seats, tricks) > 0", "bidding", [("W303", 14)]),  # tricks are not known yet
         ("count(earlier, is_last)", "bidding", [("W307", 16)]),  # this bidder's own turn
-        ("sum(others, points)", "bonus", [("W307", 13)]),
+        ("sum(others, points)", "bonus", []),  # every seat's points are computed before the bonuses
+        ("sum(others, points)", "scoring", [("W303", 13)]),  # not yet in scoring.points itself
         ("count(seat, made)", "scoring", [("W301", 7)]),  # did you mean `seats`?
         ("max(earler, bid)", "bidding", [("W301", 5)]),
         ("count(3, made)", "scoring", [("W308", 7)]),

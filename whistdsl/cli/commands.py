@@ -18,14 +18,14 @@ import typer
 
 from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
-from ..engine.scoring import hand_points
+from ..engine.scoring import hand_points, start_running
 from ..language.catalogue import SUITS, Type, reference_markdown
-from ..language.environment import trump_env
+from ..language.environment import result_facts, seat_row, seat_sets, trump_env
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
 from ..language.catalogue import CONTEXTS
-from ..language.expression import read_value
+from ..language.expression import Number, read_value
 from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting
 from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import err as _err
@@ -184,6 +184,8 @@ def score(
     hand: Annotated[int, typer.Option("--hand", help="The hand's number in the game.", min=1)] = 1,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
+    others: Annotated[Optional[str], typer.Option("--others", metavar="B/T,B/T,...", help=OTHERS_HELP)] = None,
+    dealer: Annotated[Optional[int], typer.Option("--dealer", metavar="PLACE", help=DEALER_HELP, min=1)] = None,
 ) -> None:
     """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
     rules = open_rules(ruleset, root)
@@ -191,18 +193,23 @@ def score(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
-    if rules.points is not None and rules.points.seat_reads:
-        sets = ", ".join(name for name, _ in rules.points.seat_reads)
+    if rules.table_problem(players) is not None:
+        raise _usage(f"--players {players}: {rules.table_problem(players)}")
+    if others is None and dealer is not None:
+        raise _usage("--dealer places the dealer among the seats of --others: give --others too")
+    reads_others = rules.points is not None and bool(rules.points.seat_reads)
+    if reads_others and others is None:
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)  # type: ignore[union-attr]
         raise _usage(
-            f"scoring.points reads the other seats ({sets}), and score knows one seat's bid and tricks only: "
-            "play or simulate the game to see its points"
+            f"scoring.points reads the other seats ({sets}): give their bids and tricks with --others, in bidding "
+            "order without this seat (at --set position=N, 1 by default), e.g. --others 2/2,1/0,0/1"
         )
     trump = trump.lower()
     if trump not in (*SUITS, "none"):
         raise _usage(f"--trump must be one of {', '.join(SUITS)}, none")
     if kind not in rules.kinds:
         raise _usage(f"--kind must be one of {', '.join(rules.kinds)}")  # _usage escapes the ruleset's names
-    if (bid is None) != (tricks is None):
+    if (bid is None) != (tricks is None) and others is None:
         raise _usage("give both --bid and --tricks, or neither for the whole table")
     for name, value in (("--bid", bid), ("--tricks", tricks)):
         if value is not None and value > cards:
@@ -215,6 +222,16 @@ def score(
                 f"but the deck has {rules.deck_count(players)}"
             )
         env = trump_env(setup.env, trump)
+        if others is not None:
+            table = _other_seats(rules, others, dealer, given, cards, setup.playing, bid, tricks)
+            tricks = table.tricks
+            if bid is None:  # one row: each bid, with the tricks left to this seat
+                typer.echo(f"bid      points (tricks {tricks})")
+                for b in range(cards + 1):
+                    typer.echo(str(b).ljust(9) + _number(hand_points(rules, env, b, tricks, table.given(b, tricks))))
+                return
+            typer.echo(_number(hand_points(rules, env, bid, tricks, table.given(bid, tricks))))
+            return
         if bid is not None and tricks is not None:
             typer.echo(_number(hand_points(rules, env, bid, tricks, given)))
             return
@@ -233,12 +250,23 @@ def score(
         raise
 
 
+OTHERS_HELP = (
+    "The other playing seats' results, in bidding order without this seat, for formulas that read the "
+    "other seats (dealer.bid, count(others, made)): BID/TRICKS each, or BID/TRICKS/TOTAL, e.g. "
+    "--others 2/2,1/0,0/1. This seat bids at --set position=N (1 by default); the tricks of all seats "
+    "add up to --cards (--tricks defaults to the tricks left; without --bid, every bid is shown)."
+)
+DEALER_HELP = (
+    "With --others: the dealer's place in the bidding order (1 = bids first). By default where the "
+    "ruleset puts it: last when the seat after the dealer bids first, first when the dealer does."
+)
 SCORE_SET_HELP = (
     "Set a parameter of the ruleset, or any name the scoring formula sees (repeatable): "
     "--set total=80, --set is_dealer=true, --set streak=2 (a running value)."
 )
 #: Names of the scoring context that `score` sets with an option of their own.
 _SCORE_OPTIONS = {
+    **{name: "--others" for name in ("seats", "others", "earlier", "later")},
     "bid": "--bid",
     "tricks": "--tricks",
     "hand_size": "--cards",
@@ -247,6 +275,78 @@ _SCORE_OPTIONS = {
     "kind": "--kind",
     "hand_number": "--hand",
 }
+
+
+class _OtherSeats:
+    """`score --others`: every playing seat's row, in bidding order, this seat's filled in per bid."""
+
+    def __init__(self, rows: list[dict], index: int, tricks: int, given: dict):
+        self.rows, self.index, self.tricks, self._given = rows, index, tricks, given
+
+    def given(self, bid: int, tricks: int) -> dict:
+        """The names `--set` gives, with this seat's row and the seat sets for `bid`."""
+        rows = list(self.rows)
+        mine = dict(rows[self.index])
+        result_facts(mine, bid, tricks)
+        rows[self.index] = mine
+        out = dict(self._given)
+        out.update(seat_sets(tuple(rows), self.index))
+        return out
+
+
+def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
+    """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
+    results: list[tuple[int, int, Number]] = []
+    for n, item in enumerate(text.split(","), 1):
+        parts = item.strip().split("/")
+        try:
+            if len(parts) not in (2, 3):
+                raise ValueError
+            b, t = int(parts[0]), int(parts[1])
+            total = read_value(Type.NUMBER, parts[2]) if len(parts) == 3 else 0
+        except ValueError:
+            raise _usage(f"--others: seat {n} is `{item.strip()}`; write BID/TRICKS or BID/TRICKS/TOTAL, e.g. 2/1 or 2/1/35") from None
+        for word, value in (("bid", b), ("tricks", t)):
+            if not 0 <= value <= cards:
+                raise _usage(f"--others: seat {n}'s {word} {value} is not within 0..{cards} (the hand has {cards} cards)")
+        results.append((b, t, total))  # type: ignore[arg-type]
+    if len(results) != playing - 1:
+        raise _usage(
+            f"--others gives {len(results)} seat(s), but {playing} seats play this hand: give the other "
+            f"{playing - 1}, in bidding order without this seat"
+        )
+    position = given.get("position", 1)
+    if type(position) is not int or not 1 <= position <= playing:
+        raise _usage(f"--set position={position}: a place in the bidding order, 1..{playing}")
+    taken = sum(t for _, t, _ in results)
+    if tricks is None:
+        tricks = cards - taken
+        if tricks < 0:
+            raise _usage(f"--others: the other seats take {taken} tricks, more than the {cards} of the hand")
+    elif taken + tricks != cards:
+        shown = " + ".join(str(t) for _, t, _ in results)
+        raise _usage(f"--others: the tricks add up to {taken + tricks} ({shown} and --tricks {tricks}), but a hand of {cards} cards has {cards} tricks")
+    default_dealer = 1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing
+    dealer_at = dealer if dealer is not None else default_dealer
+    if not 1 <= dealer_at <= playing:
+        raise _usage(f"--dealer {dealer_at}: a place in the bidding order, 1..{playing}")
+    if "is_dealer" in given and given["is_dealer"] != (dealer_at == position):
+        raise _usage(
+            f"--set is_dealer={'true' if given['is_dealer'] else 'false'} disagrees with the table: the dealer bids at place "
+            f"{dealer_at} and this seat at {position} (give --dealer {position} to make this seat the dealer)"
+        )
+    given = {**given, "is_dealer": dealer_at == position, "position": position}
+    running = start_running(rules, playing)
+    rows: list[dict] = []
+    others_left = iter(results)
+    for place in range(1, playing + 1):
+        if place == position:
+            b, t, total = bid or 0, tricks, given.get("total", 0)
+        else:
+            b, t, total = next(others_left)
+        own = {n: given[n] for n in rules.running_names if n in given} if place == position else {}
+        rows.append(seat_row(total=total, is_dealer=place == dealer_at, position=place, running={**running, **own}, bid=b, tricks=t))
+    return _OtherSeats(rows, position - 1, tricks, given)
 
 
 def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:

@@ -530,6 +530,8 @@ def play_command(
         if seats_dealt:
             raise _usage(f"--deal: the deal file deals to {n} seats; {rules.name} is for {rules.players_min} to {rules.players_max} players")
         raise _usage(f"--players: {rules.name} is for {rules.players_min} to {rules.players_max} players{_with(rules)}, not {n}")
+    if rules.table_problem(n) is not None:
+        raise _usage(f"--players {n}: {rules.table_problem(n)}")
     if not 0 <= seat < n:
         raise _usage(f"--seat: a seat from 0 to {n - 1}, not {seat}")
     if first_dealer is not None and not 0 <= first_dealer < n:

@@ -618,6 +618,8 @@ def simulate_command(
     players = players if players is not None else rules.players_default
     if not rules.players_min <= players <= rules.players_max:
         raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}{_with(rules)}")
+    if rules.table_problem(players) is not None:
+        raise _usage(f"--players {players}: {rules.table_problem(players)}")
     try:
         seat_bots = bots_for_seats(bots, players)
     except ValueError as e:

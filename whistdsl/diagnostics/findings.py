@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     "W207": "a key belongs to another kind of decision (`decisions`)",
     "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
     "W209": "a parameter that no formula reads (a warning)",
+    "W212": "a number parameter's step, default or bound is written wrong (not a number, not above 0, not a multiple of the step)",
     # expressions
     "W300": "expression syntax error",
     "W301": "unknown name",
@@ -40,7 +41,11 @@ CODES: dict[str, str] = {
     "W306": "unknown function or wrong number of arguments",
     "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
     "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
+    "W309": "a fact of one seat written wrong: an unknown role or fact (`dealer.bid`, `me.bid`), or a fact that is the same for every seat",
     "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
+    "W311": "a fact of the dealer (`dealer.bid`) read where the dealer may sit out a hand",
+    "W312": "a parameter's range, a formula, cannot be worked out at some table (a division by zero, ...)",
+    "W313": "with the parameters' defaults, an allowed player count is outside a parameter's range (a formula of `players`)",
     # meaning
     "W400": "extends: target not found",
     "W401": "extends: cycle",

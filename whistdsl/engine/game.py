@@ -38,7 +38,7 @@ from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, look_ahead, seat_view
 from .state import Phase, State, Trick
-from .scoring import result_env, score_seat
+from .scoring import ScoreError, result_env, score_in_passes, score_seat
 from .table import SeatOrders, table_facts
 
 BIDDING = Phase.BIDDING
@@ -113,6 +113,8 @@ class Game(State):
         n = players if players is not None else rules.players_default
         if not rules.players_min <= n <= rules.players_max:
             raise ValueError(f"{rules.name} is for {rules.players_min} to {rules.players_max} players, not {n}")
+        if rules.parameters and rules.table_problem(n) is not None:
+            raise ValueError(f"{rules.name} with {n} players: {rules.table_problem(n)}")
         self._setup_game(rules, n, seed if seed is not None else random.SystemRandom().randrange(2**32))
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         if len(self.names) != n:
@@ -896,13 +898,14 @@ class Game(State):
         memo = self.facts.score_memo
         hand_key = self._score_hand_key
         rows = self._seat_rows(results=True) if set_names else ()
+        passes = self._score_in_passes(rows, set_names) if rules.scores_in_passes else None
         for index, seat in enumerate(self.bidding_order):
             bid, tricks = self.bids[seat], self.taken[seat]
             key = (bid, tricks, hand_key, *[self._seat_value(seat, name) for name in seat_names]) if seat_names else (bid, tricks, hand_key)
             if set_names:  # what the scoring reads of the other seats
                 sets = seat_sets(rows, index, set_names)
                 key += tuple(f.seat_key(sets) for f in by_sets)
-            scored = memo.get(key)
+            scored = memo.get(key) if passes is None else passes[index]
             if scored is None:
                 if scratch is None:
                     scratch = dict(self.hand_env)
@@ -986,6 +989,31 @@ class Game(State):
         self.phase = OVER
         self.to_act = None
         self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
+
+    def _score_in_passes(self, rows: tuple[dict[str, Value], ...], set_names: tuple) -> list:
+        """Every seat's (points, bonus, running values) when the bonus or a running value reads
+        the other seats' points (engine/scoring.py `score_in_passes`)."""
+        envs = []
+        for index, seat in enumerate(self.bidding_order):
+            env = result_env(
+                self.hand_env,
+                self.bids[seat],  # type: ignore[arg-type]
+                self.taken[seat],
+                total=self.totals[seat],
+                is_dealer=seat == self.dealer,
+                position=self.position[seat],
+                running=self.running[seat],
+                call=self.calls[seat],
+                blind=self.blind[seat],
+            )
+            env.update(seat_sets(rows, index, set_names))
+            envs.append(env)
+        try:
+            return score_in_passes(self.rules, envs, rows)
+        except ScoreError as e:
+            rules = self.rules
+            formulas = (rules.points, rules.bonus, *(r.after_hand for r in rules.running))
+            raise _formula_error(e, formulas, e.env, hand=self.hand_number, seat=self.bidding_order[e.index]) from None
 
     def _game_ends(self) -> bool:
         """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""

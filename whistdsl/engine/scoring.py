@@ -7,13 +7,13 @@ they were before the hand; the new ones are returned, not stored.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..language.environment import result_env, running_start_env
-from ..language.expression import Number, Value
+from ..language.expression import EvalError, Formula, Number, Value
 from ..rules.ruleset import Ruleset
 
-__all__ = ["hand_points", "result_env", "score_seat", "start_running"]
+__all__ = ["hand_points", "result_env", "score_in_passes", "score_seat", "start_running", "ScoreError"]
 
 
 def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, dict[str, Number]]:
@@ -24,6 +24,47 @@ def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, d
     env["bonus"] = bonus
     running = {r.name: r.after_hand.cached(env) for r in rules.running}
     return points, bonus, running  # type: ignore[return-value]
+
+
+class ScoreError(EvalError):
+    """A scoring formula failed for the seat at `index` (of the bidding order), in `env`."""
+
+    def __init__(self, error: EvalError, index: int, env: dict[str, Value]):
+        super().__init__(str(error))
+        self.index, self.env = index, env
+
+
+def score_in_passes(
+    rules: Ruleset, envs: Sequence[dict[str, Value]], rows: Sequence[dict[str, Value]]
+) -> list[tuple[Number, Number, dict[str, Number]]]:
+    """(points, bonus, new running values) for every seat at once, when the bonus or a running
+    value reads the other seats' points or bonus (`Ruleset.scores_in_passes`): the points of every
+    seat first, then every seat's bonus, then the running values. `envs` are the seats' result
+    envs (in bidding order), whose seat sets hold `rows` (each seat's row, given its points and
+    bonus here as they are computed). Raises ScoreError naming the seat."""
+
+    def each(formula: Formula | None, name: str) -> list[Number]:
+        values: list[Number] = []
+        for index, (env, row) in enumerate(zip(envs, rows)):
+            try:
+                value = formula.cached(env) if formula is not None else 0
+            except EvalError as e:
+                raise ScoreError(e, index, env) from None
+            values.append(value)  # type: ignore[arg-type]
+        for env, row, value in zip(envs, rows, values):
+            env[name] = row[name] = value
+        return values
+
+    points = each(rules.points, "points")
+    bonus = each(rules.bonus, "bonus")
+    out = []
+    for index, env in enumerate(envs):
+        try:
+            running = {r.name: r.after_hand.cached(env) for r in rules.running}
+        except EvalError as e:
+            raise ScoreError(e, index, env) from None
+        out.append((points[index], bonus[index], running))
+    return out  # type: ignore[return-value]
 
 
 def start_running(rules: Ruleset, players: int) -> dict[str, Number]:

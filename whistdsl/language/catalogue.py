@@ -49,6 +49,9 @@ class Context:
     #: facts of this seat that an aggregate cannot read of the others (in bidding: its turn;
     #: in the bonus: its points, computed seat by seat)
     own_only: tuple[str, ...] = ()
+    #: the seats a formula may read one fact of by their role (`dealer.bid`, ROLES), in this
+    #: context; what it may read of them is `per_seat` (less `earlier_only`)
+    roles: tuple[str, ...] = ()
 
     def seat_sets(self) -> tuple[str, ...]:
         """The seat sets this context knows (`seats`, `others`, ...)."""
@@ -102,6 +105,9 @@ _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
 _RESULT_FACTS = ("bid", "tricks", "made", "over", "under", "diff")
+ME = "me"  # the role of this seat itself (ROLES)
+#: the roles (ROLES) a context that knows every bid may read
+_ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
 _RESULT = (
     Variable("tricks", N, "tricks this player took"),
     Variable("made", B, "tricks == bid: the contract was made exactly"),
@@ -118,6 +124,17 @@ TABLE = Context(
     "players.min, players.max, players.default",
     "the player range, fixed from the parameters alone (a number, or a formula of parameters)",
     (),
+    sees_lets=False,
+)
+
+#: A number parameter's range written as a formula (`max: 52 // players`): known once the table
+#: is, so it reads the player count and the parameters declared before it. Kept out of CONTEXTS
+#: like `table`, but in the reference with them.
+PARAMETER_RANGE = Context(
+    "parameter_range",
+    "parameters.*.min, parameters.*.max",
+    "a number parameter's range, once the table is known: the player count and the parameters declared before it",
+    (_PLAYERS,),
     sees_lets=False,
 )
 
@@ -177,6 +194,7 @@ CONTEXTS: dict[str, Context] = {
             per_seat=("bid", *_SEAT_FACTS),
             earlier_only=("bid",),
             own_only=("bids_made", "is_last", "is_first"),
+            roles=(ME, "dealer", "first_bidder", "last_bidder"),
         ),
         Context(
             "scoring",
@@ -185,6 +203,7 @@ CONTEXTS: dict[str, Context] = {
             _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
+            roles=_ALL_ROLES,
         ),
         Context(
             "bonus",
@@ -199,8 +218,8 @@ CONTEXTS: dict[str, Context] = {
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
-            own_only=("points",),
+            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS, "points"),
+            roles=_ALL_ROLES,
         ),
         Context(
             "running",
@@ -218,8 +237,8 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
-            own_only=("points", "bonus"),
+            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS, "points", "bonus"),
+            roles=_ALL_ROLES,
         ),
         Context(
             "running_start",
@@ -249,6 +268,7 @@ CONTEXTS: dict[str, Context] = {
             ),
             sees_running=True,
             per_seat=("total",),
+            roles=(ME,),
         ),
         Context(
             "first_bidder",
@@ -257,6 +277,7 @@ CONTEXTS: dict[str, Context] = {
             _HAND + _PLAYING + _TRUMP + (_SEAT[0], _SEAT[1], _ALL_SEATS, _OTHERS),
             sees_running=True,
             per_seat=("total", "is_dealer"),
+            roles=(ME, "dealer"),
         ),
         Context(
             "first_lead",
@@ -265,6 +286,7 @@ CONTEXTS: dict[str, Context] = {
             _HAND + _PLAYING + _TRUMP + _SEAT + _BID[:1] + _SEAT_SETS,
             sees_running=True,
             per_seat=("bid", *_SEAT_FACTS),
+            roles=_ALL_ROLES,
         ),
     )
 }
@@ -336,6 +358,30 @@ AGGREGATES: dict[str, Aggregate] = {
     )
 }
 
+@dataclass(frozen=True)
+class Role:
+    """`ROLE.FACT`: one fact of one seat, the seat named by its role in the hand (`dealer.bid`).
+
+    A role picks its seat from `seats` (the playing seats in bidding order) by the facts in
+    `picks`; `me` is this seat itself (inside an aggregate's per-seat formula, the seat the
+    formula is evaluated for, not the seat of the set)."""
+
+    name: str
+    doc: str
+    picks: tuple[str, ...] = ()  # the facts of the seats it reads to find its seat
+
+
+ROLES: dict[str, Role] = {
+    r.name: r
+    for r in (
+        Role(ME, "this seat: `me.bid` inside `count(others, bid > me.bid)` is this seat's bid, `bid` the other seat's"),
+        Role("dealer", "the seat that dealt this hand (a ruleset whose dealer may sit out cannot read it)", ("is_dealer",)),
+        Role("first_bidder", "the seat that bids first this hand", ("position",)),
+        Role("last_bidder", "the seat that bids last this hand", ("position",)),
+        Role("highest_bidder", "the seat with the highest bid (ties: the earlier bid)", ("bid", "position")),
+    )
+}
+
 #: Every seat set some context knows.
 SEAT_SETS: frozenset[str] = frozenset(v.name for c in CONTEXTS.values() for v in c.variables if v.type is Type.SEATS)
 def _and(words: list[str]) -> str:
@@ -345,7 +391,7 @@ def _and(words: list[str]) -> str:
 def reference_markdown() -> str:
     """The language reference's tables, generated from this catalogue (the README embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
-    for c in (TABLE, *CONTEXTS.values()):
+    for c in (TABLE, PARAMETER_RANGE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
         extra = [
             w
@@ -369,11 +415,15 @@ def reference_markdown() -> str:
     out += ["", "| aggregate | meaning |", "|---|---|"]
     for a in AGGREGATES.values():
         out.append(f"| `{a.name}(set of seats, {a.per_seat} per seat)` -> {a.result} | {a.doc} |")
-    out += ["", "| context | what an aggregate reads of each seat |", "|---|---|"]
+    out += ["", "| role | the seat `ROLE.FACT` reads one fact of |", "|---|---|"]
+    for r in ROLES.values():
+        out.append(f"| `{r.name}` | {r.doc} |")
+    out += ["", "| context | what an aggregate reads of each seat | roles |", "|---|---|---|"]
     for c in CONTEXTS.values():
         if c.per_seat:
             facts = ", ".join(f"`{n}`" + (" (of `earlier` only)" if n in c.earlier_only else "") for n in c.per_seat)
             if c.sees_running:
                 facts += ", and the ruleset's running values"
-            out.append(f"| {c.name} | {facts} |")
+            roles = ", ".join(f"`{r}`" for r in c.roles)
+            out.append(f"| {c.name} | {facts} | {roles} |")
     return "\n".join(out) + "\n"

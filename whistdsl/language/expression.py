@@ -35,7 +35,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..resources import grammar_path
-from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, Context, Type
+from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, ME, ROLES, SEAT_SETS, SUITS, Context, Type
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -117,6 +117,15 @@ def _is_aggregate(function: str, args: tuple[Node, ...]) -> bool:
 
 
 @dataclass(frozen=True)
+class SeatFact(Node):
+    """`ROLE.FACT`: one fact of the seat named by its role (`dealer.bid`), or of this seat
+    (`me.bid`, inside an aggregate's per-seat formula the seat it is evaluated for)."""
+
+    role: str
+    fact: str
+
+
+@dataclass(frozen=True)
 class ListOf(Node):
     items: tuple[Node, ...]
 
@@ -189,6 +198,7 @@ _TOKEN_NAMES = {
     "OR": "'or'",
     "NOT": "'not'",
     "__ANON_0": "'..'",
+    "DOT": "'.'",
     "ARROW": "'->'",
     "DOUBLE_DOT": "'..'",
     "$END": "the end",
@@ -301,7 +311,9 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
                 len(lines[-1]) + 1,
             )
         hint = ""
-        if tok.type == "COMPARE" and str(tok) == ">" and text[: getattr(tok, "start_pos", 0) or 0].rstrip().endswith("-"):
+        if tok.type == "DOT":
+            hint = ": a number is written 1.5 (digits on both sides of the point), a range 1 .. 13, one fact of a seat dealer.bid"
+        elif tok.type == "COMPARE" and str(tok) == ">" and text[: getattr(tok, "start_pos", 0) or 0].rstrip().endswith("-"):
             hint = ": `n -> formula` is written only as the second argument of map(), e.g. map(1 .. 13, n -> [n, n])"
         elif tok.type == "COMPARE" and "COMPARE" not in e.expected:
             hint = ": comparisons do not chain; write `a < b and b < c`"
@@ -315,7 +327,7 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
 
 
 #: Trees that are not operations: a value, or the list of a call's arguments.
-_NOT_OPERATIONS = frozenset({"number", "string", "name", "arguments", "call_arguments"})
+_NOT_OPERATIONS = frozenset({"number", "string", "name", "seat_fact", "arguments", "call_arguments"})
 
 
 def _tree_depth(tree: Tree) -> int:
@@ -363,6 +375,8 @@ def _to_ast(item: Tree | Token) -> Node:
         return Literal(line, column, str(ch[0])[1:-1])
     if kind == "name":
         return Name(line, column, str(ch[0]))
+    if kind == "seat_fact":
+        return SeatFact(line, column, str(ch[0]), str(ch[1]))
     if kind == "call":
         args = tuple(_to_ast(a) for a in ch[1].children) if len(ch) > 1 else ()
         name = str(ch[0])
@@ -403,6 +417,10 @@ class Checked:
     types: dict[int, Type] = field(compare=False, hash=False, repr=False)
     #: per seat set the formula aggregates over: the facts it reads of each seat of it
     seat_reads: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, hash=False)
+    #: the facts of this seat read as `me.FACT` inside an aggregate's per-seat formula
+    me_reads: frozenset[str] = frozenset()
+    #: the roles it reads one fact of (`dealer.bid`: "dealer"), with where each is first written
+    roles: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _start(node: Node) -> tuple[int, int]:
@@ -446,8 +464,11 @@ def check(
     seat_reads: dict[str, set[str]] = {}
     # a seat's running values are its facts wherever aggregates read seats (even in `end.when`,
     # which has no seat of its own)
-    per_seat = set(context.per_seat) | (set(running) if context.per_seat else set())
+    seat_facts = [*context.per_seat, *(running if context.per_seat else ())]  # in the catalogue's order, for messages
+    per_seat = set(seat_facts)
     in_seat: list[str] = []  # the seat set whose per-seat formula is being checked
+    me_reads: set[str] = set()  # the facts of this seat read as `me.FACT` inside a per-seat formula
+    roles: dict[str, tuple[int, int]] = {}  # the roles read (`dealer.bid`), where first written
     bound: list[str] = []  # the item names of the map() formulas being checked, innermost last
 
     def bad(node: Node, code: str, message: str, at: tuple[int, int] | None = None) -> Type:
@@ -529,6 +550,8 @@ def check(
                 "W301",
                 f"unknown name `{n}`" + _did_you_mean(n, [*known, *CONSTANTS]),
             )
+        if isinstance(node, SeatFact):
+            return seat_fact(node)
         if isinstance(node, Aggregate) and not shadowed(node):
             return aggregate(node)
         if isinstance(node, Call) and node.function == "map":
@@ -648,6 +671,49 @@ def check(
         finally:
             in_seat.pop()
         return agg.result
+    def seat_fact(node: SeatFact) -> Type:
+        """`ROLE.FACT`: the role must be one the context knows, the fact one of its seat facts."""
+        role, fact = node.role, node.fact
+        written = f"`{role}.{fact}`"
+        if role not in ROLES:
+            if role in known or role in CONSTANTS:
+                return bad(node, "W309", f"{written}: `{role}` is a value, not a seat; `ROLE.FACT` reads one fact of a seat ({', '.join(ROLES)})")
+            return bad(node, "W309", f"unknown role `{role}` in {written}" + _did_you_mean(role, ROLES) + f" (roles: {', '.join(ROLES)})")
+        if role not in context.roles:
+            elsewhere = [c.where for c in CONTEXTS.values() if role in c.roles]
+            return bad(
+                node,
+                "W303",
+                f"the role `{role}` is not known in {context.where}"
+                + (f" (it is known in: {'; '.join(elsewhere)})" if elsewhere else ""),
+            )
+        if role == ME:
+            own = [*seat_facts, *context.own_only, *(n for n in ("call", "blind") if n in known)]
+            if fact not in own:
+                if fact in known:
+                    return bad(node, "W309", f"{written}: `{fact}` is the same for every seat in {context.where}; write `{fact}`")
+                return bad(node, "W309", f"unknown fact `{fact}` of a seat in {written}" + _did_you_mean(fact, own) + f" (facts of a seat here: {', '.join(own)})")
+            roles.setdefault(role, (node.line, node.column))
+            names.add(fact)  # this seat's own value: the environment's, outside any aggregate
+            if in_seat:
+                me_reads.add(fact)
+            return known.get(fact, Type.NUMBER)
+        facts = [n for n in seat_facts if n not in context.earlier_only]
+        if fact not in facts:
+            if fact in context.earlier_only:
+                return bad(node, "W307", f"{written} is not known in {context.where}: a bid not yet made cannot be read (only the seats of `earlier` have bid)")
+            if fact in context.own_only:
+                return bad(node, "W307", f"{written}: `{fact}` is known only of this seat in {context.where}")
+            if fact in known:
+                return bad(node, "W309", f"{written}: `{fact}` is the same for every seat in {context.where}; write `{fact}`")
+            return bad(node, "W309", f"unknown fact `{fact}` of a seat in {written}" + _did_you_mean(fact, facts) + f" (facts of a seat here: {', '.join(facts)})")
+        if "seats" not in known:
+            return bad(node, "W303", f"the role `{role}` is not known in {context.where}")
+        names.add("seats")
+        seat_reads.setdefault("seats", set()).update((fact, *ROLES[role].picks))
+        roles.setdefault(role, (node.line, node.column))
+        return known.get(fact, Type.NUMBER)
+
     def visit_map(node: Call) -> Type:
         usage = "map() takes a list and `n -> formula`, e.g. map(1 .. 13, n -> [n, n])"
         if len(node.args) != 2:
@@ -696,7 +762,7 @@ def check(
         )
     if problems:
         raise ExprError(problems)
-    return Checked(tree, result, frozenset(names), types, {k: frozenset(v) for k, v in seat_reads.items()})
+    return Checked(tree, result, frozenset(names), types, {k: frozenset(v) for k, v in seat_reads.items()}, frozenset(me_reads), roles)
 
 
 def _list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
@@ -732,6 +798,7 @@ def _walk(tree: Node) -> list[Node]:
         elif isinstance(node, Each):
             stack.append(node.body)
     return out
+
 
 
 # ---------------------------------------------------------------- evaluation helpers
@@ -1024,6 +1091,7 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
     """
 
     inside_map = [0]  # how many map() formulas the node being built is inside
+    inside_aggregate = [0]  # 1 inside an aggregate's per-seat formula (they do not nest)
 
     def const(node: Node) -> tuple[Compiled, bool, Value | None]:
         fn, is_const = build(node)
@@ -1048,10 +1116,21 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
                 return (lambda env: v), True
             key = node.name
             return (lambda env: env[key]), False
+        if isinstance(node, SeatFact):
+            fact = node.fact
+            if node.role == ME:
+                key = _ME + fact if inside_aggregate[0] else fact
+                return (lambda env: env[key]), False
+            return _role_fact(node.role, fact), False
         if isinstance(node, Aggregate) and checked.types.get(id(node.args[0])) is Type.SEATS:
             key = node.args[0].name  # type: ignore[attr-defined]
-            each, _ = build(node.args[1])
-            return _aggregate(node.function, key, each), False
+            inside_aggregate[0] += 1
+            try:
+                each, _ = build(node.args[1])
+            finally:
+                inside_aggregate[0] -= 1
+            mine = tuple(sorted({n.fact for n in _walk(node.args[1]) if isinstance(n, SeatFact) and n.role == ME}))
+            return _aggregate(node.function, key, each, mine), False
         if isinstance(node, Call) and node.function == "map":
             items_fn, items_const, _ = const(node.args[0])
             each = node.args[1]
@@ -1129,13 +1208,27 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
     return fn, value if is_const else None
 
 
-def _aggregate(name: str, key: str, each: Compiled) -> Compiled:
-    """The closure of `name(key, each)`: `each` is evaluated with each seat's own facts in front of
-    the formula's environment (the table-wide names stay those of the environment)."""
+#: Where an aggregate's per-seat formula finds this seat's own facts (`me.bid`): `_ME + "bid"`.
+_ME = "\x00me."
 
-    def values(env: Env) -> Iterator[Value]:
-        for seat in env[key]:  # type: ignore[union-attr]
-            yield each(ChainMap(seat, env))  # type: ignore[arg-type]
+
+def _aggregate(name: str, key: str, each: Compiled, mine: tuple[str, ...] = ()) -> Compiled:
+    """The closure of `name(key, each)`: `each` is evaluated with each seat's own facts in front of
+    the formula's environment (the table-wide names stay those of the environment); `mine`, the
+    facts of this seat it reads as `me.FACT`, are kept under `_ME + FACT` in between."""
+
+    if mine:
+
+        def values(env: Env) -> Iterator[Value]:
+            own = {_ME + n: env[n] for n in mine}
+            for seat in env[key]:  # type: ignore[union-attr]
+                yield each(ChainMap(seat, own, env))  # type: ignore[arg-type]
+
+    else:
+
+        def values(env: Env) -> Iterator[Value]:
+            for seat in env[key]:  # type: ignore[union-attr]
+                yield each(ChainMap(seat, env))  # type: ignore[arg-type]
 
     if name == "count":
         return lambda env: sum(1 for v in values(env) if v)
@@ -1150,6 +1243,30 @@ def _aggregate(name: str, key: str, each: Compiled) -> Compiled:
     if name == "any":
         return lambda env: any(values(env))
     raise AssertionError(name)
+
+
+def _role_fact(role: str, fact: str) -> Compiled:
+    """The closure of `ROLE.FACT`: the fact of the seat of `seats` (in bidding order) the role picks."""
+    if role == "dealer":
+
+        def read(env: Env) -> Value:
+            for seat in env["seats"]:  # type: ignore[union-attr]
+                if seat["is_dealer"]:
+                    return seat[fact]
+            raise EvalError("the dealer does not play this hand: `dealer." + fact + "` cannot be read")
+
+        return read
+    if role == "first_bidder":
+        return lambda env: env["seats"][0][fact]  # type: ignore[index]
+    if role == "last_bidder":
+        return lambda env: env["seats"][-1][fact]  # type: ignore[index]
+    if role == "highest_bidder":  # max() keeps the first of equal bids: the earlier bidder
+        return lambda env: max(env["seats"], key=_bid_of)[fact]  # type: ignore[arg-type]
+    raise AssertionError(role)
+
+
+def _bid_of(seat: Mapping[str, Value]) -> Value:
+    return seat["bid"]
 
 
 def formula(

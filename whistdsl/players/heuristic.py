@@ -19,6 +19,7 @@ from ..engine.cards import NO_TRUMP, SPECIAL, Card, strength, suit_number, suit_
 from ..engine.observer import SeatView
 from ..engine.table import table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
+from ..engine.scoring import score_in_passes
 from ..language.environment import result_env, seat_row, seat_sets
 from ..language.expression import EvalError, Memo
 
@@ -170,7 +171,15 @@ def expected_bid_value(view: SeatView, bid: int | str, dist: list[float], blind:
             blind=blind,
         )
         if reads_seats:
-            env.update(_guessed_table(view, bid, tricks))
+            rows, index = _guessed_rows(view, bid, tricks)
+            env.update(seat_sets(rows, index))
+            if rules.scores_in_passes:  # the bonus reads every seat's points: score the whole table
+                try:
+                    points, bonus, _ = score_in_passes(rules, _table_envs(view, rows, index, env), rows)[index]
+                except EvalError:
+                    continue
+                total += p * float(points + bonus)
+                continue
         try:
             points = rules.points.cached(env)  # type: ignore[union-attr]
             env["points"] = points
@@ -181,16 +190,29 @@ def expected_bid_value(view: SeatView, bid: int | str, dist: list[float], blind:
     return total
 
 
-def _guessed_table(view: SeatView, bid: int, tricks: int) -> dict:
-    """The seat sets for scoring a bid before the hand is played: the seats that have bid are
-    guessed to make their bids, those still to bid to bid and take 0 (a rough guess, enough to
-    weigh a bonus that depends on the others)."""
+def _guessed_rows(view: SeatView, bid: int, tricks: int) -> tuple[tuple[dict, ...], int]:
+    """Every seat's row for scoring a bid before the hand is played, and this seat's index: the
+    seats that have bid are guessed to make their bids, those still to bid to bid and take 0 (a
+    rough guess, enough to weigh a bonus that depends on the others)."""
     made = dict(view.bids)
     rows = []
     for position, s in enumerate(view.bidding_order, 1):
         b, t = (bid, tricks) if s == view.seat else (made.get(s, 0), made.get(s, 0))
         rows.append(seat_row(total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=b, tricks=t))
-    return seat_sets(tuple(rows), view.bidding_order.index(view.seat))
+    return tuple(rows), view.bidding_order.index(view.seat)
+
+
+def _table_envs(view: SeatView, rows: tuple[dict, ...], index: int, mine: dict) -> list[dict]:
+    """The scoring env of every seat of the guessed table (`mine` at `index`)."""
+    envs = []
+    for i, (s, row) in enumerate(zip(view.bidding_order, rows)):
+        if i == index:
+            envs.append(mine)
+            continue
+        env = result_env(view.hand_env, row["bid"], row["tricks"], total=view.totals[s], is_dealer=row["is_dealer"], position=i + 1, running=view.running[s])
+        env.update(seat_sets(rows, i))
+        envs.append(env)
+    return envs
 
 
 def lowest_wins(view: SeatView) -> bool:

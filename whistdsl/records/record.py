@@ -92,7 +92,7 @@ def _head_json(game: Game, kinds: list[str] | None) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
-        **({"parameters": dict(rules.parameter_values)} if rules.parameters else {}),
+        **({"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}} if rules.parameters else {}),  # type: ignore[union-attr]
         "seed": game.seed,
         "players": [{"seat": i, "name": game.names[i], "kind": kinds[i]} for i in range(game.players)],
         "first_dealer": game.first_dealer,

@@ -328,7 +328,14 @@ def played_parameters(record: dict[str, Any], rules: Ruleset, settings: Sequence
 
     A `--set` that disagrees with the record is refused: the record is a game played with its
     values, and replaying it with others would only report that the game differs."""
-    recorded = record.get("parameters") or {}
+    recorded = dict(record.get("parameters") or {})
+    for name, value in recorded.items():  # a fractional number is kept exactly, as "3/2"
+        p = rules.parameter(name)
+        if p is not None and p.type == "number" and isinstance(value, str):
+            try:
+                recorded[name] = read_exact(value)
+            except (ValueError, ZeroDivisionError):
+                pass  # not a number: with_parameters says so
     chosen = read_settings(rules, settings)
     for name, value in chosen.items():
         if name in recorded and (recorded[name] != value or type(recorded[name]) is not type(value)):
@@ -375,6 +382,8 @@ def replay(
     set_up = "players" not in record  # a set-up deal file may put any dealer at any hand
     if not rules.players_min <= players <= rules.players_max:
         raise Disagreement(1, "set-up", f"the record has {players} players; {rules.name} allows {rules.players_min} to {rules.players_max}")
+    if rules.table_problem(players) is not None:
+        raise Disagreement(1, "set-up", f"the record has {players} players: {rules.table_problem(players)}")
     plan = rules.planned_hands(players)
     for hand in hands:  # the schedule first: a deal of the wrong size says less
         number = hand["number"]

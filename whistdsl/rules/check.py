@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from fractions import Fraction
 import re
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
@@ -18,11 +19,12 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..diagnostics.findings import Finding, Position
 from ..engine.cards import is_card_text
 from ..engine.scoring import start_running
-from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SEAT_SETS, SUITS, TABLE, Context, Type
+from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
 from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
+from .validate import formula_lists
 from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
@@ -100,6 +102,8 @@ class _Compiler:
         self.parameters: dict[str, Type] = {}  # the declared parameters, with their types
         self.declared: list[Parameter] = []  # those whose declaration is right
         self.reads: set[str] = set()  # every name some formula reads (for W209)
+        #: the formulas that read a fact of the dealer (`dealer.bid`), with where (W311)
+        self.dealer_reads: list[tuple[JsonPath, Position]] = []
         self._declare_parameters(running)
         self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
 
@@ -121,23 +125,128 @@ class _Compiler:
         kind, default = spec["type"], spec["default"]
         where = ("parameters", name)
         low, high = spec.get("min"), spec.get("max")
-        if kind == "number":
-            if low > high:
-                self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({low}) is above max ({high})")
-                return None
-        elif low is not None or high is not None:
-            self.report((*where, "min" if low is not None else "max"), "W208", f"parameter `{name}` is a {kind}: only a number has a min and a max", key=True)
+        if kind != "number" and (low is not None or high is not None or "step" in spec):
+            key = "min" if low is not None else "max" if high is not None else "step"
+            self.report((*where, key), "W208", f"parameter `{name}` is a {kind}: only a number has a min and a max (and a step)", key=True)
             return None
         if kind != "text" and "choices" in spec:
             self.report((*where, "choices"), "W208", f"parameter `{name}` is a {kind}: only a text has choices", key=True)
             return None
-        parameter = Parameter(name, kind, default, low, high, tuple(spec.get("choices", ())), spec.get("description", ""))
+        if kind != "number":
+            parameter = Parameter(name, kind, default, None, None, tuple(spec.get("choices", ())), spec.get("description", ""))
+        else:
+            parameter = self._number_parameter(name, spec)
+            if parameter is None:
+                return None
         try:
-            parameter.check(default)
+            parameter.check(parameter.default)
         except ValueError as e:
             self.report((*where, "default"), "W208", f"the default of parameter {e}")
             return None
         return parameter
+
+    def _constant(self, path: JsonPath, what: str) -> Number | None:
+        """A number written in a declaration (`1`, `0.5`, `1/3`): a formula that reads nothing (W212)."""
+        value = self.get(path)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        f = self.formula(path, PARAMETER_RANGE, Type.NUMBER)
+        if f is None:
+            return None
+        if f.constant is None:
+            self.report(path, "W212", f"{what} is a number (`1`, `0.5`, `1/3`), not a formula that reads {', '.join(f'`{n}`' for n in sorted(f.names))}")
+            return None
+        return f.constant  # type: ignore[return-value]
+
+    def _number_parameter(self, name: str, spec: dict[str, Any]) -> Parameter | None:
+        """A number parameter: its step, its default, and its bounds, numbers or formulas of the
+        player count and the parameters declared before it (W208, W212, W312)."""
+        where = ("parameters", name)
+        step: Number = 1
+        if "step" in spec:
+            got = self._constant((*where, "step"), f"the step of parameter `{name}`")
+            if got is None:
+                return None
+            if got <= 0:
+                self.report((*where, "step"), "W212", f"the step of parameter `{name}` is {value_text(got)}: it must be above 0")
+                return None
+            step = got
+        default = spec["default"]
+        if isinstance(default, str):  # a decimal or a fraction (`1.5`, `3/2`); anything else: check() says
+            default = self._constant((*where, "default"), f"the default of parameter `{name}`")
+            if default is None:
+                return None
+        own = self.parameters.pop(name)  # a range cannot read the parameter itself
+        try:
+            bounds: list[Number | Formula] = []
+            for key in ("min", "max"):
+                value = spec[key]
+                if isinstance(value, int) and not isinstance(value, bool):
+                    bounds.append(value)
+                    continue
+                f = self.formula((*where, key), PARAMETER_RANGE, Type.NUMBER)
+                if f is None:
+                    return None
+                bounds.append(f.constant if f.constant is not None else f)  # type: ignore[arg-type]
+        finally:
+            self.parameters[name] = own
+        low, high = bounds
+        if not isinstance(low, Formula) and not isinstance(high, Formula):
+            if low > high:
+                self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({value_text(low)}) is above max ({value_text(high)})")
+                return None
+        for key, bound in (("min", low), ("max", high)):
+            if not isinstance(bound, Formula) and (Fraction(bound) / step).denominator != 1:
+                self.report((*where, key), "W212", f"the {key} of parameter `{name}` ({value_text(bound)}) is not a multiple of its step ({value_text(step)})")
+                return None
+        widest = self._widest(name, low, high)
+        if widest is None:
+            return None
+        return Parameter(
+            name,
+            "number",
+            default,
+            widest[0],
+            widest[1],
+            (),
+            spec.get("description", ""),
+            step,
+            low if isinstance(low, Formula) else None,
+            high if isinstance(high, Formula) else None,
+        )
+
+    def _widest(self, name: str, low: Number | Formula, high: Number | Formula) -> tuple[Number, Number] | None:
+        """The widest bounds a range gives at any table: the formulas evaluated for every player
+        count and the values of the parameters they read (at their ends and defaults when they
+        are many); an evaluation that fails or a range with no value is W312."""
+        formulas = [f for f in (low, high) if isinstance(f, Formula)]
+        if not formulas:
+            return low, high  # type: ignore[return-value]
+        read = sorted({n for f in formulas for n in f.names} - {"players"})
+        earlier = {p.name: p for p in self.declared}
+        axes = []
+        for n in read:
+            p = earlier.get(n)
+            if p is None:  # declared with an error (reported), or later: W303 was reported
+                return None
+            axes.append(p.values() if p.count() <= 16 else p.edges())
+        lows, highs = [], []
+        for players in range(2, MAX_PLAYERS + 1):
+            for combo in itertools.product(*axes):
+                env: dict[str, Value] = {"players": players, **dict(zip(read, combo))}
+                bounds = []
+                for key, bound in (("min", low), ("max", high)):
+                    if not isinstance(bound, Formula):
+                        bounds.append(bound)
+                        continue
+                    try:
+                        bounds.append(bound(env))
+                    except EvalError as e:
+                        self.report(("parameters", name, key), "W312", f"the {key} of parameter `{name}` cannot be worked out {when(env, env)}: {e}")
+                        return None
+                lows.append(bounds[0])
+                highs.append(bounds[1])
+        return min(lows), max(highs)
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -226,21 +335,35 @@ class _Compiler:
                 self.findings.append(where.finding(p.code, p.message))
             return None
         self.reads |= compiled.names
-        if compiled.seat_reads and self.data.get("whistdsl") == 1:
-            sets = ", ".join(name for name, _ in compiled.seat_reads)
-            self.report(path, "W205", f"aggregates over seats ({sets}) are language version 2: write `whistdsl: 2` at the top of this file")
+        roles = compiled.checked.roles if compiled.checked is not None else {}
+        if (compiled.seat_reads or roles) and self.data.get("whistdsl") == 1:
+            if roles:
+                what = "facts of one seat (" + ", ".join(f"`{r}.`" for r in roles) + ")"
+            else:
+                what = "aggregates over seats (" + ", ".join(name for name, _ in compiled.seat_reads) + ")"
+            self.report(path, "W205", f"{what} are language version 2: write `whistdsl: 2` at the top of this file")
             return None
+        if "dealer" in roles:
+            ref = self.loaded.ref(path)
+            line, column = roles["dealer"]
+            where = ref.position_in_value(whole, line, column + (column_offset if line == 1 else 0)) if ref else self.loaded.where(path)
+            self.dealer_reads.append((path, where))
         return replace(compiled, origin=f"{dotted(path)} ({self.loaded.where(path)})")
 
+    def find_split_formulas(self) -> None:
+        """W418 in every list whose items are formulas (`formula_lists`, from the schema): the
+        pieces of one formula YAML's flow list split at a comma, reported at the first piece;
+        `split_by_yaml` gives each list's pieces to the compiler of that list, which skips them."""
+        self.split: dict[tuple, set[int]] = {}
+        for path in formula_lists(self.loaded.data):
+            items = self.get(path)
+            for first, last in split_formulas(self.loaded, path):
+                self.report((*path, first), "W418", split_message(items, first, last))
+                self.split.setdefault(tuple(path), set()).update(range(first, last + 1))
+
     def split_by_yaml(self, path: JsonPath) -> set[int]:
-        """The items of the list at `path` that are pieces of one formula YAML's flow list split
-        at a comma (W418, at the first piece); the caller does not compile them."""
-        pieces: set[int] = set()
-        items = self.get(path)
-        for first, last in split_formulas(self.loaded, path):
-            self.report((*path, first), "W418", split_message(items, first, last))
-            pieces.update(range(first, last + 1))
-        return pieces
+        """The items of the list at `path` that are pieces of a split formula (W418 reported them)."""
+        return self.split.get(tuple(path), set())
 
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None
@@ -280,6 +403,7 @@ def _compile_formulas(
 ) -> tuple[_Compiler, Ruleset]:
     """Compile every formula of the (validated) data; findings are left in the compiler."""
     c = _Compiler(loaded, running_names)
+    c.find_split_formulas()
     for name in parameter_names:  # declared, but left out of partly valid data: of any type
         c.parameters.setdefault(name, Type.ANY)
     d = loaded.data
@@ -500,6 +624,22 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
     return out
+
+
+def _check_roles(c: _Compiler, rules: Ruleset) -> None:
+    """A fact of the dealer read where the dealer may sit out a hand (W311): no seat of `seats`
+    is the dealer then."""
+    if rules.sits_out is None:
+        return
+    sits_out = c.loaded.where(("dealer", "sits_out"))
+    for path, where in c.dealer_reads:
+        c.findings.append(
+            where.finding(
+                "W311",
+                f"{dotted(path)} reads a fact of the dealer (`dealer.`), but the dealer may sit out a hand "
+                f"(`dealer.sits_out`, {sits_out}): the dealer is then none of the seats that play",
+            )
+        )
 
 
 def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
@@ -730,11 +870,27 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     if rules.tiebreak is not None and rules.tiebreak.kind not in rules.kinds:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
     _check_decisions(c, rules)
+    _check_roles(c, rules)
 
 
 def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budget: Budget) -> None:
-    """Every allowed player count, until one has findings (one count's findings are enough to read)."""
+    """Every allowed player count, until one has findings (one count's findings are enough to read).
+    A count at which a parameter's value is outside its range (a formula of `players`) is no table
+    anyone can set up: skipped, except with the defaults, where it is W313."""
+    defaults = all(rules.parameter_values[p.name] == p.default for p in rules.parameters)
     for players in range(rules.players_min, rules.players_max + 1):
+        problem = rules.table_problem(players) if any(p.ranged for p in rules.parameters) else None
+        if problem is not None:
+            if defaults:
+                ranged = next(p for p in rules.parameters if p.ranged and p.name in problem)
+                c.report(
+                    ("parameters", ranged.name, "default"),
+                    "W313",
+                    f"{rules.players_min} to {rules.players_max} players may play, but a table of {players} cannot start "
+                    f"with the defaults: {problem} (narrow players.min/max, or the default)",
+                )
+                return
+            continue
         before = c.errors()
         _check_player_count(c, rules, players, cases, budget)
         if c.errors() > before:

@@ -86,6 +86,11 @@ class Target:
         return tuple(sorted({name for f in (self.formula, *(b.formula for b in self.before)) for name, _ in f.seat_reads}))
 
     @cached_property
+    def score_reads(self) -> frozenset[str]:
+        """The other seats' `points` and `bonus` it (or the bonus it reads) reads."""
+        return frozenset(n for f in (self.formula, *(b.formula for b in self.before)) for _, facts in f.seat_reads for n in facts) & {"points", "bonus"}
+
+    @cached_property
     def case_reads(self) -> frozenset[str]:
         """What lint enumerates for it: what it reads, and this seat's own result and place too
         when it reads the other seats (this seat is one of `seats`)."""
@@ -337,8 +342,32 @@ class FormulaCases:
                 rows.append(
                     seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]
                 )
+            if t.score_reads and not self._score_rows(rows, env, t.score_reads):
+                continue  # the others' points cannot be computed: the points formula's own check says why
             env.update(seat_sets(tuple(rows), me - 1))  # type: ignore[operator]
             yield label
+
+    def _score_rows(self, rows: list[dict[str, Value]], env: dict[str, Value], needs: frozenset[str]) -> bool:
+        """Give each seat's row of a table its points (and bonus, when `needs` it), computed by the
+        ruleset's formulas for that seat, as the engine does before the bonus (points of every
+        seat first, then the bonuses). False when one cannot be computed."""
+        table = tuple(rows)
+        for name, f in (("points", self.rules.points), ("bonus", self.rules.bonus)):
+            if name == "bonus" and "bonus" not in needs:
+                break
+            values = []
+            for index, row in enumerate(rows):
+                seat_env = dict(env)
+                seat_env.update(row)
+                seat_env.update(seat_sets(table, index))
+                self.budget.spend(1)
+                try:
+                    values.append(f(seat_env) if f is not None else 0)
+                except EvalError:
+                    return False
+            for row, v in zip(rows, values):
+                row[name] = v
+        return True
 
     def _players(self, t: Target, env: dict[str, Value], players: int) -> None:
         """For a winner's key that reads the other players: every player as this one (`env`)."""
@@ -568,9 +597,14 @@ class FormulaCases:
                 running=running,
             )
             env.update(self.fixed)
-            if any(t.seat_sets for t in self.scoring):  # every seat plays as this one
-                row = result_env({}, bid, tricks, total=state["total"], position=1, running=running)
-                env.update(seat_sets((row,) * setup.playing, 0))
+            rows: tuple[dict[str, Value], ...] = ()
+            if any(t.seat_sets for t in self.scoring):  # every seat plays as this one, each in its place
+                dealer_at = self._dealer_position(setup)
+                rows = tuple(
+                    result_env({}, bid, tricks, total=state["total"], is_dealer=p == dealer_at, position=p, running=running)
+                    for p in range(1, setup.playing + 1)
+                )
+                env.update(seat_sets(rows, 0))
             values: dict[str, Number] = {}
             for t in self.scoring:
                 self.budget.spend(t.cost)
@@ -582,6 +616,8 @@ class FormulaCases:
                     return
                 if t.name in ("points", "bonus"):
                     env[t.name] = v
+                    for row in rows:  # every seat scored as this one
+                        row[t.name] = v
             total = state["total"] + values.get("points", 0) + values.get("bonus", 0)
             if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
                 isinstance(total, Fraction) and total.denominator >= MAX_NUMBER

@@ -10,11 +10,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
+from fractions import Fraction
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ..language import environment
-from ..language.expression import EvalError, Formula, Value, value_text
+from ..language.expression import EvalError, Formula, Number, Value, value_text
 
 if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
     from ..engine.table import TableFacts
@@ -116,48 +118,79 @@ class TrumpChoice:
 
 @dataclass(frozen=True)
 class Parameter:
-    """A table option the ruleset declares (`parameters:`): set per game, fixed during it."""
+    """A table option the ruleset declares (`parameters:`): set per game, fixed during it.
+
+    A number is a multiple of `step` (1: whole numbers; `step: 0.5` allows 1.5) from `minimum` to
+    `maximum`, exact (a Fraction where not whole). A bound may be a formula (`max: 52 // players`,
+    context `parameter_range`): then `minimum`/`maximum` are the widest bounds it gives at any
+    table (what `--set` checks first), and `range_at` the bounds once the table is known."""
 
     name: str
-    type: str  # "number" (whole numbers min..max), "yes/no", or "text" (one of `choices`)
+    type: str  # "number" (multiples of step, min..max), "yes/no", or "text" (one of `choices`)
     default: Value
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: Number | None = None
+    maximum: Number | None = None
     choices: tuple[str, ...] = ()
     description: str = ""
+    step: Number = 1
+    #: the bounds written as formulas (None: the constant `minimum`/`maximum`)
+    min_formula: Formula | None = None
+    max_formula: Formula | None = None
 
     def values(self) -> tuple[Value, ...]:
-        """Every value the parameter can take, in order."""
+        """Every value the parameter can take (at some table), in order."""
         if self.type == "number":
-            return tuple(range(self.minimum, self.maximum + 1))  # type: ignore[arg-type]
+            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+            return tuple(_whole(self.step * k) for k in range(first, last + 1))
         if self.type == "yes/no":
             return (False, True)
         return self.choices
 
+    def _grid(self, low: Number, high: Number) -> tuple[int, int]:
+        """The multiples of `step` within low..high, as the first and last multiplier."""
+        return -((-Fraction(low)) // self.step), Fraction(high) // self.step  # type: ignore[return-value]
+
     def count(self) -> int:
         if self.type == "number":
-            return self.maximum - self.minimum + 1  # type: ignore[operator]
+            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+            return max(0, int(last - first + 1))
         return len(self.values())
 
     def edges(self) -> tuple[Value, ...]:
         """The values lint tries when the whole range is too many: the ends and the default."""
         if self.type != "number":
             return self.values()
-        return tuple(sorted({self.minimum, self.maximum, self.default}))  # type: ignore[type-var]
+        first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+        return tuple(sorted({_whole(self.step * first), _whole(self.step * last), self.default}))  # type: ignore[type-var]
+
+    @property
+    def ranged(self) -> bool:
+        """Whether a bound is a formula (checked once the table is known: `range_at`)."""
+        return self.min_formula is not None or self.max_formula is not None
+
+    def range_words(self) -> str:
+        low = self.min_formula.source if self.min_formula is not None else value_text(self.minimum)  # type: ignore[arg-type]
+        high = self.max_formula.source if self.max_formula is not None else value_text(self.maximum)  # type: ignore[arg-type]
+        return f"from {low} to {high}"
 
     def domain_words(self) -> str:
         if self.type == "number":
-            return f"a whole number from {self.minimum} to {self.maximum}"
+            kind = "a whole number" if self.step == 1 else f"a multiple of {value_text(self.step)}"
+            return f"{kind} {self.range_words()}"
         if self.type == "yes/no":
             return "yes or no (true/false)"
         return "one of " + ", ".join(self.choices)
 
     def read(self, text: str) -> Value:
-        """A value written on the command line (`--set NAME=TEXT`). Raises ValueError saying why not."""
+        """A value written on the command line (`--set NAME=TEXT`: `5`, `1.5`, `3/2`). Raises
+        ValueError saying why not."""
         if self.type == "number":
+            written = text.strip()
             try:
-                value = int(text.strip())
-            except ValueError:
+                if len(written) > 40 or not _NUMBER_TEXT.fullmatch(written):
+                    raise ValueError
+                value = _whole(Fraction(written))
+            except (ValueError, ZeroDivisionError):
                 raise ValueError(f"`{self.name}` is {self.domain_words()}, not `{text}`") from None
             return self.check(value)
         if self.type == "yes/no":
@@ -168,18 +201,36 @@ class Parameter:
         return self.check(text)
 
     def check(self, value: Value) -> Value:
-        """`value` if the parameter can take it; else ValueError saying what it can be."""
+        """`value` if the parameter can take it (at some table); else ValueError saying what it can be."""
         if self.type == "number":
-            ok = isinstance(value, int) and not isinstance(value, bool) and self.minimum <= value <= self.maximum  # type: ignore[operator]
+            ok = (
+                isinstance(value, (int, Fraction))
+                and not isinstance(value, bool)
+                and self.minimum <= value <= self.maximum  # type: ignore[operator]
+                and (Fraction(value) / self.step).denominator == 1
+            )
         elif self.type == "yes/no":
             ok = isinstance(value, bool)
         else:
             ok = value in self.choices
         if not ok:
-            from ..language.expression import value_text
-
             raise ValueError(f"`{self.name}` is {self.domain_words()}, not {value_text(value)}")
         return value
+
+    def range_at(self, env: Mapping[str, Value]) -> tuple[Number, Number]:
+        """Its bounds at a table: `env` holds `players` and the parameters' values. Raises EvalError."""
+        low = self.min_formula(dict(env)) if self.min_formula is not None else self.minimum
+        high = self.max_formula(dict(env)) if self.max_formula is not None else self.maximum
+        return low, high  # type: ignore[return-value]
+
+
+#: How a number parameter's value is written on the command line: 5, -2, 1.5, 3/2.
+_NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?")
+
+
+def _whole(v: Number) -> Number:
+    v = Fraction(v)
+    return v.numerator if v.denominator == 1 else v
 
 
 @dataclass(frozen=True)
@@ -288,6 +339,14 @@ class Ruleset:
         return tuple(sorted({name for f in formulas for name, _ in f.seat_reads}))
 
     @property
+    def scores_in_passes(self) -> bool:
+        """Whether the bonus or a running value reads the other seats' points or bonus: then every
+        seat's points are computed first, then the bonuses, then the running values
+        (engine/scoring.py `score_in_passes`); otherwise each seat is scored on its own."""
+        formulas = [f for f in (self.bonus, *(r.after_hand for r in self.running)) if f is not None]
+        return any({"points", "bonus"} & set(facts) for f in formulas for _, facts in f.seat_reads)
+
+    @property
     def running_names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.running)
 
@@ -308,6 +367,24 @@ class Ruleset:
                 raise SettingError(unknown_parameter(self, name))
             chosen[name] = p.check(value)
         return replace(self, parameter_values=chosen, worked_out=WorkedOut(), **players_for(self.players_range, chosen))
+
+    def table_problem(self, players: int) -> str | None:
+        """Why a table of `players` cannot be set up with these parameter values (a value outside
+        a range that is a formula: `max: 52 // players`), or None."""
+        for p in self.parameters:
+            if not p.ranged:
+                continue
+            value = self.parameter_values[p.name]
+            try:
+                low, high = p.range_at({**self.parameter_values, "players": players})
+            except EvalError as e:
+                return f"the range of parameter `{p.name}` ({p.range_words()}) cannot be worked out with {players} players: {e}"
+            if not low <= value <= high:  # type: ignore[operator]
+                return (
+                    f"parameter `{p.name}` = {value_text(value)} is outside its range with {players} players: "
+                    f"{p.range_words()} is {value_text(low)} to {value_text(high)} there"
+                )
+        return None
 
     # -- per-game facts, computed once per player count
 

@@ -50,6 +50,32 @@ def ruleset_schema() -> dict[str, Any]:
     return json.loads(schema_path().read_text(encoding="utf-8"))
 
 
+def formula_lists(data: Any) -> list[tuple[Any, ...]]:
+    """The paths of every list in `data` whose items are formulas: the lists the schema marks with
+    `x-formula-items` (the schedule, `winner.rank`, ...), wherever they are. W418 looks for a
+    formula YAML's flow list split at a comma in each of them (rules/check.py)."""
+    found: list[tuple[Any, ...]] = []
+
+    def walk(schema: Any, value: Any, path: tuple[Any, ...]) -> None:
+        if not isinstance(schema, dict):
+            return
+        if schema.get("x-formula-items") and isinstance(value, list):
+            found.append(path)
+        for alternative in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+            walk(alternative, value, path)
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            for key, item in value.items():
+                sub = properties.get(key, schema.get("additionalProperties"))
+                walk(sub, item, (*path, key))
+        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            for i, item in enumerate(value):
+                walk(schema["items"], item, (*path, i))
+
+    walk(ruleset_schema(), data, ())
+    return list(dict.fromkeys(found))
+
+
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(ruleset_schema())
