@@ -67,6 +67,11 @@ class SeatView:
     blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
     bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
     trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's, or hidden)
+    #: where the turned card is (engine/trump.py): "table" (face up, not dealt), "dealer" (the
+    #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
+    turn_up_place: str = ""
+    trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
 
     @property
     def played(self) -> frozenset[Card]:
@@ -106,6 +111,11 @@ def seat_view(game: Game, seat: int) -> SeatView:
         bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
         calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
     plan = game.plan[game.index]
+    # a trump shown only after the bidding (`trump.seen: after_bidding`): unknown until then
+    trump_hidden = game._trump_step.hidden_while_bidding and phase in (BIDDING, DECISION)
+    hand_env = dict(game.hand_env)
+    if trump_hidden:
+        hand_env["trump"] = "none"
     return SeatView(
         seat=seat,
         players=game.players,
@@ -119,8 +129,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
         extra=game.setup.extra,
         dealer=game.dealer,
         sitting_out=game.sitting_out,
-        trump=game.trump,
-        turn_up=game.turn_up,
+        trump=NO_TRUMP if trump_hidden else game.trump,
+        turn_up=None if trump_hidden else game.turn_up,
         hand=own,
         others=others,
         bidding_order=game.bidding_order,
@@ -132,12 +142,15 @@ def seat_view(game: Game, seat: int) -> SeatView:
         totals=tuple(game.totals),
         running=tuple(dict(r) for r in game.running),
         legal=legal,
-        hand_env=dict(game.hand_env),
+        hand_env=hand_env,
         decision=game.decision if phase == DECISION else None,
         calls=calls,
         blind=tuple(game.blind),
         bids_hidden=bool(hidden),
         trump_named_by=game.trump_named_by,
+        trump_from="" if trump_hidden else game.trump_from,
+        turn_up_place="" if trump_hidden else game.turn_up_place,
+        trump_hidden=trump_hidden,
     )
 
 
@@ -167,16 +180,25 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     game.first_dealer = view.dealer
     game.totals = list(view.totals)
     game.running = [dict(r) for r in view.running]
-    # the deal: each seat's cards now and the cards it has played this hand, high to low
+    # the deal: each seat's cards now and the cards it has played this hand (the dealer's own
+    # last card, when it is the turned one, last)
     played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
     deal: list[list[Card]] = [[] for _ in range(n)]
     for seat, cards in hands.items():
         deal[seat].extend(cards)
     for seat, c in played:
         deal[seat].append(c)
-    preset = PresetDeal(tuple(tuple(sorted(cards, reverse=True)) for cards in deal), dealer=view.dealer, turn_up=view.turn_up)
+    if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
+        deal[view.dealer].remove(view.turn_up)
+        deal[view.dealer].append(view.turn_up)
+    # a random trump is the one the view shows (the others the rules find again from the deal)
+    trump = view.trump if view.trump_from == "random" else None
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
     game.deals = {view.hand_number: preset}
     game._start_hand(index)
+    for hand in game.hands:  # each suit high to low
+        for suit in hand:
+            suit.sort(reverse=True)
     # every action the view shows, again, in order
     bids = view.bids
     named = "none" if view.trump == NO_TRUMP else suit_name(view.trump)

@@ -26,11 +26,14 @@ if TYPE_CHECKING:
 class Phase(StrEnum):
     """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
 
-    A hand runs deal -> decisions (the ruleset's own, e.g. a trump named by a seat) -> bidding
-    -> play -> scoring, then the next hand's deal or the end of the game. The deal and the
-    scoring take no action, so a game is never seen resting in them.
+    A hand runs deal -> trump -> decisions (the ruleset's own, e.g. a trump named by a seat) ->
+    bidding -> play -> scoring, then the next hand's deal or the end of the game. The deal and
+    trump steps (engine/trump.py, chosen once per ruleset) and the scoring take no action, so a
+    game is never seen resting in them.
     """
 
+    DEAL = "deal"  # the cards are dealt (engine/trump.py's deal step; no action)
+    TRUMP = "trump"  # the trump is found from the ruleset's sources (its trump step; no action)
     DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
     BIDDING = "bidding"
     PLAY = "play"
