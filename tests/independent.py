@@ -50,6 +50,16 @@ class Rules:
     ends: Callable[[Sequence[int], int], bool] | None = None
     #: the most hands, when `ends` is given (the schedule repeats up to it)
     cap: int = 0
+    #: where the card turned for trump comes from in a hand: (hand number, hand size, players) ->
+    #: "undealt" (a card nobody holds: the next card, one set aside) or "dealer_last" (the
+    #: dealer's own last card, shown to all: it stays in the dealer's hand)
+    turned: Callable[[int, int, int], str] = lambda number, size, players: "undealt"
+    #: special cards (by their marks, e.g. "BJ") that are trumps, strongest first, above the ace
+    #: of trumps: a led one asks for trumps, a player out of trumps but for one must play it
+    top_trumps: tuple[str, ...] = ()
+    #: what they are in a hand without trump: "highest" (they win, the strongest first) or
+    #: "lowest" (they lose); then they belong to no suit, and one led asks nothing
+    top_trumps_without_trump: str = "highest"
 
 
 class Wrong(AssertionError):
@@ -80,7 +90,10 @@ def check_record(record: dict, rules: Rules) -> list[int]:
         _expect(all(len(cards) == size for cards in hand["deal"]), number, f"each player holds {size} cards")
         _expect(len(set(dealt)) == len(dealt), number, "no card is dealt twice")
         if hand["turn_up"] is not None:
-            _expect(hand["turn_up"] not in dealt, number, "the turned-up card is not in a hand")
+            if rules.turned(number, size, players) == "dealer_last":
+                _expect(hand["deal"][dealer][-1] == hand["turn_up"], number, "the card turned is the dealer's last card")
+            else:
+                _expect(hand["turn_up"] not in dealt, number, "the turned-up card is not in a hand")
         trump = rules.trump(number, size, players, hand["turn_up"])
         _expect((hand["trump"] or "none") == trump, number, f"trump is {trump}, not {hand['trump']}")
 
@@ -98,22 +111,43 @@ def check_record(record: dict, rules: Rules) -> list[int]:
         leader = order[0]
         taken = [0] * players
         _expect(len(hand["tricks"]) == size, number, f"{size} tricks are played")
+        tops = rules.top_trumps
+
+        def suit_of(card: str) -> str | None:
+            """A card's suit for following: a top trump is a trump (no suit without trump)."""
+            if card in tops:
+                return trump if trump != "none" else None
+            return suit(card)
+
+        def value(card: str) -> int:
+            return 100 - tops.index(card) if card in tops else rank(card)
+
         for t in hand["tricks"]:
             _expect(t["leader"] == leader, number, f"seat {leader} leads")
             played = [(c["seat"], c["card"]) for c in t["cards"]]
             _expect([s for s, _ in played] == [(leader + k) % players for k in range(players)], number, "play goes clockwise")
-            led = suit(played[0][1])
+            # the suit to follow: the first card's; without trump a top trump led asks nothing
+            # when it is the highest, and lets the next card set the suit when it is the lowest
+            leading = [c for _, c in played if not (trump == "none" and c in tops and rules.top_trumps_without_trump == "lowest")]
+            led = suit_of(leading[0]) if leading else None
             for seat, card in played:
                 _expect(card in held[seat], number, f"seat {seat} holds {card}")
-                has_led = any(suit(c) == led for c in held[seat])
+                has_led = led is not None and any(suit_of(c) == led for c in held[seat])
                 if has_led:
-                    _expect(suit(card) == led, number, f"seat {seat} follows {led} with {card}")
-                elif rules.must_trump and trump != "none" and any(suit(c) == trump for c in held[seat]):
-                    _expect(suit(card) == trump, number, f"seat {seat} must trump")
+                    _expect(suit_of(card) == led, number, f"seat {seat} follows {led} with {card}")
+                elif led is not None and rules.must_trump and trump != "none" and any(suit_of(c) == trump for c in held[seat]):
+                    _expect(suit_of(card) == trump, number, f"seat {seat} must trump")
                 held[seat].discard(card)
-            trumps = [(s, c) for s, c in played if suit(c) == trump]
-            contenders = trumps or [(s, c) for s, c in played if suit(c) == led]
-            winner = max(contenders, key=lambda sc: rank(sc[1]))[0]
+            jokers = [(s, c) for s, c in played if c in tops]
+            if trump == "none" and jokers and rules.top_trumps_without_trump == "highest":
+                contenders = jokers
+            else:
+                rest = [(s, c) for s, c in played if c not in tops] if trump == "none" else played
+                trumps = [(s, c) for s, c in rest if suit_of(c) == trump]
+                contenders = trumps or [(s, c) for s, c in rest if led is not None and suit_of(c) == led]
+                if not contenders:  # only top trumps, the lowest, were played: the first wins
+                    contenders = played[:1]
+            winner = max(contenders, key=lambda sc: value(sc[1]))[0]
             _expect(t["winner"] == winner, number, f"seat {winner} wins the trick {played}")
             taken[winner] += 1
             leader = winner

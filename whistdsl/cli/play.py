@@ -131,6 +131,37 @@ class TableTalk:
         out.append(suit_name(trump))
         return out
 
+    def where_trump_comes_from(self, view: SeatView) -> Text:
+        """`trump hearts (turned up: 7H)`; `the dealer's last card, 7H, is trump: hearts`;
+        `trump drawn at random: hearts`; `trump is shown after the bidding`."""
+        if view.trump_hidden:
+            return Text("trump is shown after the bidding")
+        words = self.trump_words(view.trump)
+        if view.turn_up is None:
+            if view.trump_from == "random":
+                return Text.assemble(words, " (drawn at random)")
+            return words
+        shown = {
+            "dealer_last_card": "the dealer's last card, ",
+            "before_deal": "the card turned before the deal, ",
+        }.get(view.trump_from)
+        if shown is None:  # the next card after the deal
+            return Text.assemble(words, " (turned up: ", self.card(view.turn_up), ")")
+        out = Text(shown)
+        out.append_text(self.card(view.turn_up))
+        if view.trump_from == "dealer_last_card":
+            out.append(f" (held by {'you' if view.dealer == self.you else self.names[view.dealer]})")
+        elif view.turn_up_place == "pack":
+            out.append(" (back in the pack, dealt as usual)")
+        out.append(", gives ")
+        out.append_text(words)
+        return out
+
+    def trump_shown(self) -> None:
+        """After the bidding, a trump kept hidden is shown (`trump.seen: after_bidding`)."""
+        g = self.game
+        self.say("Now trump is shown: ", self.where_trump_comes_from(g.view(self.you if self.you is not None else g.dealer)))
+
     def say(self, *parts: str | Text, style: str = "") -> None:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
         read as markup."""
@@ -151,11 +182,8 @@ class TableTalk:
         kind = g.rules.kinds[view.kind]
         self.console.print()
         self.console.rule(title, align="left", style="dim")
-        header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ", self.trump_words(view.trump))
-        if view.turn_up is not None:
-            header.append(" (turned up: ")
-            header.append_text(self.card(view.turn_up))
-            header.append(")")
+        header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ")
+        header.append_text(self.where_trump_comes_from(view))
         header.append(f"; dealer {'you' if view.dealer == self.you else self.names[view.dealer]}")
         if view.sitting_out:
             out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)
@@ -438,6 +466,8 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
             talk.bid_made(seat, game.bid_log[-1][1])
             if game.phase != BIDDING and not (game.phase == DECISION and game.decision == "blind"):
                 talk.bidding_over()
+                if game.rules.trump_seen == "after_bidding":
+                    talk.trump_shown()
             continue
         finished = game.history[-1] if len(game.history) > hands_before else None
         if finished is not None:

@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     "W207": "a key belongs to another kind of decision (`decisions`)",
     "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
     "W209": "a parameter that no formula reads (a warning)",
+    "W210": "keys of `trump` that do not go together (`from` beside `cycle` or `turn_up`; `turned` without a card turned before the deal)",
     "W212": "a number parameter's step, default or bound is written wrong (not a number, not above 0, not a multiple of the step)",
     # expressions
     "W300": "expression syntax error",
@@ -67,12 +68,16 @@ CODES: dict[str, str] = {
     "W425": "a formula reads what the decider cannot see yet (hidden bids, a trump named later)",
     "W426": "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids)",
     "W427": "a named call has a reserved name",
+    "W428": "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",
+    "W429": "a trump source that is never tried, or can find nothing (after `random`; the dealer's last card when the dealer sits out)",
+    "W430": "a warning: `trump.none_when` reads the turned card but gives the same answer for every card the deck can turn",
+    "W431": "special cards that are trumps (`trump.specials`) without saying what they are in a hand without trump, or with a power of their own elsewhere",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417", "W421"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430"})
 
 
 @dataclass(frozen=True, order=True)

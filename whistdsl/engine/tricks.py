@@ -8,8 +8,9 @@ Two implementations of the same rules, chosen once per ruleset (`trick_play`):
   value);
 - the general one, read from the ruleset's data: special cards (`deck.specials`), which may
   be played at any time (`play.always_playable`), what a special led asks of the others
-  (`play.special_led`), the ordered `trick.winner` rules and which of two identical cards wins
-  (`trick.identical`).
+  (`play.special_led`), the ordered `trick.winner` rules, which of two identical cards wins
+  (`trick.identical`), and specials that are trumps (`trump.specials`: of the trump suit for
+  following, above its ace; without trump the highest or the lowest cards).
 
 A hand is one list per suit (and one for the specials, see cards.new_hand). A trick is a list
 of (seat, card) in playing order.
@@ -65,7 +66,7 @@ def trick_winner(trick: TrickCards, trump: int) -> int:
     return win_seat
 
 
-def led_suit(trick: TrickCards) -> int:
+def led_suit(trick: TrickCards, trump: int = NO_TRUMP) -> int:
     """The suit to follow in a standard trick: the first card's."""
     return SUIT_OF[trick[0][1]]
 
@@ -76,7 +77,8 @@ def led_suit(trick: TrickCards) -> int:
 @dataclass(frozen=True)
 class TrickPlay:
     """The trick rules of one ruleset, ready to call: `legal(hand, trick, trump, when_void)`,
-    `winner(trick, trump)` -> seat, and `led(trick)` -> the suit to follow (NO_SUIT: nothing)."""
+    `winner(trick, trump)` -> seat, and `led(trick, trump)` -> the suit to follow (NO_SUIT:
+    nothing; the trump matters only with trump specials)."""
 
     legal: Callable[[Hand, TrickCards, int, str], list[Card]]
     winner: Callable[[TrickCards, int], int]
@@ -87,6 +89,8 @@ class TrickPlay:
     special_power: dict[Card, tuple[int, int]] = field(default_factory=dict)
     #: the specials that may be played at any time
     always_playable: frozenset[Card] = frozenset()
+    #: a card's suit for following, given the trump (`trump.specials`: a trump special is a trump)
+    suit_in: Callable[[Card, int], int] = lambda c, trump: SUIT_OF[c]
 
 
 STANDARD = TrickPlay(legal_cards, trick_winner, led_suit, True)
@@ -110,9 +114,22 @@ def _general(rules: Ruleset) -> TrickPlay:
     passes = frozenset(special_card(index[n]) for n, how in rules.special_led if how == "pass" and n in index)
     later = rules.identical == "later"
     has_specials = bool(rules.specials)
+    # special cards that are trumps (`trump.specials`), strongest first, above the ace (12); in a
+    # hand without trump they are the highest or the lowest cards (`specials_without_trump`)
+    top = {special_card(index[n]): 13 + len(rules.trump_specials) - k for k, n in enumerate(rules.trump_specials) if n in index}
+    top_without = rules.trump_specials_without
 
-    def led(trick: TrickCards) -> int:
+    def suit_in(c: Card, trump: int) -> int:
+        """A card's suit for following: a trump special is of the trump suit (when there is one)."""
+        return trump if trump >= 0 and c in top else SUIT_OF[c]
+
+    def led(trick: TrickCards, trump: int = NO_TRUMP) -> int:
         for _, c in trick:
+            if c in top:
+                if trump >= 0:
+                    return trump  # a led trump special asks for trumps
+                if top_without == "lowest":
+                    continue  # without trump, the lowest card: the next card sets the suit
             suit = SUIT_OF[c]
             if suit != SPECIAL:
                 return suit
@@ -123,40 +140,58 @@ def _general(rules: Ruleset) -> TrickPlay:
     def anything(hand: Hand) -> list[Card]:
         return hand[0] + hand[1] + hand[2] + hand[3] + (hand[SPECIAL] if has_specials else [])
 
+    def power(c: Card, trump: int = NO_TRUMP) -> int:
+        """Higher is stronger: a suited card's strength (a trump special's above the ace);
+        other specials by their order in the deck."""
+        if c in top and trump >= 0:
+            return top[c]
+        return STRENGTH_OF[c] if SUIT_OF[c] != SPECIAL else -STRENGTH_OF[c]
+
     def legal(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
         if trick:
-            suit = led(trick)
+            suit = led(trick, trump)
             if suit >= 0:
                 extra = [c for c in hand[SPECIAL] if c in playable] if has_specials and playable else []
-                if hand[suit]:
-                    return hand[suit] + extra
-                if trump >= 0 and hand[trump] and when_void != "free":
-                    trumps = hand[trump]
+                jokers = [c for c in hand[SPECIAL] if c in top] if top and trump >= 0 else []
+                follow = hand[suit] + jokers if suit == trump else hand[suit]
+                if follow:
+                    return follow + extra
+                trumps = hand[trump] + jokers if trump >= 0 else []
+                if trumps and when_void != "free":
                     if when_void == "must_overtrump":
-                        best = max((c for _, c in trick if SUIT_OF[c] == trump), default=-1)
-                        trumps = [c for c in trumps if c > best] or trumps
+                        best = max((power(c, trump) for _, c in trick if suit_in(c, trump) == trump), default=-1)
+                        trumps = [c for c in trumps if power(c, trump) > best] or trumps
                     return trumps + extra
         return anything(hand)
 
     def matcher(rule: WinnerRule) -> Callable[[Card, int, int], bool]:
         among = rule.among
         if among == "trump":
-            return lambda c, trump, suit: trump >= 0 and SUIT_OF[c] == trump
+            return lambda c, trump, suit: trump >= 0 and suit_in(c, trump) == trump
         if among == "led":
-            return lambda c, trump, suit: suit >= 0 and SUIT_OF[c] == suit
+            return lambda c, trump, suit: suit >= 0 and suit_in(c, trump) == suit
         if among == "suited":
-            return lambda c, trump, suit: SUIT_OF[c] != SPECIAL
+            return lambda c, trump, suit: SUIT_OF[c] != SPECIAL or (trump >= 0 and c in top)
         card = special_card(index[among])
         return lambda c, trump, suit: c == card
-
-    def power(c: Card) -> int:
-        """Higher is stronger: a suited card's strength; specials by their order in the deck."""
-        return STRENGTH_OF[c] if SUIT_OF[c] != SPECIAL else -STRENGTH_OF[c]
 
     rule_tests = [(r.pick, matcher(r)) for r in rules.trick_winner]
 
     def winner(trick: TrickCards, trump: int) -> int:
-        suit = led(trick)
+        suit = led(trick, trump)
+        if top and trump < 0:
+            mine = [(seat, c) for seat, c in trick if c in top]
+            if mine:
+                if top_without == "highest":
+                    best_seat, best = mine[0]
+                    for seat, c in mine[1:]:
+                        if top[c] > top[best] or (c == best and later):
+                            best_seat, best = seat, c
+                    return best_seat
+                rest = [(seat, c) for seat, c in trick if c not in top]
+                if not rest:
+                    return mine[0][0]
+                trick = rest  # the lowest cards: the trick goes to another card
         for pick, matches in rule_tests:
             found = [(seat, c) for seat, c in trick if matches(c, trump, suit)]
             if not found:
@@ -168,7 +203,7 @@ def _general(rules: Ruleset) -> TrickPlay:
             sign = 1 if pick == "highest" else -1
             best_seat, best = found[0]
             for seat, c in found[1:]:
-                p, q = sign * power(c), sign * power(best)
+                p, q = sign * power(c, trump), sign * power(best, trump)
                 if p > q or (p == q and c == best and later):
                     best_seat, best = seat, c
             return best_seat
@@ -179,7 +214,9 @@ def _general(rules: Ruleset) -> TrickPlay:
     for name, i in index.items():
         at = next((k for k, r in enumerate(rules.trick_winner) if r.among == name), None)
         special_power[special_card(i)] = (-2, 0) if at is None else ((2, -at) if at < suit_rule else (-1, -at))
-    return TrickPlay(legal, winner, led, False, special_power, playable)
+    for c, strength in top.items():
+        special_power[c] = (2, strength - 20)  # above every trump (lost to a stronger trump special)
+    return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
 
 
 def any_card(hand: Hand) -> list[Card]:

@@ -87,6 +87,13 @@ _PLAYING = (
     Variable("cards_left", N, "cards left undealt after the deal"),
 )
 _TRUMP = (Variable("trump", S, "this hand's trump suit, or none"),)
+#: the card turned for trump (`trump.turn_up`, `trump.from`: the next card, a card turned before
+#: the deal, the dealer's last card)
+_TURNED = (
+    Variable("turn_up_suit", S, "the suit of the card turned for trump; none for a special card or no card turned"),
+    Variable("turn_up_rank", T, 'the rank of the suited card turned for trump (e.g. "Q", "T"); "" otherwise'),
+    Variable("turn_up_special", T, 'the special card turned for trump, by name (e.g. "wizard"); "" otherwise'),
+)
 _SEAT = (
     Variable("total", N, "this player's running total before this hand"),
     Variable("is_dealer", B, "this player dealt this hand"),
@@ -158,8 +165,8 @@ CONTEXTS: dict[str, Context] = {
         Context(
             "deal",
             "trump.none_when",
-            "once per hand, once it is known who plays",
-            _HAND + _PLAYING,
+            "once per hand, once it is known who plays; when it reads the turned card, once that card is turned",
+            _HAND + _PLAYING + _TURNED,
         ),
         Context(
             "trump_choice",
@@ -169,9 +176,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + (
                 Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),
-                Variable("turn_up_suit", S, "the suit of the card turned up for trump; none for a special card or no card turned"),
-                Variable("turn_up_rank", T, 'the rank of the suited card turned up for trump (e.g. "Q", "T"); "" otherwise'),
-                Variable("turn_up_special", T, 'the special card turned up for trump, by name (e.g. "wizard"); "" otherwise'),
+                *_TURNED,
             ),
         ),
         Context(

@@ -43,16 +43,26 @@ def hand_env(game: Mapping[str, Value], number: int, size: int, hands: int, kind
     return env
 
 
-def deal_env(hand: Env, playing: int, cards_left: int) -> Env:
-    """The `deal` context: the hand once it is known who plays (extends `hand` in place)."""
+#: What formulas read of the card turned for trump when none is turned (the `deal` context's
+#: `turn_up_suit`, `turn_up_rank`, `turn_up_special`; engine/cards.turn_up_facts gives a card's).
+NO_CARD_TURNED: dict[str, Value] = {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}
+
+
+def deal_env(hand: Env, playing: int, cards_left: int, turned: Mapping[str, Value] | None = None) -> Env:
+    """The `deal` context: the hand once it is known who plays, and the card turned for trump
+    (`turned`: its facts; none turned by default) (extends `hand` in place)."""
     hand["playing"] = playing
     hand["cards_left"] = cards_left
+    hand.update(NO_CARD_TURNED if turned is None else turned)
     return hand
 
 
 def trump_env(deal: Mapping[str, Value], trump: str) -> Env:
-    """The hand with its trump suit (a suit name or "none"): the base of every per-seat context."""
-    return dict(deal, trump=trump)
+    """The hand with its trump suit (a suit name or "none"): the base of every per-seat context
+    (which do not read the turned card)."""
+    env = {k: v for k, v in deal.items() if k not in NO_CARD_TURNED}
+    env["trump"] = trump
+    return env
 
 
 def seat_env(

@@ -33,6 +33,23 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
+def set_aside(view: SeatView) -> tuple[Card, ...]:
+    """The turned card when nobody holds it (turned up, set aside); a card turned before the deal
+    and dealt as usual is somewhere unseen, and the dealer's shown card is in its hand."""
+    if view.turn_up is None or view.turn_up_place not in ("table", ""):
+        return ()
+    return (view.turn_up,)
+
+
+def known_held(view: SeatView) -> dict[int, tuple[Card, ...]]:
+    """Cards every seat knows another seat holds: the dealer's last card, shown for trump
+    (`trump.from: dealer_last_card`), until the dealer plays it."""
+    if view.turn_up is None or view.turn_up_place != "dealer":
+        return {}
+    played = [c for t in view.tricks for s, c in t.cards if s == view.dealer] + [c for s, c in view.trick if s == view.dealer]
+    return {} if view.turn_up in played else {view.dealer: (view.turn_up,)}
+
+
 def unseen_cards(view: SeatView) -> list[Card]:
     """Cards this seat has not seen: not in its hand, not played, not turned up, not on foreheads
     (with copies of the deck, each copy counts: a card seen once may still be unseen)."""
@@ -40,8 +57,11 @@ def unseen_cards(view: SeatView) -> list[Card]:
     seen = Counter(view.hand or ())
     seen.update(c for t in view.tricks for _, c in t.cards)
     seen.update(c for _, c in view.trick)
-    if view.turn_up is not None:
-        seen[view.turn_up] += 1
+    for c in set_aside(view):
+        seen[c] += 1
+    for seat, cards in known_held(view).items():
+        if seat != view.seat or view.hand is None:
+            seen.update(cards)
     for cards in view.others.values():
         seen.update(cards)
     unseen = []

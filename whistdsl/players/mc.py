@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
+from dataclasses import replace
 
-from ..engine.cards import NO_TRUMP, Card, suit_of
+from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
 from ..engine.tricks import trick_play
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
-from .heuristic import HeuristicPlayer, choose_bid, choose_card, lowest_wins, unseen_cards
+from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
 
 def voids(view: SeatView) -> dict[int, set[int]]:
@@ -31,11 +33,11 @@ def voids(view: SeatView) -> dict[int, set[int]]:
         for i, (seat, c) in enumerate(cards):
             if i == 0 or c in play.always_playable:
                 continue
-            led = play.led(list(cards[:i]))
-            if led < 0 or suit_of(c) == led:
+            led = play.led(list(cards[:i]), trump)
+            if led < 0 or play.suit_in(c, trump) == led:
                 continue
             out[seat].add(led)
-            if when_void != "free" and trump != NO_TRUMP and suit_of(c) != trump:
+            if when_void != "free" and trump != NO_TRUMP and play.suit_in(c, trump) != trump:
                 out[seat].add(trump)
     return out
 
@@ -50,6 +52,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
     need = {s: view.hand_size - played_by.get(s, 0) for s in playing}
     hands: dict[int, list[Card]] = {}
     hidden_seats = []
+    held = known_held(view)  # the dealer's shown card: the dealer holds it
     for s in playing:
         if s == view.seat and view.hand is not None:
             hands[s] = list(view.hand)
@@ -57,8 +60,12 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             hands[s] = list(view.others[s])
         else:
             hidden_seats.append(s)
+    for s, cards in held.items():
+        if s in hidden_seats:
+            need[s] -= len(cards)
     pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
     shown = voids(view)
+    suit_in = trick_play(view.rules).suit_in  # a trump special is void with the trumps
     for _ in range(tries):
         rng.shuffle(pool)
         remaining = list(pool)
@@ -66,7 +73,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
         guess: dict[int, list[Card]] = {}
         # the most constrained seats choose first
         for s in sorted(hidden_seats, key=lambda s: -len(shown[s])):
-            allowed = [i for i, c in enumerate(remaining) if suit_of(c) not in shown[s]]
+            allowed = [i for i, c in enumerate(remaining) if suit_in(c, view.trump) not in shown[s]]
             if len(allowed) < need[s]:
                 ok = False
                 break
@@ -75,6 +82,7 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
             remaining = [c for i, c in enumerate(remaining) if i not in taken]
         if ok:
             hands.update(guess)
+            _add_held(hands, held, hidden_seats)
             return hands
     # no consistent guess found quickly: ignore the voids
     rng.shuffle(pool)
@@ -82,7 +90,56 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[in
     for s in hidden_seats:
         hands[s] = pool[pos : pos + need[s]]
         pos += need[s]
+    _add_held(hands, held, hidden_seats)
     return hands
+
+
+def _add_held(hands: dict[int, list[Card]], held: dict[int, tuple[Card, ...]], hidden_seats: list[int]) -> None:
+    for s, cards in held.items():
+        if s in hidden_seats:
+            hands[s] = list(hands[s]) + list(cards)
+
+
+def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random.Random) -> SeatView:
+    """`view` with a guess at the trump it may not see yet (`trump.seen: after_bidding`), drawn
+    as the ruleset's sources would draw it from what this seat has not seen: a card left
+    undealt in the sample (the next card, a card set aside), any unseen card (a card turned
+    before the deal and dealt as usual), one of the dealer's sampled cards, a random suit."""
+    rules = view.rules
+    card, trump, place = None, NO_TRUMP, ""
+    if rules.trump_cycle:
+        name = rules.trump_cycle[(view.hand_number - 1) % len(rules.trump_cycle)]
+        trump = NO_TRUMP if name == "none" else suit_number(name)
+    held = Counter(c for h in hands.values() for c in h)
+    unseen = unseen_cards(view)
+    undealt = []  # the unseen cards the sample dealt to nobody (each copy counts)
+    for c in unseen:
+        if held[c]:
+            held[c] -= 1
+        else:
+            undealt.append(c)
+    for source in rules.trump_from or (("turn_up",) if rules.turn_up else ()):
+        if source == "random":
+            trump = suit_number(rng.choice(rules.suits))
+            break
+        if source == "dealer_last_card":
+            pool, place = list(hands.get(view.dealer, ())), "dealer"
+        elif source == "before_deal" and rules.trump_turned == "dealt":
+            pool, place = [c for c in unseen] + list(view.hand or ()), "pack"
+        else:
+            pool, place = undealt, "table"
+        if pool:
+            card = rng.choice(pool)
+            trump = NO_TRUMP if suit_of(card) == SPECIAL else suit_of(card)
+            break
+    return replace(
+        view,
+        trump=trump,
+        turn_up=card,
+        turn_up_place=place if card is not None else "",
+        trump_hidden=False,
+        hand_env=dict(view.hand_env, trump=suit_name(trump)),
+    )
 
 
 def rollout(game: Game, rng: random.Random) -> None:
@@ -131,8 +188,9 @@ class MonteCarloPlayer:
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
+            seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
             for action in legal:
-                sim = Game.from_view(view, hands, rng)
+                sim = Game.from_view(seen, hands, rng)
                 try:
                     sim.act(action)
                     rollout(sim, rng)

@@ -70,6 +70,7 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "sitting_out": list(h.sitting_out),
         "trump": None if h.trump < 0 else suit_name(h.trump),
         "turn_up": None if h.turn_up is None else card_text(h.turn_up, specials),
+        **({"trump_from": h.trump_from} if h.trump_from else {}),
         "deal": [[card_text(c, specials) for c in cards] for cards in h.deal],
         **choices,
         "bids": [_bid_json(h, s, b) for s, b in h.bids],

@@ -421,6 +421,9 @@ def replay(
             raise Disagreement(number, "deal", f"the record says seat {hand['dealer']} deals; the rules pass the deal to seat {expected_dealer}")
         if "sitting_out" in hand and sorted(hand["sitting_out"]) != list(game.sitting_out):
             raise Disagreement(number, "deal", f"the record says {hand['sitting_out']} sit out; the rules say {list(game.sitting_out)}")
+        if hand.get("trump_from", game.trump_from) != game.trump_from:
+            said = game.trump_from.replace("_", " ") if game.trump_from else "no source"
+            raise Disagreement(number, "deal", f"the record says trump came from {hand['trump_from'].replace('_', ' ')}; by the rules it comes from {said}")
         rules_trump = None if game.trump < 0 else suit_name(game.trump)
         if "trump" in hand and hand["trump"] != rules_trump and not hand.get("choices"):
             raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}; the rules say {rules_trump or 'none'}")

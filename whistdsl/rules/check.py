@@ -22,7 +22,7 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
-from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, samples, when
+from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, none_when_env, samples, turned_card_envs, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .validate import formula_lists
 from .ruleset import (
@@ -457,6 +457,8 @@ def _compile_formulas(
             schedule.append(ScheduleEntry(f, kind))
 
     trump = d.get("trump", {})
+    trump_from = trump.get("from") or ()
+    trump_from = (trump_from,) if isinstance(trump_from, str) else tuple(trump_from)
     running = []
     for name in c.running_names:
         if not isinstance(d.get("running", {}).get(name), dict):
@@ -559,8 +561,13 @@ def _compile_formulas(
         kinds=kinds,
         schedule=tuple(schedule),
         trump_cycle=tuple(trump["cycle"]) if trump.get("cycle") else None,
-        turn_up=bool(trump.get("turn_up", False)),
+        turn_up=bool(trump.get("turn_up", False)) or trump_from == ("turn_up",),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
+        trump_from=() if trump_from == ("turn_up",) else trump_from,
+        trump_turned=trump.get("turned", "set_aside"),
+        trump_seen=trump.get("seen", "at_once"),
+        trump_specials=tuple(trump.get("specials") or ()),
+        trump_specials_without=trump.get("specials_without_trump", ""),
         first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
         first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
@@ -834,6 +841,161 @@ def _check_players(c: _Compiler, rules: Ruleset) -> bool:
     return not c.errors()
 
 
+def _check_trump(c: _Compiler, rules: Ruleset) -> None:
+    """Where trump comes from (language 2's `trump.from`, `turned`, `seen`): keys that do not go
+    together (W210), a formula that reads what it cannot know (W428), a source never reached or
+    one that can find nothing (W429), a `none_when` that reads the turned card to no effect (W430)."""
+    trump = c.get(("trump",), {})
+    if not isinstance(trump, dict):
+        return
+    sources = rules.trump_from or (("turn_up",) if trump.get("from") else ())
+    if trump.get("from") is not None:
+        for key in ("cycle", "turn_up"):
+            if trump.get(key):
+                c.report_among(
+                    [("trump", key), ("trump", "from")],
+                    "W210",
+                    f"trump has both `from` and `{key}`: `from` says where trump comes from; "
+                    + ("`from: turn_up` is `turn_up: true`, write one of them" if key == "turn_up" else "choose one"),
+                )
+    if "turned" in trump and "before_deal" not in sources:
+        c.report_among(
+            [("trump", "turned"), ("trump", "from")],
+            "W210",
+            "`turned` says what becomes of a card turned before the deal, but no card is turned before the deal: "
+            "add `before_deal` to `trump.from`",
+        )
+    if "random" in sources[:-1]:
+        never = sources[sources.index("random") + 1 :]
+        c.report(
+            ("trump", "from"),
+            "W429",
+            f"`random` always gives a suit, so {', '.join(f'`{s}`' for s in never)} after it {'is' if len(never) == 1 else 'are'} never tried",
+        )
+    if sources and sources[-1] == "dealer_last_card" and rules.sits_out is not None and len(sources) == 1:
+        c.report_among(
+            [("trump", "from"), ("dealer", "sits_out")],
+            "W429",
+            "trump is the dealer's last card, but the dealer may sit out a hand (`dealer.sits_out`) and then holds no card: "
+            "name a source for those hands after it (e.g. `from: [dealer_last_card, turn_up]`)",
+        )
+    turns_card = bool(rules.turn_up) or any(s != "random" for s in sources)
+    none_when = rules.trump_none_when
+    if none_when is not None:
+        facts = sorted(none_when.names & {"turn_up_suit", "turn_up_rank", "turn_up_special"})
+        if facts and c.data.get("whistdsl") == 1:
+            c.report(("trump", "none_when"), "W205", f"`none_when` reading the turned card ({', '.join(facts)}) is language version 2: write `whistdsl: 2` at the top of this file")
+        elif facts and not turns_card:
+            c.report_among(
+                [("trump", "none_when"), ("trump", "cycle") if rules.trump_cycle else ("trump", "from")],
+                "W428",
+                f"`none_when` reads {', '.join(f'`{f}`' for f in facts)}, but no card is turned for trump here "
+                f"({'a cycle of suits' if rules.trump_cycle else 'a suit drawn at random'})",
+            )
+        elif facts:
+            _check_none_when_over_the_deck(c, rules, none_when, facts)
+    if rules.trump_seen == "after_bidding":
+        why = "trump is shown only after the bidding (`trump.seen: after_bidding`): a bidder cannot know it"
+        for f, p in _bid_formulas(rules):
+            read = sorted(f.names & {"trump", "turn_up_suit", "turn_up_rank", "turn_up_special"})
+            if read:
+                c.report_among([p, ("trump", "seen")], "W428", f"this formula reads `{read[0]}`, but {why}")
+        if rules.first_bidder_choice is not None and "trump" in rules.first_bidder_choice.formula.names:
+            c.report_among([_first_bidder_path(c), ("trump", "seen")], "W428", f"the first bidder is chosen by a formula that reads `trump`, but {why}")
+        choice = rules.trump_choice
+        if choice is not None and not choice.after_bidding:
+            c.report_among(
+                [_decision_path(c, "trump"), ("trump", "seen")],
+                "W429",
+                "a seat names trump before the bidding, but trump is to be shown only after it (`trump.seen: after_bidding`): "
+                "write the trump decision after the `bid` decision, or drop `seen`",
+            )
+
+
+def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
+    """Special cards that are trumps (`trump.specials`): each a special of the deck (W420); what
+    they are in a hand without trump said when a hand can have none (W431); no other rule giving
+    them a power of their own (W431)."""
+    trump = c.get(("trump",), {})
+    if "specials_without_trump" in trump and not rules.trump_specials:
+        c.report(("trump", "specials_without_trump"), "W210", "`specials_without_trump` says what the trump specials are without trump, but `trump.specials` names none", key=True)
+    if not rules.trump_specials:
+        return
+    names = [s.name for s in rules.specials]
+    for i, name in enumerate(rules.trump_specials):
+        if name not in names:
+            close = difflib.get_close_matches(name, names, 1)
+            hint = f": did you mean `{close[0]}`?" if close else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
+            c.report_among([("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{hint}")
+    if not rules.trump_specials_without and _can_have_no_trump(rules):
+        c.report(
+            ("trump", "specials"),
+            "W431",
+            f"{', '.join(rules.trump_specials)} {'is a trump' if len(rules.trump_specials) == 1 else 'are trumps'}, but a hand can have no trump "
+            f"here: say what {'it is' if len(rules.trump_specials) == 1 else 'they are'} then (`specials_without_trump: highest` or `lowest`)",
+        )
+    for i, r in enumerate(rules.trick_winner):
+        if r.among in rules.trump_specials:
+            c.report_among(
+                [("trick", "winner", i), ("trump", "specials")],
+                "W431",
+                f"`{r.text}` gives {r.among} a power of its own, but it is a trump (`trump.specials`): its place there is its power",
+            )
+    for name in rules.always_playable:
+        if name in rules.trump_specials:
+            c.report_among(
+                [("play", "always_playable"), ("trump", "specials")],
+                "W431",
+                f"{name} is a trump (`trump.specials`), which follows as a trump, and may also be played at any time (`play.always_playable`): choose one",
+            )
+
+
+def _can_have_no_trump(rules: Ruleset) -> bool:
+    """Whether some hand may be played without trump (lint's conservative answer)."""
+    if rules.trump_none_when is not None:
+        return True
+    if rules.trump_cycle:
+        return "none" in rules.trump_cycle
+    if rules.trump_from and rules.trump_from[0] == "random":
+        return False
+    return True  # a turned card may be a special, or none may be left
+
+
+def _first_bidder_path(c: _Compiler) -> JsonPath:
+    first = c.get(("bidding", "first"), {})
+    return ("bidding", "first", "highest" if isinstance(first, dict) and "highest" in first else "lowest")
+
+
+def _check_none_when_over_the_deck(c: _Compiler, rules: Ruleset, none_when: Formula, facts: list[str]) -> None:
+    """`none_when` that reads the turned card is evaluated for every card the deck can turn (each
+    rank of each suit, each special): a failure is W305 with the card; the same answer for every
+    card is W430 (e.g. `turn_up_rank == "10"`: ranks are written A K Q J T 9 ... 2)."""
+    answers = set()
+    players = rules.players_default
+    try:
+        setup = hand_setup(rules, players, PlannedHand(1, 1, NORMAL), 1)
+    except (EvalError, LetError, KeyError):
+        return
+    for words, facts_env in turned_card_envs(rules, players):
+        env = dict(setup.env, trump=rules.suits[0], **facts_env)
+        try:
+            answers.add(bool(none_when(env)))
+        except EvalError as e:
+            c.report(("trump", "none_when"), "W305", f"when the card turned is {words}: {e}")
+            return
+    if len(answers) == 1:
+        always = answers.pop()
+        c.report(
+            ("trump", "none_when"),
+            "W430",
+            f"`none_when` reads {', '.join(f'`{f}`' for f in facts)}, but gives {'true' if always else 'false'} for every card the deck can turn "
+            f"(ranks are written {' '.join(rules.deck_ranks(players))}; suits {', '.join(rules.suits)}"
+            + (f"; specials {', '.join(s.name for s in rules.specials)}" if rules.specials else "")
+            + ")",
+            severity="warning",
+        )
+
+
 def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     """The meaning checks that no parameter changes: the deck, trump, the kinds named."""
     twice = sorted({r for r in rules.ranks if rules.ranks.count(r) > 1}, key=rules.ranks.index)
@@ -851,11 +1013,13 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     if c.get(("schedule",)) is None:
         c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True)
     trump = c.get(("trump",), {})
-    if not trump.get("cycle") and not trump.get("turn_up"):
+    if not trump.get("cycle") and not trump.get("turn_up") and not trump.get("from"):
         need = "trump needs" if "trump" in c.data else "a ruleset needs `trump`:"
-        c.report(("trump",), "W201", f"{need} a `cycle` of suits or `turn_up: true`", key=True)
+        c.report(("trump",), "W201", f"{need} a `cycle` of suits, `turn_up: true` or (version 2) `from`", key=True)
     elif trump.get("cycle") and trump.get("turn_up"):
         c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
+    _check_trump(c, rules)
+    _check_trump_specials(c, rules)
     for i, suit in enumerate(rules.trump_cycle or ()):
         if suit != "none" and suit not in rules.suits:
             c.report_among(
@@ -981,7 +1145,9 @@ def trick_without_winner(rules: Ruleset, players: int) -> str | None:
     has a winner. Enumerates the kinds of cards a trick can hold (each special, a card of the
     suit to follow, a trump, a card of another suit) and which kind leads, not the cards."""
     led_how = dict(rules.special_led)
-    kinds = [s.name for s in rules.specials] + ["led", "trump", "other"]
+    # special cards that are trumps (`trump.specials`) play as trumps, or, without trump, always
+    # decide the trick they are in (highest or lowest): they leave no trick without a winner
+    kinds = [s.name for s in rules.specials if s.name not in rules.trump_specials] + ["led", "trump", "other"]
     # a trick holds at most `players` cards of at most `players` kinds; a special at most `count * copies`
     for size in range(1, min(len(kinds), players) + 1):
         for held in itertools.combinations(kinds, size):
@@ -1086,7 +1252,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         try:
             setup = hand_setup(rules, players, hand, len(plan), extra)
             if rules.trump_none_when is not None:
-                rules.trump_none_when(setup.env)
+                rules.trump_none_when(none_when_env(rules, setup))
         except EvalError as e:
             c.report_among(
                 [("dealer", "sits_out") if rules.sits_out else ("trump", "none_when"), path],

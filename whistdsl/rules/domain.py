@@ -701,12 +701,37 @@ class FormulaCases:
         )
 
 
+def turned_card_envs(rules: Ruleset, players: int) -> list[tuple[str, dict[str, str]]]:
+    """Every card the deck can turn for trump, as the names a formula reads of it
+    (`turn_up_suit`, `turn_up_rank`, `turn_up_special`), with the card in words; and no card
+    turned (none left undealt, or a source that turns none), last."""
+    out = [
+        (f"{rank} of {suit}", {"turn_up_suit": suit, "turn_up_rank": "T" if rank == "10" else rank, "turn_up_special": ""})
+        for suit in rules.suits
+        for rank in rules.deck_ranks(players)
+    ]
+    out += [(s.name, {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": s.name}) for s in rules.specials]
+    out.append(("no card", {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}))
+    return out
+
+
+def none_when_env(rules: Ruleset, setup: HandSetup) -> dict[str, Value]:
+    """The env `trump.none_when` is asked in for whole-game runs: the hand's, and when it reads
+    the turned card, an ace of the first suit turned."""
+    f = rules.trump_none_when
+    if f is not None and f.names & {"turn_up_suit", "turn_up_rank", "turn_up_special"}:
+        return dict(setup.env, turn_up_suit=rules.suits[0], turn_up_rank="A", turn_up_special="")
+    return setup.env
+
+
 def _a_trump(rules: Ruleset, setup: HandSetup) -> str:
     """One trump the hand can have (for whole-game runs)."""
-    if rules.trump_none_when is not None and rules.trump_none_when(setup.env):
+    if rules.trump_none_when is not None and rules.trump_none_when(none_when_env(rules, setup)):
         return "none"
     if rules.trump_cycle:
         return rules.trump_cycle[(setup.plan.number - 1) % len(rules.trump_cycle)]
+    if rules.trump_from:
+        return "none" if rules.trump_from[0] == "turn_up" and setup.cards_left <= 0 and len(rules.trump_from) == 1 else rules.suits[0]
     return rules.suits[0] if rules.turn_up and setup.cards_left > 0 else "none"
 
 

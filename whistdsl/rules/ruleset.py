@@ -21,6 +21,7 @@ from ..language.expression import EvalError, Formula, Number, Value, value_text
 if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
     from ..engine.table import TableFacts
     from ..engine.tricks import TrickPlay
+    from ..engine.trump import TrumpStep
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -263,6 +264,7 @@ class WorkedOut:
     plans: dict[int, tuple[PlannedHand, ...]] = field(default_factory=dict)
     tables: dict[int, "TableFacts"] = field(default_factory=dict)
     tricks: "TrickPlay | None" = None  # the trick rules, chosen once (engine/tricks.py)
+    trump: "TrumpStep | None" = None  # the deal and trump steps, chosen once (engine/trump.py)
 
 
 @dataclass(frozen=True)
@@ -300,6 +302,14 @@ class Ruleset:
     trump_cycle: tuple[str, ...] | None = None
     turn_up: bool = False
     trump_none_when: Formula | None = None
+    #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
+    #: version 1's `cycle` or `turn_up: true`
+    trump_from: tuple[str, ...] = ()
+    trump_turned: str = "set_aside"  # a card turned before the deal: set_aside | dealt (stays in the pack)
+    trump_seen: str = "at_once"  # at_once | after_bidding (bidders do not see trump)
+    #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
+    trump_specials: tuple[str, ...] = ()
+    trump_specials_without: str = ""  # what they are without trump: highest | lowest ("" unsaid)
     first_bidder: str = "after_dealer"
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)

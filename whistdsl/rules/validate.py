@@ -37,6 +37,11 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
     ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
+    ("trump", "from"): "trump from other sources (a card turned before the deal, the dealer's last card, a random suit)",
+    ("trump", "turned"): "what becomes of a card turned before the deal",
+    ("trump", "seen"): "trump revealed after the bidding",
+    ("trump", "specials"): "special cards that are trumps",
+    ("trump", "specials_without_trump"): "what trump specials are in a hand without trump",
 }
 #: Keys whose value may be a formula (a text) only in language version 2: a number in version 1
 #: (the schema says so; a text there is told that it needs version 2).
