@@ -332,3 +332,22 @@ def test_an_excused_seat_makes_no_bid_and_is_scored_by_excused(tmp_path, bots):
         b.pop("made_for", None)
     with pytest.raises(Disagreement):
         replay(record)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "words"),
+    [
+        ("estimation", "13 cards, trump named by the auction's winning bid;"),
+        ("oh-hell-highest-bidder-trump", "trump named by the highest bidder, after the bidding;"),
+    ],
+)
+def test_the_hands_header_says_who_names_trump_rather_than_a_trump_not_yet_known(ruleset, words):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    result = CliRunner().invoke(app, ["play", ruleset, "--watch", "--seed", "3", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if line.startswith(("12 cards", "13 cards", "1 card")))
+    assert words in header, header
+    assert "no trump" not in header

@@ -53,6 +53,16 @@ RULE_ERROR = 1  # the rules cannot go on: the game stops with a rule error
 WRITE_FAILED = 1  # the record could not be written: the game stops, the last good record kept
 
 
+#: The hand's header when a seat is still to name trump (`Game.trump_to_be_named`).
+_TRUMP_NAMED_BY = {
+    "auction": "trump named by the auction's winning bid",
+    "dealer": "trump named by the dealer",
+    "first_bidder": "trump named by the first bidder",
+    "highest_bidder": "trump named by the highest bidder, after the bidding",
+    "declarer": "trump named by the auction's winner",
+}
+
+
 class Stop(Exception):
     """The person at the terminal stopped the game (Ctrl-C, end of input)."""
 
@@ -185,7 +195,11 @@ class TableTalk:
         self.console.print()
         self.console.rule(title, align="left", style="dim")
         header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ")
-        header.append_text(self.where_trump_comes_from(view))
+        named_by = g.trump_to_be_named()
+        if named_by is None:
+            header.append_text(self.where_trump_comes_from(view))
+        else:
+            header.append(_TRUMP_NAMED_BY[named_by])
         header.append(f"; dealer {'you' if view.dealer == self.you else self.names[view.dealer]}")
         if view.sitting_out:
             out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)

@@ -180,6 +180,7 @@ class Game(State):
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None
+        self._names_trump = False  # a seat names this hand's trump (the ruleset's trump decision)
         self._score_reads = facts.score
 
     @classmethod
@@ -593,6 +594,18 @@ class Game(State):
         self._legal_bids_cache = None
         self.phase = BIDDING
         self.decision = None
+
+    def trump_to_be_named(self) -> str | None:
+        """Who is still to name this hand's trump: `auction` (the auction's winning bid names
+        it), or the `who` of the ruleset's trump decision (`dealer`, `first_bidder`,
+        `highest_bidder`, `declarer`); None when trump is known (or shown later by its rule)."""
+        if self.trump_named_by is not None:
+            return None
+        if self._auction is not None and self.rules.auction.suits and self.declarer is None and not self._auction.done:  # type: ignore[union-attr]
+            return "auction"
+        if self._names_trump:
+            return self.rules.trump_choice.who  # type: ignore[union-attr]
+        return None
 
     def highest_bidder(self) -> int:
         """The seat with the highest bid (a tie goes to the one who bid first)."""
