@@ -10,7 +10,6 @@ Console: colours on a terminal, plain text when the output is a file or a pipe.
 from __future__ import annotations
 
 import re
-
 import sys
 from dataclasses import replace
 from pathlib import Path

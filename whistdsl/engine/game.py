@@ -18,33 +18,33 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from ..language.environment import (
     auction_env,
     bidding_env,
-    skip_env,
     first_bidder_env,
     first_lead_env,
     game_env,
     seat_row,
     seat_sets,
+    skip_env,
     trump_env,
     winner_env,
 )
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts
 from .auction import Auction
-from .trump import TrumpStep, trump_step
-from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, look_ahead, seat_view
-from .state import Phase, State, Trick
 from .scoring import ScoreError, result_env, score_in_passes, score_seat
+from .state import Phase, State, Trick
 from .table import SeatOrders, table_facts
+from .tricks import NO_SUIT, NoWinner, TrickPlay
+from .trump import TrumpStep, trump_step
 
 BIDDING = Phase.BIDDING
 PLAY = Phase.PLAY
