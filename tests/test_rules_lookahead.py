@@ -112,3 +112,51 @@ def test_the_look_ahead_copy_holds_the_position_and_plays_on_to_the_same_result(
     assert len(seen) == 3 * len(hands), seen
     if rules.running:
         assert any(v for r in game.history[hands[0] - 1].running for v in r.values()), "pick hands where running values are not 0"
+
+
+# language 2: the copy makes the view's decisions again (blind or look, a named call, a trump
+# named by a seat). (ruleset, players, seed, hands): hands where those decisions are made
+DECIDING = [
+    ("oh-hell-nil", 4, 31, (5, 10, 11)),  # blind nil (hand 5), nil calls (10, 11)
+    ("oh-hell-highest-bidder-trump", 4, 31, (3, 6, 9)),  # trump named after the bidding
+    ("wizard", 4, 33, (12,)),  # a turned Wizard: the dealer names trump before the bidding
+]
+
+
+@pytest.mark.parametrize("name, players, seed, hands", DECIDING)
+def test_the_look_ahead_copy_makes_the_decisions_of_the_view_again(name, players, seed, hands):
+    rules = load_rules(name)
+    game = Game(rules, players=players, seed=seed)
+    log: list = []
+    decided = set()
+    for where in moments(game, hands, random.Random(7), log):
+        view = game.view(0)
+        decided |= {"blind" for b in view.blind if b} | {"call" for c in view.calls if c}
+        decided |= {"trump"} if view.trump_named_by is not None else set()
+        for seat in range(players):
+            copy = Game.from_view(game.view(seat), real_hands(game), random.Random(seat))
+            check_copy_is_the_position(copy, game, f"{where}, from seat {seat}'s view")
+            assert copy.calls == game.calls and copy.blind == game.blind, where
+            assert copy.trump_named_by == game.trump_named_by, where
+        twin = Game(rules, players=players, seed=seed)
+        for action in log:
+            twin.act(action)
+        copy = Game.from_view(game.view(game.to_act), real_hands(game), random.Random(0))
+        play_on_both(copy, twin, random.Random(len(log)), where)
+    assert decided, "pick hands where the view shows decisions"
+
+
+@pytest.mark.parametrize("name, players, hands", GAMES[:3] + [(n, p, h) for n, p, _, h in DECIDING])
+def test_a_clone_plays_on_and_leaves_the_position_it_was_cloned_from_as_it_was(name, players, hands):
+    # mc builds the imagined position once a sample and plays each candidate on a clone of it
+    seed = next((s for n, _, s, _ in DECIDING if n == name), 31)
+    rules = load_rules(name)
+    game = Game(rules, players=players, seed=seed)
+    log: list = []
+    for where in moments(game, hands, random.Random(7), log):
+        copy = Game.from_view(game.view(game.to_act), real_hands(game), random.Random(0))
+        twin = Game(rules, players=players, seed=seed)
+        for action in log:
+            twin.act(action)
+        play_on_both(copy.clone(), twin, random.Random(len(log)), where)
+        check_copy_is_the_position(copy, game, f"{where}: the position cloned from")

@@ -646,13 +646,7 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     except (Stop, KeyboardInterrupt) as e:
         stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
         console.print()
-        message = f"game stopped: {stop.message}, after {_hands(len(game.history))}."
-        kept = _keep_complete_hands(writer)
-        if kept is not None:
-            message += f" {kept}"
-        elif writer is not None:
-            message += f" The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
-        _say_error(message)
+        _say_error(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
         raise typer.Exit(stop.code) from None
     except WriteError as e:
         assert writer is not None
@@ -661,13 +655,7 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         raise typer.Exit(WRITE_FAILED) from None
     except RuleError as e:
         console.print()
-        message = f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}"
-        kept = _keep_complete_hands(writer)
-        if kept is not None:
-            message += f". {kept}"
-        elif writer is not None:
-            message += f" (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
-        _say_error(message)
+        _say_error(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
         raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
         if isinstance(e, IllegalAction) or not game.deals:
@@ -676,6 +664,20 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         _keep_complete_hands(writer)
         _say_error(f"--deal: {e}; the game stopped after {_hands(len(game.history))}")
         raise typer.Exit(2) from None
+
+
+def _stopped(message: str, game: Game, writer: RecordWriter | None, record: Path | None, resumable: bool = False) -> str:
+    """`message` (why the game stopped, after how many hands) with what became of its record:
+    what failed in writing its last hands, or where it is (and, for a game stopped by the
+    player, how to continue it)."""
+    kept = _keep_complete_hands(writer)
+    if kept is not None:
+        return f"{message}. {kept}"
+    if writer is None:
+        return message + ("." if resumable else "")
+    if resumable:
+        return f"{message}. The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
+    return f"{message} (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
 
 
 def _keep_complete_hands(writer: RecordWriter | None) -> str | None:

@@ -1,5 +1,10 @@
 """The generic engine: cards, one game of any compiled ruleset, and its scoring.
 
+game.py the Game (its rules, the table's facts, one position, the actions); table.py the static
+facts of a table (TableFacts); state.py one position (State, Phase); observer.py what a seat
+sees (SeatView) and positions imagined from it for look-ahead; tricks.py the trick rules;
+cards.py the cards; scoring.py a seat's score; errors.py IllegalAction and RuleError.
+
 The public API is re-exported here: `from whistdsl.engine import Game, IllegalAction`.
 """
 

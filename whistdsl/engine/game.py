@@ -4,8 +4,11 @@ schedule -> (dealer, who sits out) -> deck and deal -> trump -> bidding -> trick
 -> running values and bonuses -> next hand -> end of game, winner, tie-break hands.
 
 Seats are numbered 0..N-1 clockwise (seat i+1 sits to the left of seat i); a counter-clockwise
-direction moves from seat i to seat i-1. A `Game` is one position: whose turn it is, the legal
-actions, what each seat may see (`view`), and `act` to apply an action; an illegal action raises
+direction moves from seat i to seat i-1. A `Game` is its rules, the static facts of its table
+(engine/table.py: the deck, the schedule, seat orders, trick rules, memos; shared by every game
+of that ruleset and size) and one position (engine/state.py `State`: the hands, bids, tricks,
+totals and the explicit `Phase`). It says whose turn it is, the legal actions, what each seat
+may see (`view`, engine/observer.py), and `act` applies an action; an illegal action raises
 `IllegalAction` and changes nothing. All randomness (the first dealer, the shuffles, and the
 computer players' choices, which draw from `game.rng`) comes from one generator seeded by the
 game's seed; its state at the end of each hand is kept so a game can be resumed exactly.
@@ -15,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from enum import StrEnum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
@@ -36,25 +38,10 @@ from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, ne
 from .trump import TrumpStep, trump_step
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
 from .errors import IllegalAction, RuleError
+from .observer import SeatView, look_ahead, seat_view
+from .state import Phase, State, Trick
 from .scoring import ScoreError, result_env, score_in_passes, score_seat
 from .table import SeatOrders, table_facts
-
-class Phase(StrEnum):
-    """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
-
-    A hand runs deal -> trump -> decisions (the ruleset's own, e.g. a trump named by a seat) ->
-    bidding -> play -> scoring, then the next hand's deal or the end of the game. The deal and
-    trump steps (engine/trump.py, chosen once per ruleset) and the scoring take no action, so a
-    game is never seen resting in them.
-    """
-
-    DEAL = "deal"  # the cards are dealt (engine/trump.py's deal step; no action)
-    TRUMP = "trump"  # the trump is found from the ruleset's sources (its trump step; no action)
-    DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
-    BIDDING = "bidding"
-    PLAY = "play"
-    OVER = "over"
-
 
 BIDDING = Phase.BIDDING
 PLAY = Phase.PLAY
@@ -64,12 +51,6 @@ DEAL = Phase.DEAL
 TRUMP = Phase.TRUMP
 
 Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
-
-
-class Trick(NamedTuple):
-    leader: int
-    cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
-    winner: int
 
 
 @dataclass(frozen=True)
@@ -118,60 +99,9 @@ class GameResult:
     running: tuple[dict[str, Number], ...]
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """Everything one seat may know at one moment: what computer players receive.
-
-    `hand` is None when this seat may not see its own cards (forehead hands; blind hands while
-    bidding). `others` holds other seats' current cards only in forehead hands. `legal` is the
-    legal bids, or the legal cards when the seat can see them (None when it cannot).
-    """
-
-    seat: int
-    players: int
-    rules: Ruleset
-    phase: str
-    to_act: int | None
-    hand_number: int
-    hand_size: int
-    kind: str
-    view: str  # normal | forehead | blind
-    extra: bool
-    dealer: int
-    sitting_out: tuple[int, ...]
-    trump: int
-    turn_up: Card | None
-    hand: tuple[Card, ...] | None
-    others: dict[int, tuple[Card, ...]]
-    bidding_order: tuple[int, ...]
-    bids: tuple[tuple[int, int], ...]
-    leader: int | None
-    trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[Trick, ...]
-    taken: tuple[int, ...]
-    totals: tuple[Number, ...]
-    running: tuple[dict[str, Number], ...]
-    legal: tuple[int, ...] | None
-    hand_env: dict[str, Value] = field(repr=False, compare=False, default_factory=dict)
-    decision: str | None = None  # in the decision phase: "trump" (name it) or "blind" (bid blind or look)
-    calls: tuple[str, ...] = ()  # per seat, the named call it made as far as this seat sees ("" otherwise)
-    blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
-    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
-    trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
-    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's, or hidden)
-    #: where the turned card is (engine/trump.py): "table" (face up, not dealt), "dealer" (the
-    #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
-    turn_up_place: str = ""
-    trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
-
-    @property
-    def played(self) -> frozenset[Card]:
-        """Every card this seat has seen played this hand."""
-        return frozenset(c for t in self.tricks for _, c in t.cards) | {c for _, c in self.trick}
-
-
-class Game:
-    """One game of a ruleset. Drive it with `to_act`, `legal_actions`, `view` and `act`."""
+class Game(State):
+    """One game of a ruleset: its rules and the table's static facts (`facts`), and its position
+    (the State, engine/state.py). Drive it with `to_act`, `legal_actions`, `view` and `act`."""
 
     def __init__(
         self,
@@ -205,12 +135,13 @@ class Game:
             raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
         self._start_hand(start_at - 1)
 
-    def _setup_game(self, rules: Ruleset, n: int, seed: int | None) -> None:
-        """What every game of `rules` with `n` players starts from."""
+    def _setup_game(self, rules: Ruleset, n: int, seed: int | None, rng: random.Random | None = None) -> None:
+        """What every game of `rules` with `n` players starts from (`rng`: a generator to draw
+        from instead of one seeded by `seed`)."""
         self.rules = rules
         self.players = n
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = rng if rng is not None else random.Random(seed)
         #: the static facts of this ruleset at this table size (engine/table.py), shared by its games
         self.facts = facts = table_facts(rules, n)
         self.ranks = facts.ranks
@@ -243,71 +174,10 @@ class Game:
 
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
-        """A private game positioned where `view` is, with `hands` as every playing seat's cards now.
-
-        For computer players that look ahead: they fill in the cards they cannot see with a guess
-        and play on. The game stops at the end of this hand (`stop_after_hand`).
-        """
-        rules, n = view.rules, view.players
-        game = cls.__new__(cls)
-        game._setup_game(rules, n, None)
-        game.rng = rng
-        game.names = [f"Player {i + 1}" for i in range(n)]
-        game.stop_after_hand = True
-        plan = PlannedHand(view.hand_number, view.hand_size, view.kind)
-        game.plan = [plan]
-        game.scheduled_hands = game.hands_total = 1
-        game.extra_hands_left, game.extra_cards = 0, 0
-        game.first_dealer = view.dealer
-        game.index = 0
-        env = dict(view.hand_env)
-        game.setup = HandSetup(plan, view.extra, bool(view.sitting_out), n - len(view.sitting_out), int(env.get("cards_left", 0)), env)
-        game._begin_kind(rules.kinds[view.kind])
-        game.dealer = view.dealer
-        table = game._table(view.dealer, bool(view.sitting_out), view.bidding_order[0] if rules.first_bidder_choice else None)
-        game._seat_table(table)
-        game.hands = [new_hand(game._specials) for _ in range(n)]
-        for seat, cards in hands.items():
-            for c in sorted(cards, reverse=True):
-                game.hands[seat][SUIT_OF[c]].append(c)
-        game.dealt = tuple(() for _ in range(n))
-        game.turn_up = view.turn_up
-        game.turn_up_place = view.turn_up_place
-        game.trump_from = view.trump_from
-        game.trump = view.trump
-        game.hand_env = env
-        game.hand_size = view.hand_size
-        game._bid_scratch = dict(env)
-        game._keep_bid_hand_key()
-        game._score_hand_key = tuple([env[name] for name in game._score_reads.hand_names])
-        game.totals = list(view.totals)
-        game.running = [dict(r) for r in view.running]
-        game.bids = [None] * n
-        for seat, bid in view.bids:
-            game.bids[seat] = bid
-        game.bid_log = list(view.bids)
-        if game._decides:
-            game.calls = list(view.calls) if view.calls else [""] * n
-            game.blind = list(view.blind) if view.blind else [False] * n
-            game.looked = [True] * n  # a look-ahead plays on from here: nobody chooses blind any more
-            game.choices = []
-            game.decision = view.decision
-            game.trump_named_by = view.trump_named_by
-            choice = rules.trump_choice
-            game._names_trump = choice is not None and view.trump_named_by is None and (
-                choice.when is None or _holds(choice.when, dict(env, trump=suit_name(view.trump), **turn_up_facts(view.turn_up, rules.specials)))
-            )
-        game.bids_so_far = sum(b for _, b in view.bids)
-        game.taken = list(view.taken)
-        game.tricks = list(view.tricks)
-        game.trick = list(view.trick)
-        game.phase = view.phase
-        game.to_act = view.to_act
-        game._legal_bids_cache = None
-        if view.phase == PLAY:
-            game.leader = view.leader if view.leader is not None else table.first_leader
-            game.trick_order = table.play_orders[game.leader]
-        return game
+        """A private game positioned where `view` is, with `hands` as every playing seat's cards
+        now: for computer players that look ahead (engine/observer.py `look_ahead`, built
+        through the same set-up as every game). It stops at the end of this hand."""
+        return look_ahead(view, hands, rng)
 
     # ------------------------------------------------------------ set-up
 
@@ -670,14 +540,6 @@ class Game:
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def hand_number(self) -> int:
-        return self.plan[self.index].number
-
     def legal_actions(self) -> list[int]:
         """The legal bids (bidding) or cards (play) of the seat to act; [] when the game is over.
 
@@ -811,75 +673,8 @@ class Game:
         return True
 
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat}")
-        visible = self.can_see_own_hand(seat) and self.phase != OVER
-        own = tuple(by_suit(c for suit in self.hands[seat] for c in suit)) if visible else None
-        others: dict[int, tuple[Card, ...]] = {}
-        if self.kind.view == "forehead" and self.phase != OVER:
-            others = {
-                s: tuple(by_suit(c for suit in self.hands[s] for c in suit))
-                for s in range(self.players)
-                if s != seat and s not in self.sitting_out
-            }
-        legal: tuple[int, ...] | None = None
-        if self.to_act == seat:
-            if self.phase == BIDDING:
-                legal = tuple(self._legal_bids())
-            elif self.phase == DECISION:
-                legal = tuple(self.decision_options())  # type: ignore[arg-type]
-            elif visible:
-                legal = tuple(by_suit(self._legal_cards(seat)))
-        # bids made together are shown once all have bid
-        hidden = self.rules.bids_together and self.phase in (BIDDING, DECISION) and len(self.bid_log) < len(self.bidding_order)
-        bids = tuple(self.bid_log)
-        calls = tuple(self.calls)
-        if hidden:
-            bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
-            calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
-        plan = self.plan[self.index]
-        # a trump shown only after the bidding (`trump.seen: after_bidding`): unknown until then
-        trump_hidden = self._trump_step.hidden_while_bidding and self.phase in (BIDDING, DECISION)
-        hand_env = dict(self.hand_env)
-        if trump_hidden:
-            hand_env["trump"] = "none"
-        return SeatView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            phase=self.phase,
-            to_act=self.to_act,
-            hand_number=plan.number,
-            hand_size=plan.size,
-            kind=plan.kind,
-            view=self.kind.view,
-            extra=self.setup.extra,
-            dealer=self.dealer,
-            sitting_out=self.sitting_out,
-            trump=NO_TRUMP if trump_hidden else self.trump,
-            turn_up=None if trump_hidden else self.turn_up,
-            hand=own,
-            others=others,
-            bidding_order=self.bidding_order,
-            bids=bids,
-            leader=self.leader if self.phase == PLAY else None,
-            trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
-            taken=tuple(self.taken),
-            totals=tuple(self.totals),
-            running=tuple(dict(r) for r in self.running),
-            legal=legal,
-            hand_env=hand_env,
-            decision=self.decision if self.phase == DECISION else None,
-            calls=calls,
-            blind=tuple(self.blind),
-            bids_hidden=bool(hidden),
-            trump_named_by=self.trump_named_by,
-            trump_from="" if trump_hidden else self.trump_from,
-            turn_up_place="" if trump_hidden else self.turn_up_place,
-            trump_hidden=trump_hidden,
-        )
+        """What `seat` may see now (engine/observer.py)."""
+        return seat_view(self, seat)
 
     # ------------------------------------------------------------ actions
 
@@ -921,11 +716,7 @@ class Game:
         elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
             self._ask(self._trump_chooser(), "trump")
         else:
-            self.phase = PLAY
-            if self.rules.first_lead_choice is not None:
-                self.leader = self._choose_first_leader()
-            self.to_act = self.leader
-            self.trick_order = self.play_orders[self.leader]
+            self._begin_play()
 
     def bid_refusal(self, bid: object) -> IllegalAction:
         """Why the seat to act may not bid `bid`, from the ruleset's own formulas (see `_bid_refusal`)."""

@@ -74,11 +74,12 @@ def led_suit(trick: TrickCards, trump: int = NO_TRUMP) -> int:
 # ---------------------------------------------------------------- the general path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TrickPlay:
     """The trick rules of one ruleset, ready to call: `legal(hand, trick, trump, when_void)`,
     `winner(trick, trump)` -> seat, and `led(trick, trump)` -> the suit to follow (NO_SUIT:
-    nothing; the trump matters only with trump specials)."""
+    nothing; the trump matters only with trump specials). Compared (and hashed) by identity:
+    one per ruleset."""
 
     legal: Callable[[Hand, TrickCards, int, str], list[Card]]
     winner: Callable[[TrickCards, int], int]
@@ -193,20 +194,30 @@ def _general(rules: Ruleset) -> TrickPlay:
                     return mine[0][0]
                 trick = rest  # the lowest cards: the trick goes to another card
         for pick, matches in rule_tests:
-            found = [(seat, c) for seat, c in trick if matches(c, trump, suit)]
-            if not found:
-                continue
             if pick == "first":
-                return found[0][0]
+                for seat, c in trick:
+                    if matches(c, trump, suit):
+                        return seat
+                continue
+            found = False
+            best_seat, best = 0, 0
             if pick == "last":
-                return found[-1][0]
-            sign = 1 if pick == "highest" else -1
-            best_seat, best = found[0]
-            for seat, c in found[1:]:
-                p, q = sign * power(c, trump), sign * power(best, trump)
-                if p > q or (p == q and c == best and later):
-                    best_seat, best = seat, c
-            return best_seat
+                for seat, c in trick:
+                    if matches(c, trump, suit):
+                        found, best_seat = True, seat
+            else:
+                sign = 1 if pick == "highest" else -1
+                for seat, c in trick:
+                    if not matches(c, trump, suit):
+                        continue
+                    if not found:
+                        found, best_seat, best = True, seat, c
+                        continue
+                    p, q = sign * power(c, trump), sign * power(best, trump)
+                    if p > q or (p == q and c == best and later):
+                        best_seat, best = seat, c
+            if found:
+                return best_seat
         raise NoWinner(", ".join(r.text for r in rules.trick_winner))
 
     suit_rule = next((i for i, r in enumerate(rules.trick_winner) if r.among not in index), len(rules.trick_winner))

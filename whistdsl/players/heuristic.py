@@ -13,12 +13,15 @@ from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
-from ..engine.cards import NO_TRUMP, SPECIAL, Card, deck, strength, suit_number, suit_of
-from ..engine.game import SeatView
+from weakref import WeakKeyDictionary
+
+from ..engine.cards import NO_TRUMP, SPECIAL, Card, strength, suit_number, suit_of
+from ..engine.observer import SeatView
+from ..engine.table import table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
 from ..engine.scoring import score_in_passes
 from ..language.environment import result_env, seat_row, seat_sets
-from ..language.expression import EvalError
+from ..language.expression import EvalError, Memo
 
 
 def trick_distribution(chances: Sequence[float]) -> list[float]:
@@ -65,7 +68,7 @@ def unseen_cards(view: SeatView) -> list[Card]:
     for cards in view.others.values():
         seen.update(cards)
     unseen = []
-    for c in deck(rules.suits, rules.deck_ranks(view.players), rules.specials, rules.deck_copies(view.players)):
+    for c in table_facts(rules, view.players).deck:
         if seen[c]:
             seen[c] -= 1
         else:
@@ -115,6 +118,23 @@ def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Ca
     others = playing - 1
     if others < 1 or len(unseen) < others:
         return 1.0
+    # the same hand is estimated again and again in look-ahead (mc's rollouts): remember it
+    memo = _CHANCES.get(play)
+    if memo is None:
+        memo = _CHANCES[play] = Memo(8192)
+    key = (view.hand_number, view.seat, card, view.trump, playing, samples, tuple(unseen))
+    chance = memo.get(key)
+    if chance is None:
+        chance = memo.keep(key, _sample_chance(view, play, card, unseen, playing, samples))
+    return chance
+
+
+#: the chances worked out by `_sampled_chance`, per trick rules
+_CHANCES: "WeakKeyDictionary[TrickPlay, Memo]" = WeakKeyDictionary()
+
+
+def _sample_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], playing: int, samples: int) -> float:
+    others = playing - 1
     rng = random.Random(f"{view.hand_number}:{view.seat}:{card}")
     wins = 0
     for _ in range(samples):

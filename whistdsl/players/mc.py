@@ -18,7 +18,8 @@ from dataclasses import replace
 
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
 from ..engine.tricks import trick_play
-from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, SeatView
+from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
+from ..engine.observer import SeatView, look_ahead
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
 
@@ -189,8 +190,13 @@ class MonteCarloPlayer:
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
             seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
+            try:
+                position = look_ahead(seen, hands, rng)  # the imagined position, once a sample
+            except RuleError:
+                done += 1
+                continue
             for action in legal:
-                sim = Game.from_view(seen, hands, rng)
+                sim = position.clone()
                 try:
                     sim.act(action)
                     rollout(sim, rng)

@@ -1,0 +1,230 @@
+"""The observer: what one seat may see of a game, and positions imagined from it for look-ahead.
+
+- `SeatView` is everything one seat may know at one moment: what computer players receive.
+  `seat_view(game, seat)` builds it (it is `Game.view`): the seat's own cards when it may see
+  them, the cards on the others' foreheads, the bids as far as they are shown, the tricks, the
+  totals, the legal actions when it is to act.
+- `look_ahead(view, hands, rng)` resamples: a private game at the position the view shows,
+  with `hands` (every playing seat's cards now, the unseen ones guessed) in place of the real
+  cards. It is built through the Game's own set-up path (the same static facts, the same hand
+  set-up and env): the hand is dealt as a set-up deal (each seat's cards now with the cards it
+  has played this hand), the rules find its trump, and every action the view shows is applied
+  again in order (trump named, blind or look, bids and calls, cards). It stops at the end of
+  the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from ..language.expression import Number, Value
+from ..rules.ruleset import PlannedHand, Ruleset
+from .cards import NO_TRUMP, Card, suit_name
+
+if TYPE_CHECKING:
+    from .game import Game, Trick
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know at one moment: what computer players receive.
+
+    `hand` is None when this seat may not see its own cards (forehead hands; blind hands while
+    bidding). `others` holds other seats' current cards only in forehead hands. `legal` is the
+    legal bids, or the legal cards when the seat can see them (None when it cannot).
+    """
+
+    seat: int
+    players: int
+    rules: Ruleset
+    phase: str
+    to_act: int | None
+    hand_number: int
+    hand_size: int
+    kind: str
+    view: str  # normal | forehead | blind
+    extra: bool
+    dealer: int
+    sitting_out: tuple[int, ...]
+    trump: int
+    turn_up: Card | None
+    hand: tuple[Card, ...] | None
+    others: dict[int, tuple[Card, ...]]
+    bidding_order: tuple[int, ...]
+    bids: tuple[tuple[int, int], ...]
+    leader: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    totals: tuple[Number, ...]
+    running: tuple[dict[str, Number], ...]
+    legal: tuple[int, ...] | None
+    hand_env: dict[str, Value] = field(repr=False, compare=False, default_factory=dict)
+    decision: str | None = None  # in the decision phase: "trump" (name it) or "blind" (bid blind or look)
+    calls: tuple[str, ...] = ()  # per seat, the named call it made as far as this seat sees ("" otherwise)
+    blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
+    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
+    trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's, or hidden)
+    #: where the turned card is (engine/trump.py): "table" (face up, not dealt), "dealer" (the
+    #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
+    turn_up_place: str = ""
+    trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
+
+    @property
+    def played(self) -> frozenset[Card]:
+        """Every card this seat has seen played this hand."""
+        return frozenset(c for t in self.tricks for _, c in t.cards) | {c for _, c in self.trick}
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
+    from .game import BIDDING, DECISION, OVER, PLAY, by_suit
+
+    if not 0 <= seat < game.players:
+        raise ValueError(f"no seat {seat}")
+    phase = game.phase
+    visible = game.can_see_own_hand(seat) and phase != OVER
+    own = tuple(by_suit(c for suit in game.hands[seat] for c in suit)) if visible else None
+    others: dict[int, tuple[Card, ...]] = {}
+    if game.kind.view == "forehead" and phase != OVER:
+        others = {
+            s: tuple(by_suit(c for suit in game.hands[s] for c in suit))
+            for s in range(game.players)
+            if s != seat and s not in game.sitting_out
+        }
+    legal: tuple[int, ...] | None = None
+    if game.to_act == seat:
+        if phase == BIDDING:
+            legal = tuple(game.legal_bids())
+        elif phase == DECISION:
+            legal = tuple(game.decision_options())  # type: ignore[arg-type]
+        elif visible:
+            legal = tuple(by_suit(game.legal_cards()))
+    # bids made together are shown once all have bid
+    hidden = game.rules.bids_together and phase in (BIDDING, DECISION) and len(game.bid_log) < len(game.bidding_order)
+    bids = tuple(game.bid_log)
+    calls = tuple(game.calls)
+    if hidden:
+        bids = tuple(b for b in bids if b[0] == seat)  # the others' bids are shown once all have bid
+        calls = tuple(c if s == seat else "" for s, c in enumerate(calls))
+    plan = game.plan[game.index]
+    # a trump shown only after the bidding (`trump.seen: after_bidding`): unknown until then
+    trump_hidden = game._trump_step.hidden_while_bidding and phase in (BIDDING, DECISION)
+    hand_env = dict(game.hand_env)
+    if trump_hidden:
+        hand_env["trump"] = "none"
+    return SeatView(
+        seat=seat,
+        players=game.players,
+        rules=game.rules,
+        phase=phase,
+        to_act=game.to_act,
+        hand_number=plan.number,
+        hand_size=plan.size,
+        kind=plan.kind,
+        view=game.kind.view,
+        extra=game.setup.extra,
+        dealer=game.dealer,
+        sitting_out=game.sitting_out,
+        trump=NO_TRUMP if trump_hidden else game.trump,
+        turn_up=None if trump_hidden else game.turn_up,
+        hand=own,
+        others=others,
+        bidding_order=game.bidding_order,
+        bids=bids,
+        leader=game.leader if phase == PLAY else None,
+        trick=tuple(game.trick),
+        tricks=tuple(game.tricks),
+        taken=tuple(game.taken),
+        totals=tuple(game.totals),
+        running=tuple(dict(r) for r in game.running),
+        legal=legal,
+        hand_env=hand_env,
+        decision=game.decision if phase == DECISION else None,
+        calls=calls,
+        blind=tuple(game.blind),
+        bids_hidden=bool(hidden),
+        trump_named_by=game.trump_named_by,
+        trump_from="" if trump_hidden else game.trump_from,
+        turn_up_place="" if trump_hidden else game.turn_up_place,
+        trump_hidden=trump_hidden,
+    )
+
+
+def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:
+    """A private game positioned where `view` is, with `hands` as every playing seat's cards now
+    (see the module's docstring). Raises ValueError for a view that shows too little to be
+    played on (bids made together and not yet shown)."""
+    from .game import DECISION, PLAY, Game, PresetDeal
+
+    if view.bids_hidden:
+        raise ValueError("the bids are hidden in this view: a position cannot be built from it")
+    rules, n = view.rules, view.players
+    game = Game.__new__(Game)
+    game._setup_game(rules, n, None, rng)
+    facts = game.facts
+    index = view.hand_number - 1
+    if view.extra:  # a tie-break hand: after the schedule
+        game.plan = [*facts.plan[:index], PlannedHand(view.hand_number, view.hand_size, view.kind)]
+        game.scheduled_hands = index
+    else:  # the schedule's own hand: its set-up and env are the ones every game of the table shares
+        game.plan = list(facts.plan)
+        game.scheduled_hands = len(game.plan)
+    game.hands_total = int(view.hand_env.get("hands", game.scheduled_hands))  # type: ignore[arg-type]
+    game.extra_hands_left, game.extra_cards = 0, 0
+    game.names = [f"Player {i + 1}" for i in range(n)]
+    game.stop_after_hand = True
+    game.first_dealer = view.dealer
+    game.totals = list(view.totals)
+    game.running = [dict(r) for r in view.running]
+    # the deal: each seat's cards now and the cards it has played this hand (the dealer's own
+    # last card, when it is the turned one, last)
+    played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
+    deal: list[list[Card]] = [[] for _ in range(n)]
+    for seat, cards in hands.items():
+        deal[seat].extend(cards)
+    for seat, c in played:
+        deal[seat].append(c)
+    if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
+        deal[view.dealer].remove(view.turn_up)
+        deal[view.dealer].append(view.turn_up)
+    # a random trump is the one the view shows (the others the rules find again from the deal)
+    trump = view.trump if view.trump_from == "random" else None
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
+    game.deals = {view.hand_number: preset}
+    game._start_hand(index)
+    for hand in game.hands:  # each suit high to low
+        for suit in hand:
+            suit.sort(reverse=True)
+    # every action the view shows, again, in order
+    bids = view.bids
+    named = "none" if view.trump == NO_TRUMP else suit_name(view.trump)
+    cards = 0
+    while not (
+        game.phase == view.phase
+        and game.to_act == view.to_act
+        and game.decision == view.decision
+        and len(game.bid_log) == len(bids)
+        and cards == len(played)
+    ):
+        phase = game.phase
+        if phase == DECISION and game.decision == "trump" and view.trump_named_by is not None:
+            game.decide(named)
+        elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
+            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]
+        elif phase == DECISION:
+            raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
+        elif phase == PLAY and cards < len(played):
+            seat, c = played[cards]
+            game._commit_card(seat, c)
+            cards += 1
+        elif phase != PLAY and len(game.bid_log) < len(bids):
+            seat, bid = bids[len(game.bid_log)]
+            call = view.calls[seat] if view.calls else ""
+            game._commit_bid(call or bid)
+        else:
+            raise ValueError(f"hand {view.hand_number}: the view's position cannot be reached again")
+    return game

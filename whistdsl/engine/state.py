@@ -1,0 +1,122 @@
+"""One position of a game: its explicit phase and everything that changes as the game goes on.
+
+As OpenSpiel separates them: the static facts of a table (engine/table.py `TableFacts`: the
+deck, the schedule, the seat orders, the trick rules, the memos) are fixed for every game of a
+ruleset and table size; a `State` is one position of one game; what a seat may see of it is
+the observer's (engine/observer.py). The Game (engine/game.py) is a State together with its
+rules and facts, and the methods that move it on (`act`, `legal_actions`, ...).
+
+A State is copied with `clone` (for look-ahead: a position played on in several ways).
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..language.expression import Number, Value
+from .cards import Card
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import HandKind, HandSetup, PlannedHand
+    from .game import GameResult, HandResult, PresetDeal
+
+
+class Phase(StrEnum):
+    """Where a hand is: its explicit phase (a `str`, so `game.phase == "bidding"` still reads).
+
+    A hand runs deal -> trump -> decisions (the ruleset's own, e.g. a trump named by a seat) ->
+    bidding -> play -> scoring, then the next hand's deal or the end of the game. The deal and
+    trump steps (engine/trump.py, chosen once per ruleset) and the scoring take no action, so a
+    game is never seen resting in them.
+    """
+
+    DEAL = "deal"  # the cards are dealt (engine/trump.py's deal step; no action)
+    TRUMP = "trump"  # the trump is found from the ruleset's sources (its trump step; no action)
+    DECISION = "decision"  # a seat makes one of the ruleset's `decisions` (not the bids)
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Trick(NamedTuple):
+    leader: int
+    cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
+    winner: int
+
+
+class State:
+    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `_start_hand`).
+
+    The game so far: `totals` and `running` (per seat), `history` (the finished hands),
+    `result` (once over), the schedule being played (`plan`, `index` of this hand in it), the
+    generator `rng`. This hand: its `setup` and `kind`, `dealer`, `sitting_out`, the seat orders
+    (`bidding_order`, `position`, `play_orders`), `hands` (per seat, one list per suit),
+    `dealt`, `turn_up`, `trump` and `hand_env`; the decisions (`choices`, `calls`, `blind`,
+    `looked`, `decision`, `trump_named_by`); the bids (`bids` per seat, `bid_log` in order,
+    `bids_so_far`); the play (`leader`, `trick_order`, `trick` under way, `tricks` done, `taken`
+    per seat). And where it is: `phase` and the seat `to_act` (None when over).
+    """
+
+    phase: Phase
+    to_act: int | None
+    rng: random.Random
+    totals: list[Number]
+    running: list[dict[str, Number]]
+    history: list[HandResult]
+    result: GameResult | None
+    plan: list[PlannedHand]
+    index: int
+    deals: dict[int, PresetDeal]
+    setup: HandSetup
+    kind: HandKind | None
+    dealer: int
+    sitting_out: tuple[int, ...]
+    bidding_order: tuple[int, ...]
+    position: dict[int, int]
+    play_orders: dict[int, tuple[int, ...]]
+    hands: list[list[list[Card]]]
+    dealt: tuple[tuple[Card, ...], ...]
+    deck: list[Card]
+    turn_up: Card | None
+    trump: int
+    hand_env: dict[str, Value]
+    hand_size: int
+    choices: list[tuple[int, str, str]]
+    calls: list[str] | tuple[str, ...]
+    blind: list[bool] | tuple[bool, ...]
+    decision: str | None
+    trump_named_by: int | None
+    bids: list[int | None]
+    bid_log: list[tuple[int, int]]
+    bids_so_far: int
+    leader: int
+    trick_order: tuple[int, ...]
+    trick: list[tuple[int, Card]]
+    tricks: list[Trick]
+    taken: list[int]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def hand_number(self) -> int:
+        return self.plan[self.index].number
+
+    def clone(self) -> "State":
+        """A copy of this position to play on without changing this one (it shares the
+        generator, the rules and the static facts, which it does not change)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.hands = [[list(suit) for suit in hand] for hand in self.hands]
+        for name in ("totals", "running", "history", "plan", "deck", "bids", "bid_log", "taken", "tricks", "trick", "choices"):
+            setattr(copy, name, list(getattr(self, name)))
+        for name in ("calls", "blind", "looked"):  # lists when the hand has decisions
+            value = getattr(self, name, None)
+            if type(value) is list:
+                setattr(copy, name, list(value))
+        # what is worked out from the position and refilled in place: worked out again
+        copy.__dict__.update(_bid_scratch=None, _legal_cache=None, _legal_bids_cache=None)
+        return copy
