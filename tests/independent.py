@@ -171,3 +171,128 @@ def check_record(record: dict, rules: Rules) -> list[int]:
     best = max(totals)
     _expect(sorted(final["winners"]) == [s for s in range(players) if totals[s] == best], len(hands), "the highest total wins")
     return totals
+
+
+# ---------------------------------------------------------------- Estimation's auction rounds
+
+#: Estimation's auction: the suits a bid names, low to high (no trump highest)
+AUCTION_SUITS = ("clubs", "diamonds", "hearts", "spades", "none")
+
+
+def _auction_bid(text: str) -> tuple[int, int]:
+    tricks, suit_name = text.split()
+    return int(tricks), AUCTION_SUITS.index(suit_name)
+
+
+def check_estimation_auction_record(record: dict, lowest: int = 4, rounds: int = 13) -> list[int]:
+    """Check a record of Estimation's auction rounds against the rules as rulesets/estimation.yaml
+    states them (its sources and readings), from the record alone; return the final totals.
+
+    Four players, play to the right (counterclockwise: seat i to seat i - 1), the deal passing
+    to the right; 13 hands of 13 cards. The auction starts at the dealer's right and goes on to
+    the right among the seats that have not passed: each bid names at least `lowest` tricks and a
+    suit and outbids the highest so far (more tricks, or as many in a higher suit: clubs,
+    diamonds, hearts, spades, no trump); it ends when all but the highest bidder have passed, or
+    all four have. The declarer's suit is trump (none without a declarer); the declarer's
+    estimate is its bid, made first; the others estimate to its right, at least 1 or a dash (0,
+    at most two a hand), none above the declarer's bid. The declarer leads (without one, the
+    seat to the dealer's right). Follow suit; the highest trump wins, else the highest card of
+    the suit led. Exact: + the tricks; otherwise - the difference; nobody exact: nobody scores.
+    """
+    players = len(record["players"])
+    _expect(players == 4, 0, "Estimation is for 4 players")
+    right = lambda seat, k=1: (seat - k) % players  # noqa: E731
+    totals = [0] * players
+    dealer = record["first_dealer"]
+    hands = record["hands"]
+    _expect(len(hands) == rounds, 0, f"{rounds} hands are played")
+    for i, hand in enumerate(hands):
+        number = i + 1
+        _expect(hand["number"] == number and hand["cards"] == 13, number, "13 cards are dealt")
+        _expect(hand["dealer"] == dealer, number, f"seat {dealer} deals")
+        dealt = [c for cards in hand["deal"] for c in cards]
+        _expect(len(dealt) == 52 and len(set(dealt)) == 52, number, "the whole pack is dealt, each card once")
+
+        # the auction
+        out: set[int] = set()
+        best: tuple[int, int] | None = None
+        declarer = None
+        seat = right(dealer)
+        auction = [c for c in hand.get("choices", []) if c["decision"] == "auction"]
+        _expect(len(auction) == len(hand.get("choices", [])), number, "the only decisions are the auction's")
+        for k, c in enumerate(auction):
+            _expect(c["seat"] == seat, number, f"seat {seat} speaks next in the auction")
+            if c["choice"] == "pass":
+                out.add(seat)
+            else:
+                bid = _auction_bid(c["choice"])
+                _expect(lowest <= bid[0] <= 13, number, f"an auction bid is {lowest} to 13 tricks: {c['choice']}")
+                _expect(best is None or bid > best, number, f"{c['choice']} outbids the highest bid so far")
+                best, declarer = bid, seat
+            left = [s for s in range(players) if s not in out]
+            over = not left or (declarer is not None and left == [declarer])
+            _expect(over == (k == len(auction) - 1), number, "the auction ends when all but the highest bidder have passed")
+            if not over:
+                seat = right(seat)
+                while seat in out:
+                    seat = right(seat)
+        _expect(bool(auction), number, "there is an auction")
+        trump = AUCTION_SUITS[best[1]] if best is not None else "none"
+        _expect((hand["trump"] or "none") == trump, number, f"trump is {trump}")
+
+        # the estimates
+        first = declarer if declarer is not None else right(dealer)
+        order = [right(first, k) for k in range(players)]
+        _expect([b["seat"] for b in hand["bids"]] == order, number, f"the estimates go to the right from seat {first}")
+        contract = best[0] if best is not None else 0
+        dashes = 0
+        bid_of = {}
+        for b in hand["bids"]:
+            s, bid = b["seat"], b["bid"]
+            bid_of[s] = bid
+            if s == declarer:
+                _expect(bid == contract and b.get("made_for") == "declarer", number, f"the declarer's estimate is its bid {contract}")
+                continue
+            _expect("made_for" not in b, number, f"seat {s} estimates itself")
+            if b.get("call") == "dash":
+                _expect(bid == 0 and dashes < 2, number, "a dash is 0 tricks, at most two a hand")
+                dashes += 1
+            else:
+                _expect(1 <= bid <= 13 and "call" not in b, number, f"seat {s}'s estimate {bid} is at least 1 (0 is a dash)")
+            if declarer is not None:
+                _expect(bid <= contract, number, f"seat {s}'s estimate {bid} is not above the declarer's {contract}")
+
+        # the play
+        held = {s: set(cards) for s, cards in enumerate(hand["deal"])}
+        leader = first
+        taken = [0] * players
+        _expect(len(hand["tricks"]) == 13, number, "13 tricks are played")
+        for t in hand["tricks"]:
+            _expect(t["leader"] == leader, number, f"seat {leader} leads")
+            played = [(c["seat"], c["card"]) for c in t["cards"]]
+            _expect([s for s, _ in played] == [right(leader, k) for k in range(players)], number, "play goes to the right")
+            led = suit(played[0][1])
+            for s, card in played:
+                _expect(card in held[s], number, f"seat {s} holds {card}")
+                if any(suit(c) == led for c in held[s]):
+                    _expect(suit(card) == led, number, f"seat {s} follows {led} with {card}")
+                held[s].discard(card)
+            trumps = [(s, c) for s, c in played if suit(c) == trump]
+            contenders = trumps or [(s, c) for s, c in played if suit(c) == led]
+            winner = max(contenders, key=lambda sc: rank(sc[1]))[0]
+            _expect(t["winner"] == winner, number, f"seat {winner} wins the trick {played}")
+            taken[winner] += 1
+            leader = winner
+        _expect(hand["taken"] == taken, number, f"tricks taken are {taken}")
+
+        exact = [s for s in range(players) if taken[s] == bid_of[s]]
+        points = [0] * players if not exact else [taken[s] if s in exact else -abs(taken[s] - bid_of[s]) for s in range(players)]
+        _expect(hand["points"] == points, number, f"points are {points}, not {hand['points']}")
+        totals = [a + b for a, b in zip(totals, points)]
+        _expect(hand["totals"] == totals, number, f"totals are {totals}")
+        dealer = right(dealer)
+    final = record["final"]
+    _expect(final["totals"] == totals, len(hands), "the final totals are the last hand's")
+    best_total = max(totals)
+    _expect(sorted(final["winners"]) == [s for s in range(players) if totals[s] == best_total], len(hands), "the highest total wins")
+    return totals

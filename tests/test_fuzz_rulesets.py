@@ -110,7 +110,8 @@ def test_formula_paths_map_to_the_catalogue_contexts() -> None:
                                     ("trump", "none_when"), ("bidding", "allowed"), ("scoring", "points"),
                                     ("scoring", "bonus"), ("running", "x", "after_hand"), ("running", "x", "start"),
                                     ("winner", "wins_outright"), ("end", "when"), ("bidding", "first", "highest"),
-                                    ("play", "first_lead", "lowest"), ("decisions", 0, "when")]} == set(CONTEXTS)
+                                    ("play", "first_lead", "lowest"), ("decisions", 0, "when"),
+                                    ("decisions", 0, "min"), ("decisions", 1, "skip")]} == set(CONTEXTS)
 
 
 @settings(max_examples=200, derandomize=True, deadline=None, database=None)

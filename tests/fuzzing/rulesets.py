@@ -166,7 +166,7 @@ def context_of(path: Sequence[Any]) -> str | None:
 
 
 #: The type each formula path must have (None: a number or a list, as the schedule takes).
-_WANT = {"hand": Type.BOOL, "deal": Type.BOOL, "bidding": Type.BOOL, "end": Type.BOOL, "trump_choice": Type.BOOL, "let": None, "schedule": None}
+_WANT = {"hand": Type.BOOL, "deal": Type.BOOL, "bidding": Type.BOOL, "end": Type.BOOL, "trump_choice": Type.BOOL, "skip": Type.BOOL, "let": None, "schedule": None}
 
 
 def want_of(path: Sequence[Any], context: str) -> Type | None:

@@ -9,6 +9,8 @@ Console: colours on a terminal, plain text when the output is a file or a pipe.
 
 from __future__ import annotations
 
+import re
+
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -202,7 +204,11 @@ class TableTalk:
             return
         g = self.game
         blind = " blind" if g.blind[seat] else ""
-        if g.rules.bids_together and seat != self.you and len(g.bid_log) < len(g.bidding_order):
+        if seat == g.declarer:
+            self.say(f"{self.who(seat)}, the declarer, {'have' if seat == self.you else 'has'} the contract of {bid} (the winning bid).")
+        elif g.excused[seat]:
+            self.say(f"{self.who(seat)} {'are' if seat == self.you else 'is'} excused from bidding this hand (a bid of 0, made for {'you' if seat == self.you else 'it'}).")
+        elif g.rules.bids_together and seat != self.you and len(g.bid_log) < len(g.bidding_order):
             self.say(f"{self.who(seat)} has bid{blind} (hidden until all have bid).")
         elif g.calls[seat]:
             self.say(f"{self.who(seat)} called {printable(g.calls[seat])}{blind} (it counts as {bid}).")
@@ -211,7 +217,16 @@ class TableTalk:
 
     def decision_made(self, seat: int, decision: str, choice: str) -> None:
         """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
-        if decision == "trump":
+        if decision == "auction":
+            g = self.game
+            self.say(f"{self.who(seat)} {'pass' if seat == self.you else 'passes'}." if choice == "pass" else f"{self.who(seat)} bid {printable(choice)} in the auction.")
+            if g.decision != "auction":  # the auction is over
+                if g.declarer is None:
+                    self.say("Everyone passed: there is no declarer; everyone bids as usual.", style="bold")
+                else:
+                    trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
+                    self.say(Text.assemble(f"{self.who(g.declarer)} won the auction with {g.auction_bid} and {'are' if g.declarer == self.you else 'is'} the declarer", trump, "."), style="bold")
+        elif decision == "trump":
             named = "no trump" if choice == "none" else f"{choice} as trump"
             self.say(f"{self.who(seat)} named {named}.")
         elif choice == "blind" and not self.compact:
@@ -288,7 +303,20 @@ class TableTalk:
     def before_decision(self, view: SeatView) -> None:
         """What the person must decide now, and the options, said plainly."""
         options = list(view.legal or ())
-        if view.decision == "trump":
+        if view.decision == "auction":
+            if view.hand is not None:
+                self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
+            if view.auction:
+                said = ", ".join(f"{self.who(s)} {printable(c)}" for s, c in view.auction)
+                self.say(f"The auction so far: {said}")
+            bids = [o for o in options if o != "pass"]
+            if bids:
+                example = bids[0]
+                short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
+                self.say(f"Outbid the highest bid so far: from {bids[0]} to {bids[-1]} (type e.g. {example}{short}), or pass.")
+            else:
+                self.say("No bid outbids the highest so far: type pass.")
+        elif view.decision == "trump":
             if view.hand is not None:
                 self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
             if view.bids:
@@ -319,6 +347,26 @@ class TableTalk:
     @staticmethod
     def _others(view: SeatView) -> list[tuple[int, Card]]:
         return [(s, c) for s in sorted(view.others) for c in view.others[s]]
+
+
+_SUIT_LETTERS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs", "n": "none"}
+
+
+def auction_answer(answer: str) -> str:
+    """An auction bid as typed, in the options' words: `5h`, `5 h`, `5 hearts` -> `5 hearts`;
+    `5nt`, `5 no trump` -> `5 none`; `p` -> `pass`."""
+    text = " ".join(answer.lower().split())
+    if text in ("p", "pass"):
+        return "pass"
+    m = re.fullmatch(r"(\d{1,2}) ?(.*)", text)
+    if not m:
+        return text
+    number, rest = m.groups()
+    if not rest:
+        return number
+    rest = rest.replace("no trump", "none").replace("nt", "none") if rest.startswith("n") else rest
+    suit = next((name for letter, name in _SUIT_LETTERS.items() if rest in (letter, name)), rest)
+    return f"{number} {suit}"
 
 
 def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
@@ -372,12 +420,24 @@ class HumanPlayer:
         if game.phase == DECISION:
             self.talk.before_decision(view)
             options = list(view.legal or ())
-            prompt = Text("Trump: " if view.decision == "trump" else "Blind or look: ", style="bold")
+            prompt = Text({"trump": "Trump: ", "auction": "Auction bid or pass: "}.get(view.decision or "", "Blind or look: "), style="bold")
             while True:
                 answer = self._read(prompt).lower()
                 if answer in ("?", "help"):
                     self.talk.before_decision(view)
                     continue
+                if view.decision == "auction":
+                    answer = auction_answer(answer)
+                    chosen = [o for o in options if o == answer]
+                    if not chosen:
+                        self._refuse(
+                            f"{printable(answer)!r} is not a bid that outbids the highest so far: type one from {options[1]} to {options[-1]}, or pass"
+                            if len(options) > 1
+                            else f"{printable(answer)!r}: no bid outbids the highest so far; type pass"
+                        )
+                        continue
+                    game.decide(chosen[0])
+                    return
                 chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
                 if len(chosen) != 1:
                     self._refuse(f"{printable(answer)!r} is not an option: type one of {', '.join(options)}")
@@ -450,6 +510,7 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
             talk.hand_starts()
         seat: int = game.to_act  # type: ignore[assignment]
         phase, hands_before, tricks_before, trump = game.phase, len(game.history), len(game.tricks), game.trump
+        bids_before = len(game.bid_log)
         player = seats[seat]
         try:
             if isinstance(player, HumanPlayer):
@@ -458,13 +519,14 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
                 game.act(decide(game, player))
         except KeyboardInterrupt:
             raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
-        if phase == DECISION:
-            s, decision, choice = game.choices[-1]
-            talk.decision_made(s, decision, choice)
-            continue
-        if phase == BIDDING:
-            talk.bid_made(seat, game.bid_log[-1][1])
-            if game.phase != BIDDING and not (game.phase == DECISION and game.decision == "blind"):
+        if phase in (DECISION, BIDDING):
+            if phase == DECISION:
+                s, decision, choice = game.choices[-1]
+                talk.decision_made(s, decision, choice)
+            new = game.bid_log[bids_before:]  # a bid, and those made for a seat after it (declarer, excused)
+            for s, b in new:
+                talk.bid_made(s, b)
+            if new and game.phase != BIDDING and not (game.phase == DECISION and game.decision == "blind"):
                 talk.bidding_over()
                 if game.rules.trump_seen == "after_bidding":
                     talk.trump_shown()

@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
     "W209": "a parameter that no formula reads (a warning)",
     "W210": "keys of `trump` that do not go together (`from` beside `cycle` or `turn_up`; `turned` without a card turned before the deal)",
+    "W211": "the auction is written after the decisions it comes before (`decisions`)",
     "W212": "a number parameter's step, default or bound is written wrong (not a number, not above 0, not a multiple of the step)",
     # expressions
     "W300": "expression syntax error",
@@ -72,12 +73,17 @@ CODES: dict[str, str] = {
     "W429": "a trump source that is never tried, or can find nothing (after `random`; the dealer's last card when the dealer sits out)",
     "W430": "a warning: `trump.none_when` reads the turned card but gives the same answer for every card the deck can turn",
     "W431": "special cards that are trumps (`trump.specials`) without saying what they are in a hand without trump, or with a power of their own elsewhere",
+    "W432": "an auction's lowest bid does not fit a hand (below 1, or above the hand size)",
+    "W433": "a trump decision that does not fit the auction (`who: declarer` without an auction; trump named twice)",
+    "W434": "a formula reads the auction or an excused seat, but the ruleset has none (`is_declarer`, `auction_bid`, `excused`)",
+    "W435": "a warning: seats may be excused from bidding, but the scoring does not read `excused`",
+    "W436": "an auction names a suit the deck does not have",
 }
 
 SEVERITIES = ("error", "warning")
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430", "W435"})
 
 
 @dataclass(frozen=True, order=True)

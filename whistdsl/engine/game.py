@@ -23,7 +23,9 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from ..language.environment import (
+    auction_env,
     bidding_env,
+    skip_env,
     first_bidder_env,
     first_lead_env,
     game_env,
@@ -35,6 +37,7 @@ from ..language.environment import (
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts
+from .auction import Auction
 from .trump import TrumpStep, trump_step
 from .tricks import NO_SUIT, NoWinner, TrickPlay, legal_cards, trick_winner
 from .errors import IllegalAction, RuleError
@@ -89,6 +92,9 @@ class HandResult(NamedTuple):
     choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
     calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
     blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
+    excused: tuple[bool, ...] = ()  # per seat, whether it was excused from bidding (`skip`); () without decisions
+    declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
+    auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
     trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
 
 
@@ -170,6 +176,10 @@ class Game(State):
         self.choices: list[tuple[int, str, str]] = []
         self.decision: str | None = None
         self.trump_named_by: int | None = None
+        self.excused: list[bool] | tuple[bool, ...] = (False,) * n
+        self.declarer: int | None = None
+        self.auction_bid = 0
+        self._auction: Auction | None = None
         self._score_reads = facts.score
 
     @classmethod
@@ -193,6 +203,12 @@ class Game(State):
             return self.calls[seat]
         if name == "blind":
             return self.blind[seat]
+        if name == "is_declarer":
+            return seat == self.declarer
+        if name == "auction_bid":
+            return self.auction_bid
+        if name == "excused":
+            return self.excused[seat]
         return self.running[seat][name]
 
     def _choose_first_dealer(self, given: int | None) -> int:
@@ -263,7 +279,7 @@ class Game(State):
         sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
-            env = first_lead_env(self.hand_env, rows[index])
+            env = first_lead_env(self.hand_env, rows[index], self.auction_bid)
             if sets:
                 env.update(seat_sets(rows, index))
             return env
@@ -415,6 +431,8 @@ class Game(State):
         self.choices: list[tuple[int, str, str]] = []
         self.trump_named_by: int | None = None
         self.decision: str | None = None
+        self.excused = [False] * n
+        self.declarer, self.auction_bid, self._auction = None, 0, None
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
@@ -426,10 +444,77 @@ class Game(State):
                     self._names_trump = bool(choice.when(env))
                 except EvalError as e:
                     raise _formula_error(e, (choice.when,), env, hand=self.hand_number) from None
-            if self._names_trump and not choice.after_bidding:
+            if self._names_trump and not choice.after_bidding and choice.who != "declarer":
                 self._ask(self._trump_chooser(), "trump")
                 return
+        if self.rules.auction is not None:
+            self._begin_auction(setup)
+            return
         self._next_bidder(self.bidding_order[0])
+
+    def _begin_auction(self, setup: HandSetup) -> None:
+        """The auction before the bidding (engine/auction.py): everyone bids looking at its cards."""
+        rule = self.rules.auction
+        low = rule.min  # type: ignore[union-attr]
+        if isinstance(low, Formula):
+            env = auction_env(setup.env)
+            try:
+                low = int(low(env))  # type: ignore[arg-type]
+            except EvalError as e:
+                raise _formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]
+        self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
+        self.looked = [True] * self.players
+        if self._auction.done:  # cannot happen with 2 or more seats
+            self._end_auction()
+            return
+        self._ask(self._auction.to_act, "auction")
+
+    def _end_auction(self) -> None:
+        """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
+        it names trump (`who: declarer`)."""
+        declarer, tricks, suit = self._auction.contract()  # type: ignore[union-attr]
+        self.declarer, self.auction_bid = declarer, tricks
+        self.decision = None
+        if declarer is None:  # every seat passed: the trump rule stands, everyone bids
+            self._next_bidder(self.bidding_order[0])
+            return
+        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, declarer))
+        self._bid_scratch = None
+        self._keep_bid_hand_key()
+        if suit is not None:
+            self.trump_named_by = declarer
+            self._set_trump(NO_TRUMP if suit == "none" else suit_number(suit))
+        choice = self.rules.trump_choice
+        if choice is not None and choice.who == "declarer" and self._names_trump and not choice.after_bidding:
+            self._ask(declarer, "trump")
+            return
+        self._next_bidder(self.bidding_order[0])
+
+    def _made_for(self, seat: int) -> int | None:
+        """The bid made for `seat` at its turn: the declarer's contract, 0 for a seat excused
+        from bidding (`skip`); None when the seat bids itself."""
+        if seat == self.declarer:
+            return self.auction_bid
+        skip = self.rules.skip
+        if skip is None:
+            return None
+        env = skip_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            position=len(self.bid_log) + 1,
+            running=self.running[seat],
+            is_declarer=False,
+            auction_bid=self.auction_bid,
+        )
+        try:
+            excused = bool(skip(env))
+        except EvalError as e:
+            raise _formula_error(e, (skip,), env, hand=self.hand_number, seat=seat) from None
+        if excused:
+            self.excused[seat] = True  # type: ignore[index]
+            return 0
+        return None
 
     def _trump_chooser(self) -> int:
         who = self.rules.trump_choice.who  # type: ignore[union-attr]
@@ -437,6 +522,8 @@ class Game(State):
             return self.dealer
         if who == "highest_bidder":
             return self.highest_bidder()
+        if who == "declarer" and self.declarer is not None:
+            return self.declarer
         return self.bidding_order[0]
 
     def _ask(self, seat: int, decision: str) -> None:
@@ -447,7 +534,15 @@ class Game(State):
             self.looked[seat] = True  # naming trump, the seat has looked at its cards
 
     def _next_bidder(self, seat: int) -> None:
-        """`seat` bids next: first its choice to bid blind, when it has not looked yet."""
+        """`seat` bids next: first its choice to bid blind, when it has not looked yet; a bid
+        made for it (the declarer's contract, an excused seat's 0) is made at once."""
+        made = self._made_for(seat) if self.declarer is not None or self.rules.skip is not None else None
+        if made is not None:
+            self.phase = BIDDING
+            self.decision = None
+            self.to_act = seat
+            self._commit_bid(made)
+            return
         if not self.looked[seat]:
             self._ask(seat, "blind")
             return
@@ -461,6 +556,8 @@ class Game(State):
             return []
         if self.decision == "trump":
             return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
+        if self.decision == "auction":
+            return self._auction.options()  # type: ignore[union-attr]
         return ["look", "blind"]
 
     def decide(self, choice: str) -> None:
@@ -470,11 +567,19 @@ class Game(State):
             raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
         options = self.decision_options()
         if type(choice) is not str or choice not in options:
-            what = "trump" if self.decision == "trump" else "whether to bid blind"
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
         seat: int = self.to_act  # type: ignore[assignment]
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
+        if self.decision == "auction":
+            auction = self._auction
+            auction.apply(choice)  # type: ignore[union-attr]
+            if auction.done:  # type: ignore[union-attr]
+                self._end_auction()
+            else:
+                self.to_act = auction.to_act  # type: ignore[union-attr]
+            return
         if self.decision == "trump":
             self.trump_named_by = seat
             self._set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
@@ -568,6 +673,9 @@ class Game(State):
             running=self.running[seat],
             into=env,
             blind=self.blind[seat],
+            is_declarer=seat == self.declarer,
+            auction_bid=self.auction_bid,
+            excused=self.excused[seat],
         )
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -584,6 +692,10 @@ class Game(State):
                     running=self.running[s],
                     bid=bid,
                     tricks=self.taken[s] if results else None,
+                    call=self.calls[s],
+                    blind=self.blind[s],
+                    is_declarer=s == self.declarer,
+                    excused=self.excused[s],
                 )
             )
         return tuple(rows)
@@ -922,6 +1034,9 @@ class Game(State):
                     into=scratch,
                     call=self.calls[seat],
                     blind=self.blind[seat],
+                    is_declarer=seat == self.declarer,
+                    auction_bid=self.auction_bid,
+                    excused=self.excused[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -967,7 +1082,7 @@ class Game(State):
                 tuple(self.running),
                 self.rng.getstate() if self.keep_rng_states else None,
                 self.rules.specials,
-                *((tuple(self.choices), tuple(self.calls), tuple(self.blind)) if self._decides else ()),
+                *((tuple(self.choices), tuple(self.calls), tuple(self.blind), tuple(self.excused), self.declarer, self.auction_bid) if self._decides else ()),
                 trump_from=self.trump_from,
             )
         )

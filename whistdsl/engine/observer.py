@@ -67,6 +67,10 @@ class SeatView:
     blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
     bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
     trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
+    declarer: int | None = None  # the seat that won the auction, once it is over
+    auction_bid: int = 0  # the declarer's winning bid (0: none)
+    auction: tuple[tuple[int, str], ...] = ()  # the auction's bids and passes so far, (seat, choice)
+    excused: tuple[bool, ...] = ()  # per seat, excused from bidding this hand (`skip`), once its turn came
     trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's, or hidden)
     #: where the turned card is (engine/trump.py): "table" (face up, not dealt), "dealer" (the
     #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
@@ -148,6 +152,10 @@ def seat_view(game: Game, seat: int) -> SeatView:
         blind=tuple(game.blind),
         bids_hidden=bool(hidden),
         trump_named_by=game.trump_named_by,
+        declarer=game.declarer,
+        auction_bid=game.auction_bid,
+        auction=tuple(game._auction.log) if game._auction is not None else (),
+        excused=tuple(game.excused),
         trump_from="" if trump_hidden else game.trump_from,
         turn_up_place="" if trump_hidden else game.turn_up_place,
         trump_hidden=trump_hidden,
@@ -203,6 +211,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     bids = view.bids
     named = "none" if view.trump == NO_TRUMP else suit_name(view.trump)
     cards = 0
+    auction = list(view.auction)
     while not (
         game.phase == view.phase
         and game.to_act == view.to_act
@@ -213,6 +222,8 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
         phase = game.phase
         if phase == DECISION and game.decision == "trump" and view.trump_named_by is not None:
             game.decide(named)
+        elif phase == DECISION and game.decision == "auction" and auction:  # the auction's bids and passes, again
+            game.decide(auction.pop(0)[1])
         elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
             game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]
         elif phase == DECISION:

@@ -104,6 +104,12 @@ _BID = (
     Variable("call", T, 'the named call this player made, e.g. "nil" (`decisions`, `calls`); "" for a number bid'),
     Variable("blind", B, "this player chose to bid blind, before looking at its cards (`decisions`, `blind: may`)"),
 )
+#: the auction (`decisions: - name: auction`) and seats excused from bidding (`skip`)
+_DECLARER = (
+    Variable("is_declarer", B, "this player won the auction: the declarer (`decisions`, `auction`); false without one"),
+    Variable("auction_bid", N, "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction"),
+)
+_EXCUSED = Variable("excused", B, "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it")
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
 _EARLIER = Variable("earlier", SEATS, "the seats that bid before this one this hand, in bidding order (a seat set)")
@@ -111,7 +117,7 @@ _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, 
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
-_RESULT_FACTS = ("bid", "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -180,6 +186,19 @@ CONTEXTS: dict[str, Context] = {
             ),
         ),
         Context(
+            "auction",
+            "decisions.min",
+            "once per hand, before the auction: the lowest bid of the auction",
+            _HAND + _PLAYING,
+        ),
+        Context(
+            "skip",
+            "decisions.skip",
+            "once per playing seat, at its turn to bid: is this seat excused from bidding?",
+            _HAND + _PLAYING + _TRUMP + _SEAT + _DECLARER,
+            sees_running=True,
+        ),
+        Context(
             "bidding",
             "bidding.allowed, kinds.*.allowed",
             "once per possible bid: may this player bid `bid` now?",
@@ -188,6 +207,8 @@ CONTEXTS: dict[str, Context] = {
             + _TRUMP
             + _SEAT
             + _BID
+            + _DECLARER
+            + (_EXCUSED,)
             + (
                 Variable("bids_so_far", N, "sum of the bids already made this hand"),
                 Variable("bids_made", N, "how many players have bid before this one"),
@@ -196,8 +217,8 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", *_SEAT_FACTS),
-            earlier_only=("bid",),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
+            earlier_only=("bid", "call", "blind", "excused"),
             own_only=("bids_made", "is_last", "is_first"),
             roles=(ME, "dealer", "first_bidder", "last_bidder"),
         ),
@@ -205,7 +226,7 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
             roles=_ALL_ROLES,
@@ -219,6 +240,8 @@ CONTEXTS: dict[str, Context] = {
             + _TRUMP
             + _SEAT
             + _BID
+            + _DECLARER
+            + (_EXCUSED,)
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
@@ -235,6 +258,8 @@ CONTEXTS: dict[str, Context] = {
             + _TRUMP
             + _SEAT
             + _BID
+            + _DECLARER
+            + (_EXCUSED,)
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),
@@ -288,9 +313,9 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID[:1] + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
             roles=_ALL_ROLES,
         ),
     )

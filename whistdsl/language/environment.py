@@ -94,10 +94,14 @@ def bidding_env(
     running: Mapping[str, Number] | None = None,
     into: Env | None = None,
     blind: bool = False,
+    is_declarer: bool = False,
+    auction_bid: int | None = None,
+    excused: bool = False,
 ) -> Env:
     """The `bidding` context for the seat to bid, less `bid` (set per bid tried): `bids_made`
     seats have bid before it, their bids adding up to `bids_so_far`, of `bidders` in all;
-    `blind`: it chose to bid blind (`call` is "" until a named call is tried)."""
+    `blind`: it chose to bid blind (`call` is "" until a named call is tried); `is_declarer`: it
+    won the auction, whose winning bid was `auction_bid`; `excused`: it is excused from bidding."""
     env = dict(hand) if into is None else into
     seat_env(env, total=total, is_dealer=is_dealer, position=bids_made + 1, running=running)
     env["bids_so_far"] = bids_so_far
@@ -106,7 +110,33 @@ def bidding_env(
     env["is_first"] = bids_made == 0
     env["call"] = ""
     env["blind"] = blind
+    env["is_declarer"] = is_declarer
+    env["auction_bid"] = auction_bid if auction_bid is not None else env.get("auction_bid", 0)  # None: the hand's own
+    env["excused"] = excused
     return env
+
+
+def skip_env(
+    hand: Mapping[str, Value],
+    *,
+    total: Number,
+    is_dealer: bool,
+    position: int,
+    running: Mapping[str, Number] | None = None,
+    is_declarer: bool = False,
+    auction_bid: int = 0,
+) -> Env:
+    """The `skip` context for one seat at its turn to bid (`decisions`, `skip`): is it excused?"""
+    env = dict(hand)
+    seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
+    env["is_declarer"] = is_declarer
+    env["auction_bid"] = auction_bid
+    return env
+
+
+def auction_env(hand: Mapping[str, Value]) -> Env:
+    """The `auction` context: the hand once it is known who plays (`decisions.min`)."""
+    return dict(hand)
 
 
 def first_bidder_env(hand: Mapping[str, Value], *, total: Number, is_dealer: bool, running: Mapping[str, Number] | None = None) -> Env:
@@ -120,11 +150,12 @@ def first_bidder_env(hand: Mapping[str, Value], *, total: Number, is_dealer: boo
     return env
 
 
-def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value]) -> Env:
+def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value], auction_bid: int = 0) -> Env:
     """The `first_lead` context for one seat once every bid is made: the hand and the seat's row
-    (`seat_row` with its bid)."""
+    (`seat_row` with its bid), and the auction's winning bid."""
     env = dict(hand)
     env.update(row)
+    env["auction_bid"] = auction_bid
     return env
 
 
@@ -151,9 +182,13 @@ def result_env(
     into: Env | None = None,
     call: str = "",
     blind: bool = False,
+    is_declarer: bool = False,
+    auction_bid: int = 0,
+    excused: bool = False,
 ) -> Env:
     """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result
-    (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind).
+    (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind;
+    `is_declarer`: it won the auction, with `auction_bid`; `excused`: it was excused from bidding).
 
     `into`, when given, is a copy of `hand` to refill (saves a copy per seat). The `bonus` and
     `running` contexts add `points` and `bonus` to it as they are computed.
@@ -162,6 +197,9 @@ def result_env(
     seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
     env["call"] = call
     env["blind"] = blind
+    env["is_declarer"] = is_declarer
+    env["auction_bid"] = auction_bid
+    env["excused"] = excused
     return result_facts(env, bid, tricks)
 
 
@@ -191,13 +229,22 @@ def seat_row(
     running: Mapping[str, Number] | None = None,
     bid: int | None = None,
     tricks: int | None = None,
+    call: str = "",
+    blind: bool = False,
+    is_declarer: bool = False,
+    excused: bool = False,
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
-    running values, whether it deals, its place in the bidding order, and its bid (once made) and
-    result (once the hand is played)."""
+    running values, whether it deals, its place in the bidding order, and its bid (once made:
+    with the named call it made, "" for a number, and whether it bid blind) and result (once the
+    hand is played)."""
     row: Env = {}
     seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
+    row["is_declarer"] = is_declarer
     if bid is not None:
+        row["call"] = call
+        row["blind"] = blind
+        row["excused"] = excused
         if tricks is None:
             row["bid"] = bid
         else:

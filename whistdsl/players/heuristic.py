@@ -20,7 +20,7 @@ from ..engine.observer import SeatView
 from ..engine.table import table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
 from ..engine.scoring import score_in_passes
-from ..language.environment import result_env, seat_row, seat_sets
+from ..language.environment import bidding_env, result_env, seat_row, seat_sets
 from ..language.expression import EvalError, Memo
 
 
@@ -271,25 +271,106 @@ def choose_trump(view: SeatView, options: Sequence[str]) -> str:
     return max(options, key=value)
 
 
-def choose_blind(view: SeatView, rng: random.Random, samples: int = 8) -> str:
-    """`blind` when bidding blind is worth more than looking first: the best blind bid on what
-    this seat can expect of an unseen hand, against the best bid it could choose after looking
-    at each of a few hands dealt at random from the cards it has not seen (the worth of looking)."""
+def allowed_bids(view: SeatView, blind: bool) -> list[int | str]:
+    """The bids (numbers and named calls) the ruleset's limits would allow this seat at its turn
+    if it bid blind (`blind`) or after looking, by the ruleset's own formulas (`bidding.allowed`
+    and the hand kind's `allowed`) in the one bidding environment."""
+    rules = view.rules
+    tests = [f for f in (rules.allowed, rules.kinds[view.kind].allowed) if f is not None]
+    bids = _all_bids(view)
+    if not tests:
+        return bids
+    seat = view.seat
+    made = len(view.bids)
+    env = bidding_env(
+        view.hand_env,
+        total=view.totals[seat],
+        is_dealer=seat == view.dealer,
+        bids_made=made,
+        bids_so_far=sum(b for _, b in view.bids),
+        bidders=len(view.bidding_order),
+        running=view.running[seat],
+        blind=blind,
+    )
+    if any(f.seat_reads for f in tests):
+        by_seat = dict(view.bids)
+        rows = []
+        for position, s in enumerate(view.bidding_order, 1):
+            bid = by_seat.get(s)
+            call = view.calls[s] if view.calls and bid is not None else ""
+            was_blind = bool(view.blind) and view.blind[s] and bid is not None
+            rows.append(seat_row(total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=bid, call=call, blind=was_blind))
+        env.update(seat_sets(tuple(rows), view.bidding_order.index(seat)))
+    calls = dict(rules.calls)
+    out: list[int | str] = []
+    for b in bids:
+        env["bid"], env["call"] = (calls[b], b) if isinstance(b, str) else (b, "")
+        try:
+            if all(f(env) for f in tests):
+                out.append(b)
+        except EvalError:
+            continue
+    return out
+
+
+def choose_auction(view: SeatView, options: Sequence[str]) -> str:
+    """In an auction: the lowest bid that outbids, in the suit (or with the trump as it stands,
+    in an auction of numbers) where this seat expects the most tricks, when it expects at least
+    that many tricks there; otherwise `pass`."""
+    expected: dict[str | None, float] = {}
+    for option in options:
+        parts = option.split()
+        if len(parts) != 2 or parts[1] in expected:
+            continue
+        trump = NO_TRUMP if parts[1] == "none" else suit_number(parts[1])
+        v = replace(view, trump=trump, hand_env=dict(view.hand_env, trump=parts[1]))
+        expected[parts[1]] = _mean(trick_distribution(card_chances(v)))
+    if not expected:  # numbers only: the trump as it stands (the declarer names it later)
+        expected[None] = _mean(trick_distribution(card_chances(view)))
+    best = max(expected.values())
+    for option in options:  # lowest first
+        parts = option.split()
+        if parts[0] == "pass":
+            continue
+        suit = parts[1] if len(parts) == 2 else None
+        if int(parts[0]) <= best and expected.get(suit) == best:
+            return option
+    return "pass"
+
+
+def choose_blind(view: SeatView, rng: random.Random, samples: int = 16) -> str:
+    """`blind` only when bidding blind pays on expectation: the best blind bid the limits allow,
+    scored on what this seat can expect of an unseen hand, must beat the best bid it could choose
+    after looking (the average over a few hands dealt at random from the cards it has not seen)
+    by more than that average's own sampling error. A seat far behind (the leader ahead by more
+    than this hand could make up on expectation) takes the risk when blind is worth at least
+    about as much as looking."""
     sign = -1.0 if lowest_wins(view) else 1.0
     unseen = unseen_cards(view)
     size = view.hand_size
     if len(unseen) < size:
         return "look"
+    blind_bids = allowed_bids(view, True)
+    look_bids = allowed_bids(view, False)
+    if not blind_bids or not look_bids:
+        return "look" if look_bids else "blind"
     dists = []
-    look = 0.0
+    looks = []
     for _ in range(samples):
         v = replace(view, hand=tuple(rng.sample(unseen, size)))
         dist = trick_distribution(card_chances(v))
         dists.append(dist)
-        look += max(sign * expected_bid_value(v, b, dist, blind=False) for b in _all_bids(v))
+        looks.append(max(sign * expected_bid_value(v, b, dist, blind=False) for b in look_bids))
     average = [sum(d[t] for d in dists) / samples for t in range(size + 1)]
-    blind = max(sign * expected_bid_value(view, b, average, blind=True) for b in _all_bids(view))
-    return "blind" if blind > look / samples else "look"
+    blind = max(sign * expected_bid_value(view, b, average, blind=True) for b in blind_bids)
+    look = sum(looks) / samples
+    error = (sum((x - look) ** 2 for x in looks) / (samples - 1)) ** 0.5 / samples**0.5 if samples > 1 else 0.0
+    seat = view.seat
+    best = min(view.totals) if lowest_wins(view) else max(view.totals)
+    behind = sign * (best - view.totals[seat])
+    if behind > 0 and behind > abs(look) * 2:
+        return "blind" if blind >= look - error else "look"
+    return "blind" if blind > look + error else "look"
 
 
 def _mean(dist: list[float]) -> float:
@@ -380,6 +461,8 @@ class HeuristicPlayer:
         if view.phase == "decision":
             if view.decision == "trump":
                 return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]
+            if view.decision == "auction":
+                return choose_auction(view, legal or ["pass"])  # type: ignore[return-value,arg-type]
             return choose_blind(view, rng)  # type: ignore[return-value]
         if view.phase == "bidding":
             return choose_bid(view, legal or [0])  # type: ignore[return-value]

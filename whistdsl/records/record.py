@@ -52,6 +52,10 @@ def _bid_json(h: HandResult, seat: int, bid: int) -> dict[str, Any]:
         out["call"] = h.calls[seat]
     if h.blind and h.blind[seat]:
         out["blind"] = True
+    if h.declarer == seat:
+        out["made_for"] = "declarer"  # its winning bid in the auction, made for it
+    elif h.excused and h.excused[seat]:
+        out["made_for"] = "excused"  # excused from bidding (`skip`): 0, made for it
     return out
 
 

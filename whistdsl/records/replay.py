@@ -253,7 +253,7 @@ def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> 
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
         # a trump named by a seat is replayed as its decision, not set up
-        trump = hand.get("trump") if not any(c.get("decision") == "trump" for c in hand.get("choices", ())) else None
+        trump = hand.get("trump") if not any(c.get("decision") in ("trump", "auction") for c in hand.get("choices", ())) else None
         deals[hand["number"]] = PresetDeal(
             deal=deal,
             dealer=hand.get("dealer"),
@@ -269,7 +269,8 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
     recorded choice and bid (its named call, whether blind) through the engine's own checks."""
     number = hand["number"]
     choices = list(hand.get("choices", []))
-    bids = list(hand.get("bids", []))
+    bids = [b for b in hand.get("bids", []) if "made_for" not in b]  # the rest the engine makes itself
+    made_for = [b for b in hand.get("bids", []) if "made_for" in b]
     try:
         while game.hand_number == number and game.phase in ("decision", "bidding") and not game.over:
             if game.phase == "decision":
@@ -293,6 +294,9 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
             b = bids.pop(0)
             seat, bid, call = b["seat"], b["bid"], b.get("call")
             if game.to_act != seat:
+                if game.bids[seat] is not None and (seat == game.declarer or game.excused[seat]):
+                    why = "it won the auction" if seat == game.declarer else "it is excused from bidding"
+                    raise Disagreement(number, "bidding", f"the record says seat {seat} bid {call or bid}; by the rules its bid is made for it ({why})")
                 raise Disagreement(number, "bidding", f"the record says seat {seat} bid next; by the rules seat {game.to_act} bids")
             if bool(b.get("blind", False)) != bool(game.blind[seat]):
                 said, chose = ("blind", "to look") if b.get("blind") else ("after looking", "to bid blind")
@@ -311,6 +315,8 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
         raise Disagreement(number, "bidding", f"the record says seat {c['seat']} chose {_decision_words(c['decision'])}; by the rules there is no such choice now")
     if bids:
         raise Disagreement(number, "bidding", f"the record has a bid by seat {bids[0]['seat']} after everyone has bid")
+    if game.hand_number == number and game.phase == "play":
+        _check_made_for(game, number, made_for)
     if game.hand_number == number and game.phase == "play" and "trump" in hand:
         trump = None if game.trump < 0 else suit_name(game.trump)
         if hand["trump"] != trump:
@@ -318,8 +324,29 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
             raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}, but {named}")
 
 
+def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> None:
+    """The bids the record says were made for a seat (the declarer's contract, an excused seat's
+    0) must be the ones the engine made, and every one the engine made must be in the record."""
+    recorded = {b["seat"]: b for b in made_for}
+    for seat in game.bidding_order:
+        why = "declarer" if seat == game.declarer else "excused" if game.excused[seat] else None
+        b = recorded.pop(seat, None)
+        if why is None:
+            if b is not None:
+                raise Disagreement(number, "bidding", f"the record says seat {seat}'s bid was made for it ({b['made_for']}); by the rules it bids itself")
+            continue
+        if b is None:
+            raise Disagreement(number, "bidding", f"by the rules seat {seat}'s bid is made for it ({why}); the record has no such bid")
+        if b["made_for"] != why or b["bid"] != game.bids[seat]:
+            raise Disagreement(
+                number, "bidding", f"the record says seat {seat}'s bid {b['bid']} was made for it ({b['made_for']}); by the rules it is {game.bids[seat]} ({why})"
+            )
+    for seat, b in recorded.items():
+        raise Disagreement(number, "bidding", f"the record has a bid made for seat {seat}, which does not bid this hand")
+
+
 def _decision_words(decision: str | None) -> str:
-    return "trump" if decision == "trump" else "whether to bid blind"
+    return {"trump": "trump", "auction": "a bid or pass in the auction"}.get(decision or "", "whether to bid blind")
 
 
 def played_parameters(record: dict[str, Any], rules: Ruleset, settings: Sequence[str] = ()) -> Ruleset:

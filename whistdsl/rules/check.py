@@ -22,10 +22,11 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
-from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, no_legal_bid, none_when_env, samples, turned_card_envs, when
+from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, auction_bids, decision_when_failure, hand_words, no_legal_bid, none_when_env, samples, turned_card_envs, when
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .validate import formula_lists
 from .ruleset import (
+    Auction,
     CLOCKWISE,
     COUNTERCLOCKWISE,
     NORMAL,
@@ -587,7 +588,7 @@ def _compile_formulas(
 
 
 #: Which keys each kind of decision takes (besides `name`).
-_DECISION_KEYS = {"trump": ("who", "when", "options"), "bid": ("calls", "blind", "together")}
+_DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
 
@@ -614,6 +615,12 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                 c.report(("decisions", i, "options"), "W423", "this decision has no options: list the suits a seat may name (and `none`)")
             who = spec.get("who", "dealer")
             after = "bid" in seen
+            if who == "declarer" and "auction" not in seen:
+                c.report(
+                    ("decisions", i, "who"),
+                    "W433",
+                    "`who: declarer` names trump, but there is no auction before it to make a declarer: write an `auction` decision first",
+                )
             if who == "highest_bidder" and not after:
                 c.report(
                     ("decisions", i, "who"),
@@ -622,7 +629,15 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                 )
             when = c.formula(("decisions", i, "when"), "trump_choice", Type.BOOL) if spec.get("when") is not None else None
             out["trump_choice"] = TrumpChoice(who, options, when, after)
+        elif name == "auction":
+            if "bid" in seen or "trump" in seen:
+                c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")
+            low = c.formula(("decisions", i, "min"), "auction", Type.NUMBER) if spec.get("min") is not None else None
+            suits = tuple(spec.get("suits") or ())
+            out["auction"] = Auction(low if low is not None else 1, suits)
         else:
+            if spec.get("skip") is not None:
+                out["skip"] = c.formula(("decisions", i, "skip"), "skip", Type.BOOL)
             calls = spec.get("calls") or {}
             for call in calls:
                 if call in _NOT_CALLS:
@@ -667,6 +682,28 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
                 "W424",
                 "`who: dealer` names trump, but the dealer may sit out a hand (`dealer.sits_out`): name a seat that plays (`first_bidder`)",
             )
+    auction = rules.auction
+    if auction is not None:
+        apath = _decision_path(c, "auction")
+        strange = [o for o in auction.suits if o != "none" and o not in rules.suits]
+        if strange:
+            c.report_among(
+                [(*apath, "suits"), ("deck", "suits")],
+                "W436",
+                f"auction suits name {', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})",
+            )
+        if choice is not None and auction.suits and (choice.who == "declarer" or not choice.after_bidding):
+            c.report_among(
+                [(*path, "who"), (*apath, "suits")],
+                "W433",
+                "the auction's bids name trump (`suits`), so no seat names it again before the bidding: drop the `trump` decision, or the auction's `suits`",
+            )
+        if choice is not None and not auction.suits and choice.who != "declarer" and not choice.after_bidding:
+            c.report(
+                (*path, "who"),
+                "W433",
+                "with an auction of numbers only, the declarer names trump: write `who: declarer`",
+            )
     bidding = [(f, p) for f, p in _bid_formulas(rules)]
     if choice is not None and choice.after_bidding:
         for f, p in bidding:
@@ -695,6 +732,24 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
             c.report(p, "W426", "this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always \"\"")
         if "blind" in f.names and not rules.blind_bids:
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
+    if rules.first_lead_choice is not None:
+        formulas.append((rules.first_lead_choice.formula, ("play", "first_lead")))
+    for f, p in formulas:
+        if f is None:
+            continue
+        reads = f.names | {n for _, facts in f.seat_reads for n in facts}
+        for name in sorted(reads & {"is_declarer", "auction_bid"}):
+            if auction is None:
+                c.report(p, "W434", f"this formula reads `{name}`, but the ruleset has no auction (`decisions`, `auction`): there is never a declarer")
+        if "excused" in reads and rules.skip is None:
+            c.report(p, "W434", "this formula reads `excused`, but nobody is excused from bidding (`decisions`, `skip`): it is always false")
+    if rules.skip is not None and rules.points is not None and "excused" not in rules.points.names:
+        c.report_among(
+            [("scoring", "points"), (*_decision_path(c, "bid"), "skip")],
+            "W435",
+            "a seat excused from bidding (`skip`) is scored as a bid of 0, made when it takes no trick: read `excused` in scoring.points to say how it scores",
+            "warning",
+        )
 
 
 def _bid_formulas(rules: Ruleset) -> list[tuple[Formula, JsonPath]]:
@@ -1287,6 +1342,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     if cases.errors:
         return
     _check_bids(c, rules, players, setups, start, budget, cases)
+    _check_decision_when(c, rules, players, setups, budget)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
     cases.end_probe(players, setups, start)
@@ -1299,6 +1355,40 @@ def players_path(rules: Ruleset, players: int) -> JsonPath:
 
 def _entry_path(c: _Compiler, i: int) -> JsonPath:
     return ("schedule", i, "cards") if isinstance(c.get(("schedule", i)), dict) else ("schedule", i)
+
+
+def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], budget: Budget) -> None:
+    """`decisions.when` of the trump decision, over every hand and every trump and turned card
+    it can have (rules/domain.py): a case it cannot be evaluated in is W305, naming the case."""
+    auction = rules.auction
+    if auction is not None and isinstance(auction.min, Formula):
+        low_path = (*_decision_path(c, "auction"), "min")
+        for setup, entry in setups:
+            try:
+                low = auction.min(setup.env)
+            except EvalError as e:
+                c.report_among([low_path, entry], "W305", f"{hand_words(players, setup)}: {e}")
+                break
+            if low < 1:  # type: ignore[operator]
+                c.report_among([low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick")
+                break
+        else:
+            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]
+                c.report(low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid")
+    choice = rules.trump_choice
+    if choice is None or choice.when is None:
+        return
+    path = (*_decision_path(c, "trump"), "when")
+    seen: set[tuple] = set()
+    for setup, entry in setups:
+        key = tuple(setup.env.get(n) for n in sorted(choice.when.names))
+        if key in seen:
+            continue
+        seen.add(key)
+        failure = decision_when_failure(rules, choice.when, setup, players, budget)
+        if failure is not None:
+            c.report_among([path, entry], "W305", failure)
+            return
 
 
 def _check_bids(
@@ -1319,6 +1409,15 @@ def _check_bids(
     """
     unknown = frozenset({"total", *rules.running_names})
     seen: set[tuple[Any, ...]] = set()
+    limits_read = set().union(*(f.names for f, _ in _bid_formulas(rules))) if rules.auction is not None else set()
+    if "auction_bid" in limits_read:
+        # every winning bid the auction can end with, after no declarer (0); the declarer's own
+        # bid is made for it, the others' limits are asked
+        setups = [
+            (replace(setup, env=dict(setup.env, auction_bid=won)), entry)
+            for setup, entry in setups
+            for won in [0, *auction_bids(rules, setup)]
+        ]
     for setup, entry in setups:
         kind = rules.kinds[setup.plan.kind]
         tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
@@ -1330,11 +1429,14 @@ def _check_bids(
         used = limits.reads
         reads_unknown = used & unknown
         first = setup.plan.number == 1 and not setup.extra
-        key = (setup.plan.size, setup.plan.kind, setup.playing, setup.extra, setup.dealer_sits_out) + (
+        key = (setup.plan.size, setup.plan.kind, setup.playing, setup.extra, setup.dealer_sits_out, setup.env.get("auction_bid")) + (
             (setup.plan.number,) if "hand_number" in used else ()
         )
         paths = [tests[-1][1]] + [p for _, p in tests[:-1]] + ([entry] if kind.name != NORMAL else [])
         hand = f"with {players} players, in hand {setup.plan.number} ({setup.plan.size} card{'s' if setup.plan.size > 1 else ''})"
+        if "auction_bid" in setup.env:
+            won = setup.env["auction_bid"]
+            hand += f", the auction won with {won}" if won else ", when every seat passed in the auction"
         phases: list[tuple[str, list[dict[str, Number]]]] = []
         if not reads_unknown or first:
             phases.append(("error", [start]))

@@ -38,7 +38,7 @@ LIST_COST = 50
 
 RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
 #: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind"})
+CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid"})
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -151,6 +151,12 @@ def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
         parts.append(f"the call {case['call']}")
     if "blind" in reads:
         parts.append("a blind bid" if case["blind"] else "not blind")
+    if "is_declarer" in reads:
+        parts.append("the declarer" if case["is_declarer"] else "not the declarer")
+    if "auction_bid" in reads:
+        parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
+    if "excused" in reads:
+        parts.append("excused from bidding" if case["excused"] else "not excused")
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:
@@ -186,6 +192,10 @@ class FormulaCases:
             for choice, path in ((rules.first_bidder_choice, ("bidding", "first")), (rules.first_lead_choice, ("play", "first_lead")))
             if choice is not None
         ]
+        if rules.skip is not None:  # a seat excused from bidding: tried like the scoring
+            items = rules.source.get("decisions") or []
+            at = next((i for i, d in enumerate(items) if isinstance(d, dict) and d.get("name") == "bid"), 0)
+            self.choices.append(Target(rules.skip, ("decisions", at, "skip"), ""))
         self.ending: list[Target] = [
             Target(k.formula, ("winner", "rank", i) if "rank" in (rules.source.get("winner") or {}) else ("winner",), "")
             for i, k in enumerate(rules.rank)
@@ -280,6 +290,15 @@ class FormulaCases:
             axes.append([{"trump": t} for t in (*rules.suits, "none")])
         if "blind" in reads:
             axes.append([{"blind": False}, {"blind": True}] if rules.blind_bids else [{"blind": False}])
+        if reads & {"is_declarer", "auction_bid"}:
+            # the declarer, whose bid is the auction's winning bid, or another seat of that auction
+            won = auction_bids(rules, setup)
+            axes.append(
+                [{"is_declarer": False, "auction_bid": 0}]
+                + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)]
+            )
+        if "excused" in reads:
+            axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}
@@ -735,6 +754,70 @@ def _a_trump(rules: Ruleset, setup: HandSetup) -> str:
     return rules.suits[0] if rules.turn_up and setup.cards_left > 0 else "none"
 
 
+# ---------------------------------------------------------------- decisions.when
+
+
+def auction_bids(rules: Ruleset, setup: HandSetup) -> list[int]:
+    """The winning bids an auction can end with in this hand: its lowest bid to the hand size
+    (none without an auction, or when its lowest bid cannot be evaluated: that is reported)."""
+    if rules.auction is None:
+        return []
+    low = rules.auction.min
+    if isinstance(low, Formula):
+        try:
+            low = int(low(setup.env))  # type: ignore[arg-type]
+        except EvalError:
+            return []
+    return list(range(max(low, 0), setup.plan.size + 1))
+
+
+def turned_cards(rules: Ruleset, setup: HandSetup, players: int) -> list[tuple[str, dict[str, Value]]]:
+    """Every trump and turned card a hand can have, as `decisions.when` reads them (its
+    `trump_choice` context): (how a finding names the case, the values). A turned-up trump
+    turns any card of the deck that is not dealt (a special gives no trump); a cycle gives its
+    suit; `trump.none_when` gives no trump and turns nothing."""
+    nothing = {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}
+    none_when = False
+    if rules.trump_none_when is not None:
+        try:
+            none_when = bool(rules.trump_none_when(setup.env))
+        except EvalError:
+            none_when = False  # reported by the hand's own check
+    if none_when:
+        return [("no trump (trump.none_when)", {"trump": "none", **nothing})]
+    if rules.trump_cycle:
+        suit = rules.trump_cycle[(setup.plan.number - 1) % len(rules.trump_cycle)]
+        return [(f"trump {suit}", {"trump": suit, **nothing})]
+    if not rules.turn_up or setup.cards_left <= 0:
+        return [("no card turned", {"trump": "none", **nothing})]
+    out: list[tuple[str, dict[str, Value]]] = []
+    for suit in rules.suits:
+        for rank in rules.deck_ranks(players):
+            out.append((f"the turned card {rank} of {suit}", {"trump": suit, "turn_up_suit": suit, "turn_up_rank": rank, "turn_up_special": ""}))
+    for special in rules.specials:
+        out.append((f"the turned card {special.name}", {"trump": "none", "turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": special.name}))
+    return out
+
+
+def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget) -> str | None:
+    """`decisions.when` (a seat names trump in this hand?) over every trump and turned card of
+    one hand: the first case it cannot be evaluated in, described, with the error; or None."""
+    memo: set[tuple] = set()
+    env = dict(setup.env)
+    for words, case in turned_cards(rules, setup, players):
+        env.update(case)
+        key = when.memo_key(env)
+        if key in memo:
+            continue
+        memo.add(key)
+        budget.spend(1)
+        try:
+            when(env)
+        except EvalError as e:
+            return f"{hand_words(players, setup)}, {words}: {e}"
+    return None
+
+
 # ---------------------------------------------------------------- bidding
 
 
@@ -874,11 +957,13 @@ def _spread(tricks: int, seats: int) -> list[int]:
 
 
 def _no_legal_bid_after_bids(rules: Ruleset, setup: HandSetup, limits: BidTests, values: dict[str, Number], budget: Budget) -> str | None:
-    """`no_legal_bid` for limits that read the other seats' bids (`max(earlier, bid)`): every
-    sequence of legal bids is followed, player after player. An aggregate does not depend on the
-    order of its seats, so when the limits read nothing of a seat but its bid (and totals and
-    running values, the same for every seat here), the bids so far count as a multiset and each
-    is tried once."""
+    """`no_legal_bid` for limits that read the other seats' bids (`max(earlier, bid)`,
+    `count(earlier, call == "dash")`): every sequence of legal bids is followed, player after
+    player, each bid a number or a named call, made blind or after looking (when a seat may
+    choose to bid blind and the limits read it: each choice must leave a legal bid). An
+    aggregate does not depend on the order of its seats, so when the limits read nothing of a
+    seat but its bid, call and blind choice (and totals and running values, the same for every
+    seat here), the bids so far count as a multiset and each is tried once."""
     tests = limits.tests
     used = limits.reads
     size, playing = setup.plan.size, setup.playing
@@ -886,52 +971,72 @@ def _no_legal_bid_after_bids(rules: Ruleset, setup: HandSetup, limits: BidTests,
     running = {n: v for n, v in values.items() if n != "total"}
     total = values.get("total", 0)
     dealer_at = 0 if setup.dealer_sits_out else (1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing)
-    by_multiset = limits.seat_facts <= {"bid", "total", *rules.running_names}
+    by_multiset = limits.seat_facts <= {"bid", "call", "blind", "total", *rules.running_names}
+    calls = [(name, n) for name, n in rules.calls if n <= size]
+    blinds = [False, True] if rules.blind_bids and ("blind" in used or "blind" in limits.seat_facts) else [False]
 
-    def legal_bids(bids: tuple[int, ...], hand: dict[str, Value], trump: str) -> list[int]:
+    def legal_bids(bids: tuple[_Made, ...], hand: dict[str, Value], trump: str, blind: bool) -> list[tuple[int, str]]:
         position = len(bids) + 1
         env = bidding_env(
-            hand, total=total, is_dealer=position == dealer_at, bids_made=len(bids), bids_so_far=sum(bids), bidders=playing, running=running
+            hand,
+            total=total,
+            is_dealer=position == dealer_at,
+            bids_made=len(bids),
+            bids_so_far=sum(b for b, _, _ in bids),
+            bidders=playing,
+            running=running,
+            blind=blind,
         )
         rows = tuple(
-            seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running, bid=bids[p - 1] if p <= len(bids) else None)
+            seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running, bid=bids[p - 1][0], call=bids[p - 1][1], blind=bids[p - 1][2])
+            if p <= len(bids)
+            else seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running)
             for p in range(1, playing + 1)
         )
         env.update(seat_sets(rows, position - 1, limits.seat_sets))
-        budget.spend(len(tests) * (size + 1))
+        budget.spend(len(tests) * (size + 1 + len(calls)))
         legal = []
-        for bid in range(size + 1):
-            env["bid"] = bid
+        for bid, call in [(b, "") for b in range(size + 1)] + [(n, name) for name, n in calls]:
+            env["bid"], env["call"] = bid, call
             for test, path in tests:
                 try:
                     if not test(env):
                         break
                 except EvalError as e:
-                    case = f"the player bidding {_ordinal(position)}, bid {bid}, after the bids {_bids_words(bids)}"
+                    what = f"the call {call}" if call else f"bid {bid}"
+                    case = f"the player bidding {_ordinal(position)}{' blind' if blind else ''}, {what}, after the bids {_bids_words(bids)}"
                     raise BidCheckError(path, e, case + (f", trump {trump}" if "trump" in used else "")) from None
             else:
-                legal.append(bid)
+                legal.append((bid, call))
         return legal
 
     for trump in trumps:  # player after player: the first to be left without a bid is reported
         hand = trump_env(setup.env, trump)
-        level: list[tuple[int, ...]] = [()]
+        level: list[tuple[_Made, ...]] = [()]
         for position in range(1, playing + 1):
-            following: dict[tuple[int, ...], tuple[int, ...]] = {}
+            following: dict[tuple[_Made, ...], tuple[_Made, ...]] = {}
             for bids in level:
-                legal = legal_bids(bids, hand, trump)
-                if not legal:
-                    return (
-                        f"the player bidding {_ordinal(position)} has no legal bid after the bids {_bids_words(bids)}"
-                        + (f" and trump is {trump}" if "trump" in used else "")
-                    )
-                if position < playing:
-                    for bid in legal:
-                        after = bids + (bid,)
-                        following.setdefault(tuple(sorted(after)) if by_multiset else after, after)
+                for blind in blinds:
+                    legal = legal_bids(bids, hand, trump, blind)
+                    if not legal:
+                        return (
+                            f"the player bidding {_ordinal(position)} has no legal bid"
+                            + (" once it has chosen to bid blind" if blind else "")
+                            + f" after the bids {_bids_words(bids)}"
+                            + (f" and trump is {trump}" if "trump" in used else "")
+                        )
+                    if position < playing:
+                        for bid, call in legal:
+                            after = bids + ((bid, call, blind),)
+                            following.setdefault(tuple(sorted(after)) if by_multiset else after, after)
             level = list(following.values())
     return None
 
 
-def _bids_words(bids: tuple[int, ...]) -> str:
-    return ", ".join(map(str, bids)) if bids else "(none yet)"
+#: One bid made, as the search through earlier bids keeps it: (the number, the named call or "", blind).
+_Made = tuple[int, str, bool]
+
+
+def _bids_words(bids: tuple[_Made, ...]) -> str:
+    words = [(call or str(bid)) + (" blind" if blind else "") for bid, call, blind in bids]
+    return ", ".join(words) if words else "(none yet)"

@@ -111,10 +111,20 @@ class TrumpChoice:
     """A trump named by a seat (`decisions: - name: trump`): who, in which hands, the options,
     and whether it comes after the bidding (it is written after the `bid` decision)."""
 
-    who: str  # dealer | first_bidder | highest_bidder
+    who: str  # dealer | first_bidder | highest_bidder | declarer
     options: tuple[str, ...]  # suit names and "none"
     when: Formula | None = None  # None: every hand
     after_bidding: bool = False
+
+
+@dataclass(frozen=True)
+class Auction:
+    """An auction before the bidding (`decisions: - name: auction`): bids from `min` to the hand
+    size that outbid each other, each naming one of `suits` (lowest first) when they are given;
+    the highest bidder, once all the others have passed, is the declarer."""
+
+    min: Formula | int = 1  # a formula of the `auction` context, or a number
+    suits: tuple[str, ...] = ()  # () : the bids are numbers only
 
 
 @dataclass(frozen=True)
@@ -319,6 +329,8 @@ class Ruleset:
     calls: tuple[tuple[str, int], ...] = ()  # named calls beside the number bids, and what each counts as
     blind_bids: bool = False  # a bidder may choose to bid blind, before looking (`blind: may`)
     bids_together: bool = False  # bids are hidden until all have bid
+    auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
+    skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
     when_void: str = "free"
     first_lead: str = "first_bidder"
     #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
@@ -340,7 +352,14 @@ class Ruleset:
     @property
     def has_decisions(self) -> bool:
         """Whether a hand has more to decide than version 1's number bids (`decisions`)."""
-        return self.trump_choice is not None or bool(self.calls) or self.blind_bids or self.bids_together
+        return (
+            self.trump_choice is not None
+            or bool(self.calls)
+            or self.blind_bids
+            or self.bids_together
+            or self.auction is not None
+            or self.skip is not None
+        )
 
     @property
     def winner_sets(self) -> tuple[str, ...]:
