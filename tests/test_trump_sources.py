@@ -358,3 +358,14 @@ def test_a_joker_follows_as_a_trump_and_a_led_joker_asks_for_trumps():
     assert play.winner([(0, card("2", "S")), (1, little), (2, card("A", "S"))], NO_TRUMP) == 1
     low = trick_play(rules_of(JOKERS.format(without="lowest")))
     assert low.winner([(0, little), (1, card("2", "S")), (2, card("A", "S"))], NO_TRUMP) == 2
+
+
+def test_replay_shows_where_each_hands_trump_came_from(tmp_path):
+    record = played(load_rules(NAME), 4, 2)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--show", "--tricks"])
+    assert result.exit_code == 0, result.output
+    thirteen = next(l for l in result.output.splitlines() if l.startswith("Hand 13:"))
+    assert f"the dealer's last card {record['hands'][12]['turn_up']}" in thirteen
+    assert "turned up" in next(l for l in result.output.splitlines() if l.startswith("Hand 12:"))

@@ -466,7 +466,7 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     if with_tricks:
         for hand in game.history:
             trump = "no trump" if hand.trump < 0 else f"trump {suit_name(hand.trump)}"
-            turn = f", turned up {card_text(hand.turn_up, specials)}" if hand.turn_up is not None else ""
+            turn = _turned_words(hand.trump_from, card_text(hand.turn_up, specials) if hand.turn_up is not None else None)
             mark = f" [{hand.mark}]" if hand.mark else ""
             say(f"Hand {hand.number}{mark}: {hand.size} cards, dealer {names[hand.dealer]}, {trump}{turn}")
             for seat, cards in enumerate(hand.deal):
@@ -503,3 +503,15 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+def _turned_words(source: str, card: str | None) -> str:
+    """Where a hand's trump came from, after its trump: `, turned up 7H`, `, the dealer's last
+    card 7H`, `, turned before the deal 7H`, `, drawn at random`."""
+    if source == "random":
+        return ", drawn at random"
+    if card is None:
+        return ""
+    words = {"dealer_last_card": "the dealer's last card", "before_deal": "turned before the deal"}.get(source, "turned up")
+    return f", {words} {card}"
+

@@ -17,8 +17,7 @@ records give the same games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from ..rules.ruleset import Ruleset
 if TYPE_CHECKING:
@@ -41,8 +40,7 @@ SOURCES = {
 CARD_FACTS = frozenset({"turn_up_suit", "turn_up_rank", "turn_up_special"})
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """What the trump step found: the trump (suit number or NO_TRUMP), the card turned (if any),
     which source gave it ("" when none did), and where the turned card is (ON_TABLE, ...)."""
 
@@ -94,6 +92,8 @@ class TrumpStep:
     def __init__(self, rules: Ruleset):
         self.rules = rules
         self.cycle = tuple(suit_number(s) for s in rules.trump_cycle) if rules.trump_cycle else None
+        self._cycle_found = tuple(Found(t) for t in self.cycle or ())
+        self._turned_found: dict[Card, Found] = {}
         #: language 2's list of sources; () for version 1 (cycle, or turn_up: true)
         self.sources: tuple[str, ...] = rules.trump_from
         self.set_aside = rules.trump_turned == "set_aside"
@@ -153,11 +153,14 @@ class TrumpStep:
         """The trump of hand `number` from the sources in order. `turned` is what the deal step
         turned (a set-up deal: its recorded card; its recorded suit for `random`); `d[undealt:]`
         are the cards left undealt."""
-        if self.version_1:
+        if self.version_1:  # the hot path of version 1: what it finds is made once
             if self.cycle is not None:
-                return Found(self.cycle[(number - 1) % len(self.cycle)])
+                return self._cycle_found[(number - 1) % len(self.cycle)]
             if self.rules.turn_up and turned is not None:
-                return Found(NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned], turned, "", ON_TABLE)
+                found = self._turned_found.get(turned)
+                if found is None:
+                    found = self._turned_found[turned] = Found(NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned], turned, "", ON_TABLE)
+                return found
             return NOTHING
         for source in self.sources:
             if source == "before_deal":
