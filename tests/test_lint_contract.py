@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from whistdsl.language import expression
-from whistdsl.rules import domain
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, render_json
 from whistdsl.diagnostics.lint import lint_path, load_rules
 from whistdsl.engine import Game
+from whistdsl.language import expression
+from whistdsl.rules import domain
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
 
 PLAIN = """\

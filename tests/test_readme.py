@@ -19,12 +19,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from whistdsl.language import expression
-from whistdsl.rules import load
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import CODES
+from whistdsl.language import expression
 from whistdsl.language.catalogue import reference_markdown
 from whistdsl.resources import schema_path
+from whistdsl.rules import load
 from whistdsl.rules.ruleset import MAX_HANDS
 
 ROOT = Path(__file__).resolve().parent.parent

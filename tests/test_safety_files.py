@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from whistdsl.rules import load
 from whistdsl.cli import app
 from whistdsl.diagnostics.lint import _sources_of_findings, lint_path
 from whistdsl.records.replay import (
@@ -39,6 +38,7 @@ from whistdsl.records.replay import (
     read_record,
 )
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path
+from whistdsl.rules import load
 from whistdsl.rules.load import ExtendsRoot, Merger, NotReadable, parse_document, read_regular_file, read_text
 from whistdsl.rules.ruleset import MAX_GAME_HANDS
 

@@ -23,14 +23,14 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from whistdsl.engine import game as engine
-from whistdsl.records import record
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import Finding, render_github, render_json, render_text
 from whistdsl.diagnostics.lint import load_rules
 from whistdsl.engine import Game, RuleError
+from whistdsl.engine import game as engine
 from whistdsl.players import BOTS, decide
 from whistdsl.printable import json_text, printable
+from whistdsl.records import record
 from whistdsl.records.record import RecordWriter, WriteError, game_record, write_text_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,7 +129,7 @@ def test_render_json_escapes_c1_controls_and_lone_surrogates_and_reads_back_exac
     assert json.loads(shown) == [finding.as_json()]
 
 
-RULESET_WITH_ESCAPES = f"""\
+RULESET_WITH_ESCAPES = """\
 whistdsl: 1
 name: Escapes
 extends: serbian

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from whistdsl import load_rules
 from whistdsl.cli import app
 from whistdsl.engine import Game
-from whistdsl.engine.cards import NO_TRUMP, card_text, suit_name
+from whistdsl.engine.cards import NO_TRUMP
 from whistdsl.players import BOTS, decide
 from whistdsl.players.mc import sample_hands
 from whistdsl.records.record import game_record

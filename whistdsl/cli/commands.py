@@ -19,13 +19,12 @@ import typer
 from ..diagnostics.findings import render_github, render_json, render_text
 from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
 from ..engine.scoring import hand_points, start_running
-from ..language.catalogue import SUITS, Type, reference_markdown
+from ..language.catalogue import CONTEXTS, SUITS, Type, reference_markdown
 from ..language.environment import result_facts, seat_row, seat_sets, trump_env
+from ..language.expression import Number, read_value
 from ..printable import printable, printable_text
 from ..resources import bundled_rulesets, schema_path
 from ..rules.load import NotReadable, check_regular_file
-from ..language.catalogue import CONTEXTS
-from ..language.expression import Number, read_value
 from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting
 from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import err as _err

@@ -15,6 +15,7 @@ from ..printable import printable
 from ..rules.load import NotReadable
 from ..rules.ruleset import Ruleset, SettingError
 
+
 def err(message: str) -> None:
     """`whistdsl: message` on standard error, with whatever came from a file escaped."""
     typer.echo(f"whistdsl: {printable(message)}", err=True)

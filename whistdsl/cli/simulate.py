@@ -26,9 +26,8 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 import typer
 
 from ..diagnostics.lint import load_rules, resolve_ruleset_argument
-from ..language.expression import value_text
 from ..engine.game import Game, RuleError
-from ..language.expression import Number
+from ..language.expression import Number, value_text
 from ..players.base import BOTS, play_out
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from ..rules.ruleset import Ruleset
+
 if TYPE_CHECKING:
     from .game import PresetDeal
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, Card, card_words, suit_number

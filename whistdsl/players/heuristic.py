@@ -12,14 +12,13 @@ import random
 from collections import Counter
 from dataclasses import replace
 from typing import Sequence
-
 from weakref import WeakKeyDictionary
 
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, strength, suit_number, suit_of
 from ..engine.observer import SeatView
+from ..engine.scoring import score_in_passes
 from ..engine.table import table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
-from ..engine.scoring import score_in_passes
 from ..language.environment import bidding_env, result_env, seat_row, seat_sets
 from ..language.expression import EvalError, Memo
 

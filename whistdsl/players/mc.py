@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import replace
 
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
-from ..engine.tricks import trick_play
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
+from ..engine.tricks import trick_play
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import difflib
 import itertools
-from fractions import Fraction
 import re
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
@@ -22,19 +22,33 @@ from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
-from .domain import MAX_CASES, BidCheckError, BidTests, Budget, FormulaCases, OutOfCases, auction_bids, decision_when_failure, hand_words, no_legal_bid, none_when_env, samples, turned_card_envs, when
+from .domain import (
+    MAX_CASES,
+    BidCheckError,
+    BidTests,
+    Budget,
+    FormulaCases,
+    OutOfCases,
+    auction_bids,
+    decision_when_failure,
+    hand_words,
+    no_legal_bid,
+    none_when_env,
+    samples,
+    turned_card_envs,
+    when,
+)
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
-from .validate import formula_lists
 from .ruleset import (
-    Auction,
     CLOCKWISE,
     COUNTERCLOCKWISE,
+    MAX_PLAYERS,
     NORMAL,
-    End,
     STANDARD_RANKS,
     STANDARD_WINNER,
+    Auction,
+    End,
     HandKind,
-    MAX_PLAYERS,
     HandSetup,
     LetError,
     Parameter,
@@ -43,8 +57,8 @@ from .ruleset import (
     Ruleset,
     RunningValue,
     ScheduleEntry,
-    SeatChoice,
     ScheduleError,
+    SeatChoice,
     Special,
     Tiebreak,
     TrumpChoice,
@@ -52,6 +66,7 @@ from .ruleset import (
     hand_setup,
     read_settings,
 )
+from .validate import formula_lists
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
 _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
@@ -1302,7 +1317,6 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]
 
     setups: list[tuple[HandSetup, JsonPath]] = []
-    seen_setups: dict[tuple, HandSetup] = {}
     for hand, path, extra in hands:
         try:
             setup = hand_setup(rules, players, hand, len(plan), extra)

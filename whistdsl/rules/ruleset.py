@@ -11,8 +11,8 @@ import difflib
 import hashlib
 import json
 import re
-from fractions import Fraction
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ..language import environment
