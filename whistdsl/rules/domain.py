@@ -790,13 +790,8 @@ def turned_cards(rules: Ruleset, setup: HandSetup, players: int) -> list[tuple[s
         return [(f"trump {suit}", {"trump": suit, **nothing})]
     if not rules.turn_up or setup.cards_left <= 0:
         return [("no card turned", {"trump": "none", **nothing})]
-    out: list[tuple[str, dict[str, Value]]] = []
-    for suit in rules.suits:
-        for rank in rules.deck_ranks(players):
-            out.append((f"the turned card {rank} of {suit}", {"trump": suit, "turn_up_suit": suit, "turn_up_rank": rank, "turn_up_special": ""}))
-    for special in rules.specials:
-        out.append((f"the turned card {special.name}", {"trump": "none", "turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": special.name}))
-    return out
+    cards = turned_card_envs(rules, players)[:-1]  # a card is turned: not the last case, "no card"
+    return [(f"the turned card {words}", {"trump": facts["turn_up_suit"], **facts}) for words, facts in cards]
 
 
 def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget) -> str | None:
