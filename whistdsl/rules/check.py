@@ -679,18 +679,23 @@ def _check_roles(c: _Compiler, rules: Ruleset) -> None:
         )
 
 
+def _not_suits_of_the_deck(names: tuple[str, ...], rules: Ruleset) -> str:
+    """`hearts, stars, which are not suits of the deck (...)` for the names (besides `none`)
+    that are not suits of the deck; "" when every one is."""
+    strange = [o for o in names if o != "none" and o not in rules.suits]
+    if not strange:
+        return ""
+    return f"{', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})"
+
+
 def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
     """What the decisions mean together with the rest of the ruleset (W423-W426)."""
     path = _decision_path(c, "trump")
     choice = rules.trump_choice
     if choice is not None:
-        strange = [o for o in choice.options if o != "none" and o not in rules.suits]
+        strange = _not_suits_of_the_deck(choice.options, rules)
         if strange:
-            c.report_among(
-                [(*path, "options"), ("deck", "suits")],
-                "W423",
-                f"trump options name {', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})",
-            )
+            c.report_among([(*path, "options"), ("deck", "suits")], "W423", f"trump options name {strange}")
         if choice.who == "dealer" and rules.sits_out is not None:
             c.report_among(
                 [(*path, "who"), ("dealer", "sits_out")],
@@ -700,13 +705,9 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
     auction = rules.auction
     if auction is not None:
         apath = _decision_path(c, "auction")
-        strange = [o for o in auction.suits if o != "none" and o not in rules.suits]
+        strange = _not_suits_of_the_deck(auction.suits, rules)
         if strange:
-            c.report_among(
-                [(*apath, "suits"), ("deck", "suits")],
-                "W436",
-                f"auction suits name {', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})",
-            )
+            c.report_among([(*apath, "suits"), ("deck", "suits")], "W436", f"auction suits name {strange}")
         if choice is not None and auction.suits and (choice.who == "declarer" or not choice.after_bidding):
             c.report_among(
                 [(*path, "who"), (*apath, "suits")],
