@@ -2,10 +2,43 @@
 
 The public API: `load_rules` (a path or bundled name -> a compiled `Ruleset`), `lint_path`
 (every finding for one file), and the engine's `Game` (see whistdsl.engine).
+
+The names are imported when first used (PEP 562), so that `import whistdsl` (and every
+`whistdsl` command, which imports the package first) does not pay for the checker and the
+engine before it needs them.
 """
 
-from .diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
-from .rules.ruleset import Ruleset
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "__version__"]
+
+#: Where each public name lives.
+_HOMES = {
+    "LintResult": "whistdsl.diagnostics.lint",
+    "RulesetError": "whistdsl.diagnostics.lint",
+    "lint_path": "whistdsl.diagnostics.lint",
+    "load_rules": "whistdsl.diagnostics.lint",
+    "Ruleset": "whistdsl.rules.ruleset",
+}
+
+if TYPE_CHECKING:
+    from .diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
+    from .rules.ruleset import Ruleset
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'whistdsl' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,5 +1,5 @@
 """`python -m whistdsl`: the same command line as the `whistdsl` script."""
 
-from .cli.commands import main
+from .cli import main
 
 main()

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.text import Text
 
 #: What a terminal would obey or cannot encode: C0 controls (tab and newline are matched too:
 #: the callers say whether to keep them), DEL and C1, the bidi embedding, override and isolate
@@ -54,6 +55,8 @@ def printable(text: object, *, tab: bool = False, newline: bool = False) -> str:
 
 def printable_text(text: object, style: str = "") -> Text:
     """A rich Text of `printable(text)`: shown literally, never read as markup."""
+    from rich.text import Text  # here: only the commands that draw with rich need rich
+
     return Text(printable(text), style=style)
 
 

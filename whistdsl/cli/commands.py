@@ -6,39 +6,84 @@ Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from enum import Enum
-from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..diagnostics.findings import render_github, render_json, render_text
-from ..diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
-from ..engine.scoring import hand_points, start_running
-from ..language.catalogue import CONTEXTS, SUITS, Type, reference_markdown
-from ..language.environment import result_facts, seat_row, seat_sets, trump_env
-from ..language.expression import Number, read_value
-from ..printable import printable, printable_text
+from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
-from ..rules.load import NotReadable, check_regular_file
-from ..rules.ruleset import PlannedHand, Ruleset, SettingError, hand_setup, read_settings, split_setting
+from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
 from .options import ROOT_OPTION, SET_OPTION, open_rules
 from .options import err as _err
 from .options import usage as _usage
-from .play import play_command
-from .simulate import simulate_command
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from ..diagnostics.lint import LintResult
+    from ..rules.ruleset import Ruleset
+
+# The checker, the engine and rich are imported by the commands that use them, when they run:
+# every command line imports this module, and `whistdsl lint` answered from the cache (or
+# `whistdsl schema`) should not wait for them.
+
+#: Commands built only when named (or listed by --help): their modules import the engine, the
+#: players and rich, which `lint`, `schema` and `replay` do not need. Name -> (module, function).
+LATER_COMMANDS = {
+    "simulate": ("whistdsl.cli.simulate", "simulate_command"),
+    "play": ("whistdsl.cli.play", "play_command"),
+}
+#: The order `whistdsl --help` lists the commands in.
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "score", "simulate", "play", "replay")
+
+
+class _Commands(typer.core.TyperGroup):
+    """The group of whistdsl's commands, with those of LATER_COMMANDS made when first asked for."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
+
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # noqa: ANN201 (a click command)
+        if cmd_name not in self.commands and cmd_name in LATER_COMMANDS:
+            import importlib
+
+            module, function = LATER_COMMANDS[cmd_name]
+            info = typer.models.CommandInfo(name=cmd_name, callback=getattr(importlib.import_module(module), function))
+            self.commands[cmd_name] = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
+            )
+        return super().get_command(ctx, cmd_name)
+
 
 app = typer.Typer(
+    cls=_Commands,
     help="Write, check and play the rules of Oh Hell-family card games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": list(HELP_OPTIONS)},
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(version_line())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option(*VERSION_OPTIONS, is_eager=True, callback=_print_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Write, check and play the rules of Oh Hell-family card games."""
 
 
 class OutputFormat(str, Enum):
@@ -76,6 +121,8 @@ def _ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
 
 
 def _regular(path: Path) -> Path:
+    from ..rules.load import NotReadable, check_regular_file
+
     try:
         check_regular_file(path)
     except NotReadable as e:
@@ -107,6 +154,10 @@ def lint(
 
     With --set NAME=VALUE, the ruleset is checked with that value of the parameter (the other
     parameters still over every value they can take)."""
+    from ..diagnostics.findings import render_github, render_json, render_text
+    from ..diagnostics.lint import lint_path
+    from ..rules.ruleset import SettingError
+
     files = _ruleset_files(paths)
     results: list[LintResult] = []
     for f, folder in files:
@@ -152,6 +203,8 @@ def schema() -> None:
 @app.command("list")
 def list_rulesets() -> None:
     """List the bundled rulesets, with a one-line description each."""
+    from ..diagnostics.lint import RulesetError, load_rules
+
     for name, path in bundled_rulesets().items():
         try:
             rules = load_rules(path)
@@ -164,6 +217,8 @@ def list_rulesets() -> None:
 @app.command()
 def reference() -> None:
     """Print the expression language's reference tables (names per context, functions)."""
+    from ..language.catalogue import reference_markdown
+
     typer.echo(reference_markdown().rstrip())
 
 
@@ -187,6 +242,11 @@ def score(
     dealer: Annotated[Optional[int], typer.Option("--dealer", metavar="PLACE", help=DEALER_HELP, min=1)] = None,
 ) -> None:
     """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
+    from ..engine.scoring import hand_points
+    from ..language.catalogue import SUITS
+    from ..language.environment import trump_env
+    from ..rules.ruleset import PlannedHand, hand_setup
+
     rules = open_rules(ruleset, root)
     rules, given = _score_settings(rules, settings or [])
     players = players if players is not None else rules.players_default
@@ -284,6 +344,8 @@ class _OtherSeats:
 
     def given(self, bid: int, tricks: int) -> dict:
         """The names `--set` gives, with this seat's row and the seat sets for `bid`."""
+        from ..language.environment import result_facts, seat_sets
+
         rows = list(self.rows)
         mine = dict(rows[self.index])
         result_facts(mine, bid, tricks)
@@ -295,6 +357,11 @@ class _OtherSeats:
 
 def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
+    from ..engine.scoring import start_running
+    from ..language.catalogue import Type
+    from ..language.environment import seat_row
+    from ..language.expression import Number, read_value
+
     results: list[tuple[int, int, Number]] = []
     for n, item in enumerate(text.split(","), 1):
         parts = item.strip().split("/")
@@ -351,6 +418,12 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
 def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     """`score --set`: parameters set the ruleset's table options; every other name is one the
     scoring context sees (its catalogue row gives its type) or a running value."""
+    import difflib
+
+    from ..language.catalogue import CONTEXTS, Type
+    from ..language.expression import read_value
+    from ..rules.ruleset import SettingError, read_settings, split_setting
+
     context = CONTEXTS["scoring"]
     parameters: list[str] = []
     given: dict = {}
@@ -391,12 +464,6 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     return rules, given
 
 
-app.command("simulate")(simulate_command)
-
-
-app.command("play")(play_command)
-
-
 @app.command()
 def replay(
     record: Annotated[Path, typer.Argument(help="A game record (JSON) written by `whistdsl play --record`.")],
@@ -418,6 +485,7 @@ def replay(
     from ..engine.game import RuleError
     from ..records.replay import Disagreement, RecordError, read_record
     from ..records.replay import replay as replay_record
+    from ..rules.ruleset import SettingError
 
     data = None
     try:
@@ -453,6 +521,7 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     from rich.console import Console
 
     from ..engine.cards import card_text, sort_hand, suit_name
+    from ..printable import printable_text
     from .sheet import print_sheet, score_sheet
 
     console = Console(highlight=False)
@@ -490,6 +559,8 @@ def main() -> None:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     try:
+        if sys.argv[1:2] and sys.argv[1] in HELP_OPTIONS and len(sys.argv) == 2:
+            _help_remembered()
         app()
     except KeyboardInterrupt:
         _err("interrupted")
@@ -498,6 +569,28 @@ def main() -> None:
         # the reader has gone: say nothing more (Python would complain again at exit)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+
+
+def _help_remembered() -> None:
+    """`whistdsl --help` as typer prints it, kept in the cache for the next time (whistdsl.cli's
+    `main` prints it from there without importing typer)."""
+    import contextlib
+    import io
+
+    from ..cache import write
+
+    shown = io.StringIO()
+    code: object = 0
+    with contextlib.redirect_stdout(shown):
+        try:
+            app()
+        except SystemExit as e:
+            code = e.code
+    text = shown.getvalue()
+    if code in (0, None) and text:
+        write("help", help_key(), text)
+    sys.stdout.write(text)
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

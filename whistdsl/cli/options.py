@@ -6,14 +6,19 @@ The commands (commands.py, play.py, simulate.py) import from here, never from ea
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..diagnostics.findings import render_text
-from ..diagnostics.lint import ROOT_HELP, SET_HELP, RulesetError, load_rules
 from ..printable import printable
-from ..rules.load import NotReadable
-from ..rules.ruleset import Ruleset, SettingError
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+#: What `--set NAME=VALUE` means, for every command that reads a ruleset.
+SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
+#: What `--root DIR` means, for every command that reads a ruleset.
+ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named; for `lint DIR`, DIR)."
 
 
 def err(message: str) -> None:
@@ -35,6 +40,11 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
     """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
     `root` is the `--root` folder its `extends:` may lead into; `settings` the `--set NAME=VALUE`
     options (a usage error when one does not fit the ruleset's parameters)."""
+    from ..diagnostics.findings import render_text
+    from ..diagnostics.lint import RulesetError, load_rules
+    from ..rules.load import NotReadable
+    from ..rules.ruleset import SettingError
+
     try:
         return load_rules(argument, root, settings or ())
     except SettingError as e:

@@ -19,7 +19,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..diagnostics.lint import SET_HELP
 from ..engine.cards import (
     NO_TRUMP,
     RANK_LETTERS,
@@ -41,7 +40,7 @@ from ..players.base import BOTS, Player, decide
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset
-from .options import ROOT_OPTION, open_rules
+from .options import ROOT_OPTION, SET_HELP, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label

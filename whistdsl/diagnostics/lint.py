@@ -98,12 +98,6 @@ def resolve_ruleset_argument(argument: str) -> Path | None:
     return bundled if bundled is not None or not exists else p
 
 
-#: What `--set NAME=VALUE` means, for every command that reads a ruleset.
-SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
-#: What `--root DIR` means, for every command that reads a ruleset.
-ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named; for `lint DIR`, DIR)."
-
-
 class RulesetError(Exception):
     """A ruleset that does not lint clean; carries the lint result."""
 

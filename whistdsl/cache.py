@@ -1,0 +1,149 @@
+"""The per-user cache: results that depend only on the content of files, kept between commands.
+
+Kept here: the text of `whistdsl --help` and each file's `whistdsl lint` result, so that a
+command asked again answers without importing and running what produced it. The cache never
+changes what a command prints: an entry is named by the SHA-256 of everything its value
+depends on, so any change to those makes a new name and the old entry is simply not found.
+Every name covers whistdsl itself (its version, the content of its code and data files, the
+Python version and the installed distributions) and, per kind of entry, its inputs (the
+content of the files read, the options, the working folder).
+
+Where: `$WHISTDSL_CACHE_DIR`, else `$XDG_CACHE_HOME/whistdsl`, else `~/.cache/whistdsl`.
+`WHISTDSL_NO_CACHE=1` turns it off, and so does a folder that cannot be made or written: the
+commands then work as without it, only slower. An entry is written whole (a temporary file,
+then a rename) and read back only when it parses and its checksum and name agree; anything
+else is ignored and written again. Removing the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+_PACKAGE = Path(__file__).resolve().parent
+#: The files whose content is part of every entry's name (relative to the package or the checkout).
+_CODE_SUFFIXES = (".py", ".lark", ".json")
+_DATA_FOLDERS = ("grammar", "schemas")
+
+_state: dict[str, Any] = {}
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    if os.environ.get("WHISTDSL_NO_CACHE", "") not in ("", "0"):
+        return None
+    given = os.environ.get("WHISTDSL_CACHE_DIR")
+    if given:
+        return Path(given)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "whistdsl"
+    home = os.path.expanduser("~")
+    return None if home == "~" else Path(home) / ".cache" / "whistdsl"
+
+
+def _code_files() -> list[Path]:
+    """whistdsl's own code and data: the package's files, and grammar/ and schemas/ (beside the
+    package in a checkout, inside it in a wheel)."""
+    files = [p for p in _PACKAGE.rglob("*") if p.suffix in _CODE_SUFFIXES and "__pycache__" not in p.parts]
+    for name in _DATA_FOLDERS:
+        outside = _PACKAGE.parent / name
+        if not (_PACKAGE / name).is_dir() and outside.is_dir():
+            files.extend(p for p in outside.rglob("*") if p.suffix in _CODE_SUFFIXES)
+    return sorted(files)
+
+
+def _distributions() -> list[str]:
+    """The installed distributions with their versions (the names of the `*.dist-info` folders on
+    the import path): another version of lark, jsonschema or typer may word things differently."""
+    found: set[str] = set()
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as it:
+                found.update(e.name for e in it if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def code_key() -> str:
+    """The SHA-256 of whistdsl itself as installed: part of the name of every entry."""
+    if "code" not in _state:
+        digest = hashlib.sha256()
+        for part in (__version__, sys.version, *_distributions()):
+            digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+        for path in _code_files():
+            try:
+                content = path.read_bytes()
+            except OSError:
+                content = b"\0unreadable"
+            digest.update(path.relative_to(_PACKAGE.parent).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+            digest.update(hashlib.sha256(content).digest())
+        _state["code"] = digest.hexdigest()
+    return _state["code"]
+
+
+def entry_key(kind: str, *parts: str | bytes) -> str:
+    """The name of an entry of `kind` whose value depends on `parts` (and on whistdsl itself)."""
+    digest = hashlib.sha256(f"{kind}\0{code_key()}\0".encode())
+    for part in parts:
+        data = part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _entry_path(kind: str, key: str) -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / kind / f"{key}.json"
+
+
+def _checksum(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
+
+
+def read(kind: str, key: str) -> Any | None:
+    """The value stored under `key`, or None (no entry, the cache off, or an entry that does not
+    read back whole: that one is ignored, and the next `write` replaces it)."""
+    path = _entry_path(kind, key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            entry = json.loads(f.read())
+        if not isinstance(entry, dict) or entry.get("key") != key or "value" not in entry:
+            return None
+        if entry.get("checksum") != _checksum(entry["value"]):
+            return None
+        return entry["value"]
+    except (OSError, ValueError, TypeError, RecursionError):
+        return None
+
+
+def write(kind: str, key: str, value: Any) -> None:
+    """Store `value` (JSON data) under `key`; quietly nothing when the folder cannot be written."""
+    path = _entry_path(kind, key)
+    if path is None or _state.get("unwritable"):
+        return
+    text = json.dumps({"key": key, "checksum": _checksum(value), "value": value}, ensure_ascii=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with open(temporary, "w", encoding="ascii") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        _state["unwritable"] = True  # say nothing: the cache only saves time
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
