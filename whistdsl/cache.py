@@ -102,6 +102,23 @@ def content_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_for(kind: str, *parts: str | bytes) -> str | None:
+    """A file of the cache for another library to read and write itself (lark keeps its parser
+    tables so, checking them against the grammar on reading), or None when the cache is off or
+    cannot be written."""
+    folder = cache_dir()
+    if folder is None or _state.get("unwritable"):
+        return None
+    try:
+        (folder / kind).mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        _state["unwritable"] = True
+        return None
+    if not os.access(folder / kind, os.W_OK):
+        return None
+    return str(folder / kind / entry_key(kind, *parts))
+
+
 def _entry_path(kind: str, key: str) -> Path | None:
     folder = cache_dir()
     return None if folder is None else folder / kind / f"{key}.json"

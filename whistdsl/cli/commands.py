@@ -6,7 +6,6 @@ Exit codes everywhere: 0 success (a clean lint), 1 findings or a failed check, 2
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -24,7 +23,6 @@ from .options import usage as _usage
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from ..diagnostics.lint import LintResult
     from ..rules.ruleset import Ruleset
 
 # The checker, the engine and rich are imported by the commands that use them, when they run:
@@ -92,57 +90,6 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
-def _ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
-    """The files `lint` checks, each with the folder it was found under (None for a file named
-    on its own): each file named, and every *.yaml / *.yml under each folder named. A folder
-    named is where the `extends:` of the files under it may lead (unless --root says otherwise),
-    so `lint rulesets/` checks `scoring/x.yaml` extending `../base.yaml` as a whole.
-
-    Usage errors (exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
-    not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
-    a folder holding no ruleset files; a ruleset under a folder that is not a regular file or is
-    a symbolic link leading outside that folder (name it on its own if it is meant); an
-    unreadable file.
-    """
-    files: list[tuple[Path, Path | None]] = []
-    for p in paths:
-        if p.is_dir():
-            files.extend((f, p) for f in _rulesets_under(p))
-        elif os.path.lexists(p):
-            files.append((_regular(p), None))
-        else:
-            raise _usage(f"{p}: no such file or directory")
-    for f, _ in files:  # an unreadable path is a usage error, like a missing one
-        try:
-            f.open("rb").close()  # a regular file by now: opening it cannot wait
-        except OSError as e:
-            raise _usage(f"{f}: cannot be read: {e.strerror or e}") from None
-    return files
-
-
-def _regular(path: Path) -> Path:
-    from ..rules.load import NotReadable, check_regular_file
-
-    try:
-        check_regular_file(path)
-    except NotReadable as e:
-        raise _usage(f"{path}: {e}") from None
-    return path
-
-
-def _rulesets_under(folder: Path) -> list[Path]:
-    inside = os.path.realpath(folder)
-    found = sorted(f for f in {*folder.rglob("*.yaml"), *folder.rglob("*.yml")} if not f.is_dir())
-    if not found:
-        raise _usage(f"no ruleset files (*.yaml, *.yml) under {folder}")
-    for f in found:
-        real = os.path.realpath(f)
-        if real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep):
-            raise _usage(f"{f}: a symbolic link that leads outside {folder}: not read (name it on its own to lint it)")
-        _regular(f)
-    return found
-
-
 @app.command()
 def lint(
     paths: Annotated[list[Path], typer.Argument(help="Ruleset files, or directories to search for *.yaml / *.yml.")],
@@ -154,44 +101,17 @@ def lint(
 
     With --set NAME=VALUE, the ruleset is checked with that value of the parameter (the other
     parameters still over every value they can take)."""
-    from ..diagnostics.findings import render_github, render_json, render_text
-    from ..diagnostics.lint import lint_path
-    from ..rules.ruleset import SettingError
+    from .linting import PathProblem, lint_files, report, ruleset_files
 
-    files = _ruleset_files(paths)
-    results: list[LintResult] = []
-    for f, folder in files:
-        try:
-            results.append(lint_path(f, root=root if root is not None else folder, settings=settings or ()))
-        except SettingError as e:
-            raise _usage(f"{f}: {e}") from None
-    findings = [f for r in results for f in r.findings]
-    if format is OutputFormat.json:
-        typer.echo(render_json(findings))
-    elif format is OutputFormat.github:
-        if findings:
-            typer.echo(render_github(findings))
-    else:
-        sources = {k: v for r in results for k, v in r.sources.items()}
-        if findings:
-            typer.echo(render_text(findings, sources))
-        typer.echo(lint_summary(len(files), results), err=bool(findings))
-    # warnings (W407) do not fail lint: the ruleset plays, and the engine stops a game that reaches the case
-    raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
-
-
-def lint_summary(checked: int, results: list[LintResult]) -> str:
-    """`N ruleset(s) checked: all clean`, `... E finding(s) in F file(s)`, with `, W warning(s)`."""
-    errors = [r for r in results if any(f.severity == "error" for f in r.findings)]
-    warned = [r for r in results if any(f.severity == "warning" for f in r.findings)]
-    n_errors = sum(1 for r in results for f in r.findings if f.severity == "error")
-    n_warnings = sum(1 for r in results for f in r.findings if f.severity == "warning")
-    head = f"{checked} ruleset(s) checked: "
-    if not n_errors and not n_warnings:
-        return head + "all clean"
-    if not n_errors:
-        return head + f"no errors, {n_warnings} warning(s) in {len(warned)} file(s)"
-    return head + f"{n_errors} finding(s) in {len(errors)} file(s)" + (f", {n_warnings} warning(s)" if n_warnings else "")
+    try:
+        files = ruleset_files(paths)
+    except PathProblem as e:
+        raise _usage(str(e)) from None
+    try:
+        results = lint_files(files, root, settings or ())
+    except PathProblem as e:
+        raise _usage(str(e)) from None
+    raise typer.Exit(report(len(files), results, format.value, typer.echo))
 
 
 @app.command()
@@ -482,37 +402,14 @@ def replay(
     ] = None,
 ) -> None:
     """Re-run a game record against its rules and report the first disagreement."""
-    from ..engine.game import RuleError
-    from ..records.replay import Disagreement, RecordError, read_record
-    from ..records.replay import replay as replay_record
-    from ..rules.ruleset import SettingError
+    from .replaying import replayed, verdict
 
-    data = None
-    try:
-        data = read_record(record)
-        rules = open_rules(ruleset, root) if ruleset is not None else None
-        result = replay_record(data, rules, settings=settings or ())
-    except (RecordError, SettingError) as e:
-        raise _usage(str(e)) from None
-    except Disagreement as e:
-        typer.echo(printable(f"{record}: {e}"))
-        raise typer.Exit(1) from None
-    except RuleError as e:
-        names = [p.get("name", "") for p in data.get("players", [])] if isinstance(data, dict) else None
-        _err(f"{record}: {e.describe(names)}")
-        raise typer.Exit(1) from None
-    game = result.game
+    code, data, result = replayed(record, lambda: open_rules(ruleset, root) if ruleset is not None else None, settings or (), typer.echo)
+    if data is None or result is None:
+        raise typer.Exit(code)
     if show:
-        _show_record(data, game, tricks)
-    rules_used = game.rules
-    against = "" if ruleset is None else f" against {rules_used.name}"
-    if "ruleset" in data and data["ruleset"].get("sha256") not in (None, rules_used.sha256):
-        against += " (a different ruleset from the one recorded)"
-    state = "the whole game" if result.complete else f"{result.hands} complete hand(s) so far"
-    winners = ""
-    if result.complete and game.result is not None:
-        winners = "; winner: " + ", ".join(game.names[s] for s in game.result.winners)
-    typer.echo(printable(f"{record}: OK{against}: {state} agrees with the rules{winners}"))
+        _show_record(data, result.game, tricks)
+    typer.echo(verdict(record, data, result, ruleset is not None))
 
 
 def _show_record(data: dict, game, with_tricks: bool) -> None:
@@ -548,27 +445,12 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
     print_sheet(console, score_sheet(game.rules, names, game.history, winners))
 
 
-def main() -> None:
-    """Entry point of the `whistdsl` script and `python -m whistdsl`.
-
-    Output that the terminal's encoding cannot show is written as backslash escapes rather than
-    ending the command; Ctrl-C exits 130; output into a closed pipe (`| head`) ends quietly.
-    """
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
-    try:
-        if sys.argv[1:2] and sys.argv[1] in HELP_OPTIONS and len(sys.argv) == 2:
-            _help_remembered()
-        app()
-    except KeyboardInterrupt:
-        _err("interrupted")
-        sys.exit(130)
-    except BrokenPipeError:
-        # the reader has gone: say nothing more (Python would complain again at exit)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+def run() -> None:
+    """The command line in `sys.argv`, through typer (whistdsl.cli's `main`, the entry point,
+    has set up the streams and answers a few command lines without coming here)."""
+    if len(sys.argv) == 2 and sys.argv[1] in HELP_OPTIONS:
+        _help_remembered()
+    app()
 
 
 def _help_remembered() -> None:
@@ -594,6 +476,8 @@ def _help_remembered() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    from . import main
+
     main()
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..printable import printable
+from . import error_line
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -23,7 +23,7 @@ ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder
 
 def err(message: str) -> None:
     """`whistdsl: message` on standard error, with whatever came from a file escaped."""
-    typer.echo(f"whistdsl: {printable(message)}", err=True)
+    typer.echo(error_line(message), err=True)
 
 def usage(message: str) -> typer.Exit:
     err(message)

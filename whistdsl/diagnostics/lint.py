@@ -2,6 +2,11 @@
 
 `lint_path` is what `whistdsl lint` runs per file; `load_rules` is what every other command
 uses to get a compiled `Ruleset` (or the findings that say why there is none).
+
+`lint_path(..., cached=True)` (what `whistdsl lint` asks for) first looks for the file's
+result in the per-user cache (whistdsl/cache.py), and keeps it there. The checker is imported
+only when a file is checked, so that a result found in the cache costs neither its import nor
+its work.
 """
 
 from __future__ import annotations
@@ -9,14 +14,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..resources import bundled_rulesets
-from ..rules.check import compile_ruleset, expression_findings
-from ..rules.load import Document, Loaded, LoadError, _display, check_regular_file, load_ruleset
-from ..rules.ruleset import Ruleset
-from ..rules.validate import check_versions, schema_valid_part, validate
+from ..rules.load import Document, ExtendsRoot, Loaded, LoadError, _display, check_regular_file, load_ruleset, read_text
 from .findings import Finding
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
 
 
 @dataclass
@@ -27,7 +32,9 @@ class LintResult:
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
 
 
-def lint_path(path: Path, shown: str | None = None, root: Path | None = None, settings: Sequence[str] = ()) -> LintResult:
+def lint_path(
+    path: Path, shown: str | None = None, root: Path | None = None, settings: Sequence[str] = (), cached: bool = False
+) -> LintResult:
     """Run every stage over one ruleset file.
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
@@ -37,17 +44,101 @@ def lint_path(path: Path, shown: str | None = None, root: Path | None = None, se
 
     `settings` (`--set NAME=VALUE` texts) sets parameters: the meaning checks try only those
     values of them. Raises SettingError when a setting does not fit the ruleset's parameters.
+
+    With `cached`, a result kept in the per-user cache for this very input is returned as it is
+    (its `ruleset` is None: the findings and the source lines they point at are what is kept),
+    and a result worked out here is kept for next time.
     """
     shown = shown if shown is not None else str(path)
+    key = _cache_key(path, shown, root, settings) if cached else None
+    if key is not None:
+        found = _recall(key, path, shown, root)
+        if found is not None:
+            return found
     try:
         loaded = load_ruleset(path, shown, root)
     except LoadError as e:
         return LintResult(shown, e.findings, None, _sources_of_findings(e.findings, e.documents))
-    return lint_loaded(loaded, shown, settings)
+    result = lint_loaded(loaded, shown, settings)
+    if key is not None:
+        _keep(key, loaded, result)
+    return result
+
+
+# A cache entry for one file's lint result is named by the file's text, the name it is shown
+# by, the folder `extends:` may lead into (--root, or the file's own), the `--set` options,
+# the working folder (paths in findings are shown relative to it), where the bundled rulesets
+# are, and whistdsl itself. The files under `extends:` are known only once the file is read,
+# so the entry holds the `extends:` value of each file of the chain and the SHA-256 of the
+# text it led to: the entry is used only when those same values, followed now by the loader's
+# own rules (ExtendsRoot.target: a target no longer allowed, a symbolic link that now leads
+# elsewhere or a missing file is noticed), reach files with those same texts. A file that does
+# not load (LoadError) is not kept.
+
+
+def _cache_key(path: Path, shown: str, root: Path | None, settings: Sequence[str]) -> str | None:
+    from ..cache import cache_dir, entry_key
+    from ..resources import data_dir
+
+    if cache_dir() is None:
+        return None
+    try:
+        text = read_text(path, shown).text
+        where = ExtendsRoot.for_ruleset(path, root)
+    except (LoadError, OSError, ValueError):
+        return None  # loading it says what is wrong
+    settings_text = "\0".join(settings)
+    bundled = os.path.realpath(data_dir("rulesets"))
+    return entry_key("lint", text, shown, str(path), where.folder, where.real, settings_text, os.getcwd(), bundled)
+
+
+def _keep(key: str, loaded: Loaded, result: LintResult) -> None:
+    from ..cache import content_digest, write
+
+    layers = loaded.layers or [loaded]
+    targets = [layer.data.get("extends") for layer in layers[:-1]]
+    if len(layers) != len(loaded.documents) or not all(isinstance(t, str) for t in targets):
+        return
+    shown = {f.path for f in result.findings}
+    write("lint", key, {
+        "extends": targets,
+        "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
+        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity] for f in result.findings],
+        "sources": {p: lines for p, lines in result.sources.items() if p in shown},
+    })
+
+
+def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult | None:
+    from ..cache import content_digest, read
+
+    entry = read("lint", key)
+    try:
+        targets, texts = entry["extends"], entry["texts"]  # type: ignore[index]
+        if len(targets) != len(texts):
+            return None
+        where = ExtendsRoot.for_ruleset(path, root)
+        current, chain = path, {os.path.realpath(path)}
+        for target, digest in zip(targets, texts):
+            current = where.target(target, current)
+            real = os.path.realpath(current)
+            text = read_text(current, _display(current)).text
+            if real in chain or content_digest(text.encode("utf-8", "surrogatepass")) != digest:
+                return None
+            chain.add(real)
+        findings = [Finding(p, line, column, code, message, severity) for p, line, column, code, message, severity in entry["findings"]]  # type: ignore[index]
+        sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]
+        if not all(isinstance(x, str) for lines in sources.values() for x in lines):
+            return None
+        return LintResult(shown, findings, None, sources)
+    except Exception:  # no entry, an entry of another shape, an extends: that no longer leads there
+        return None
 
 
 def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
     """The stages after loading: versions, schema, expressions, meaning."""
+    from ..rules.check import compile_ruleset
+    from ..rules.validate import check_versions, validate
+
     sources = {d.path: d.lines for d in loaded.documents}
     if not loaded.layers:
         loaded.layers = [loaded]
@@ -63,6 +154,9 @@ def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> Lin
 
 
 def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
+    from ..rules.check import expression_findings
+    from ..rules.validate import schema_valid_part
+
     valid = schema_valid_part(loaded)
     if valid is None:
         return []

@@ -36,13 +36,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..resources import grammar_path
 from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, ME, ROLES, SEAT_SETS, SUITS, Context, Type
+from .limits import MAX_DIGITS  # shared with the file readers (rules/load.py, records/replay.py)
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
 MAX_NUMBER = 10**30
 MAX_EXPONENT = 64
 MAX_LIST = 10_000
-MAX_DIGITS = 40
 MAX_LIST_OPS = 16
 
 Number = Union[int, Fraction]
@@ -169,11 +169,17 @@ class Conditional(Node):
 
 @cache
 def _parser() -> Lark:
+    """The LALR parser of the grammar, built once per process; lark keeps the built tables in
+    the per-user cache (whistdsl/cache.py) and checks them against the grammar when it reads them."""
+    from ..cache import file_for
+
+    grammar = grammar_path().read_text(encoding="utf-8")
     return Lark(
-        grammar_path().read_text(encoding="utf-8"),
+        grammar,
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
+        cache=file_for("lark", grammar) or False,
     )
 
 

@@ -21,7 +21,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from ..diagnostics.findings import Finding, Position
-from ..language.expression import MAX_DIGITS  # the most digits a number may be written with, in any file
+from ..language.limits import MAX_DIGITS  # the most digits a number may be written with, in any file
 from ..printable import UNSAFE, printable
 from ..resources import bundled_rulesets, data_dir
 
