@@ -7,6 +7,7 @@ ignored. (Speed is measured by benchmarks/bench_startup.py, never here.)
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -147,3 +148,34 @@ def test_no_cache_and_an_unwritable_folder_change_nothing(tmp_path: Path, monkey
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("WHISTDSL_CACHE_DIR", str(tmp_path / "file" / "cache"))
     assert said(case, cached=True) == said(case)
+
+
+def test_a_schema_verdict_is_kept_only_for_the_very_texts_that_passed(cache_dir: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "rules"
+    write(folder / "base.yaml", base_text())
+    child = write(folder / "child.yaml", CHILD)
+    assert said(child)[0] == [] and said(child)[0] == []  # the second time, the schema is known to pass
+    assert list((cache_dir / "ruleset-shape").glob("*.json"))
+    write(child, CHILD + "nonsense: 1\n")
+    assert [f.code for f in said(child)[0]] == [f.code for f in said(child)[0]] != []
+    write(folder / "base.yaml", base_text().replace("players: {min: 3, max: 7, default: 4}", "players: {min: 3, max: seven, default: 4}"))
+    write(child, CHILD)
+    assert said(child)[0] != []
+
+
+def test_a_record_replays_the_same_from_the_cache_and_a_changed_one_is_checked_again(cache_dir: Path, tmp_path: Path) -> None:
+    from whistdsl.records.replay import RecordError, read_record, replay
+
+    game = tmp_path / "game.json"
+    environment = {**os.environ, "WHISTDSL_CACHE_DIR": str(cache_dir)}
+    subprocess.run([sys.executable, "-m", "whistdsl", "play", "serbian", "--watch", "--seed", "3", "--record", str(game)],
+                   cwd=ROOT, env=environment, check=True, capture_output=True, timeout=300)
+    first = replay(read_record(game), None)
+    again = replay(read_record(game), None)  # record shape and ruleset schema known to pass
+    assert list((cache_dir / "record-shape").glob("*.json")) and list((cache_dir / "ruleset-shape").glob("*.json"))
+    assert (first.complete, first.hands, first.game.result) == (again.complete, again.hands, again.game.result)
+    data = json.loads(game.read_text(encoding="utf-8"))
+    data["hands"][0]["number"] = "one"
+    game.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RecordError, match="not a valid record"):
+        read_record(game)

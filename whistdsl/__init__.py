@@ -10,7 +10,7 @@ engine before it needs them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 
 __version__ = "0.1.0"
 __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "__version__"]

@@ -21,41 +21,48 @@ import hashlib
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Any
 
 from . import __version__
 
-_PACKAGE = Path(__file__).resolve().parent
+# Paths are strings here, not pathlib's: `whistdsl --help` from the cache imports little else.
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 #: The files whose content is part of every entry's name (relative to the package or the checkout).
 _CODE_SUFFIXES = (".py", ".lark", ".json")
 _DATA_FOLDERS = ("grammar", "schemas")
 
-_state: dict[str, Any] = {}
+_state: dict = {}
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     """The cache folder, or None when the cache is off."""
     if os.environ.get("WHISTDSL_NO_CACHE", "") not in ("", "0"):
         return None
     given = os.environ.get("WHISTDSL_CACHE_DIR")
     if given:
-        return Path(given)
+        return given
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "whistdsl"
+        return os.path.join(xdg, "whistdsl")
     home = os.path.expanduser("~")
-    return None if home == "~" else Path(home) / ".cache" / "whistdsl"
+    return None if home == "~" else os.path.join(home, ".cache", "whistdsl")
 
 
-def _code_files() -> list[Path]:
+def _files_under(folder: str) -> list[str]:
+    found = []
+    for top, folders, files in os.walk(folder):
+        folders[:] = [f for f in folders if f != "__pycache__"]
+        found.extend(os.path.join(top, f) for f in files if f.endswith(_CODE_SUFFIXES))
+    return found
+
+
+def _code_files() -> list[str]:
     """whistdsl's own code and data: the package's files, and grammar/ and schemas/ (beside the
     package in a checkout, inside it in a wheel)."""
-    files = [p for p in _PACKAGE.rglob("*") if p.suffix in _CODE_SUFFIXES and "__pycache__" not in p.parts]
+    files = _files_under(_PACKAGE)
     for name in _DATA_FOLDERS:
-        outside = _PACKAGE.parent / name
-        if not (_PACKAGE / name).is_dir() and outside.is_dir():
-            files.extend(p for p in outside.rglob("*") if p.suffix in _CODE_SUFFIXES)
+        outside = os.path.join(os.path.dirname(_PACKAGE), name)
+        if not os.path.isdir(os.path.join(_PACKAGE, name)) and os.path.isdir(outside):
+            files.extend(_files_under(outside))
     return sorted(files)
 
 
@@ -78,12 +85,14 @@ def code_key() -> str:
         digest = hashlib.sha256()
         for part in (__version__, sys.version, *_distributions()):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+        top = os.path.dirname(_PACKAGE)
         for path in _code_files():
             try:
-                content = path.read_bytes()
+                with open(path, "rb") as f:
+                    content = f.read()
             except OSError:
                 content = b"\0unreadable"
-            digest.update(path.relative_to(_PACKAGE.parent).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+            digest.update(os.path.relpath(path, top).replace(os.sep, "/").encode("utf-8", "surrogatepass") + b"\0")
             digest.update(hashlib.sha256(content).digest())
         _state["code"] = digest.hexdigest()
     return _state["code"]
@@ -110,25 +119,37 @@ def file_for(kind: str, *parts: str | bytes) -> str | None:
     if folder is None or _state.get("unwritable"):
         return None
     try:
-        (folder / kind).mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.makedirs(os.path.join(folder, kind), mode=0o700, exist_ok=True)
     except OSError:
         _state["unwritable"] = True
         return None
-    if not os.access(folder / kind, os.W_OK):
+    if not os.access(os.path.join(folder, kind), os.W_OK):
         return None
-    return str(folder / kind / entry_key(kind, *parts))
+    return os.path.join(folder, kind, entry_key(kind, *parts))
 
 
-def _entry_path(kind: str, key: str) -> Path | None:
+def known(kind: str, *parts: str | bytes) -> bool:
+    """Whether a check of `kind` has found nothing wrong with exactly these `parts` before
+    (see `remember`): the check need not run, nor its library be imported."""
+    return read(kind, entry_key(kind, *parts)) is True
+
+
+def remember(kind: str, *parts: str | bytes) -> None:
+    """Note that a check of `kind` found nothing wrong with these `parts` (only a clean verdict
+    is kept: a check that finds something runs every time, and says it)."""
+    write(kind, entry_key(kind, *parts), True)
+
+
+def _entry_path(kind: str, key: str) -> str | None:
     folder = cache_dir()
-    return None if folder is None else folder / kind / f"{key}.json"
+    return None if folder is None else os.path.join(folder, kind, f"{key}.json")
 
 
-def _checksum(value: Any) -> str:
+def _checksum(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
 
-def read(kind: str, key: str) -> Any | None:
+def read(kind: str, key: str) -> object | None:
     """The value stored under `key`, or None (no entry, the cache off, or an entry that does not
     read back whole: that one is ignored, and the next `write` replaces it)."""
     path = _entry_path(kind, key)
@@ -146,15 +167,15 @@ def read(kind: str, key: str) -> Any | None:
         return None
 
 
-def write(kind: str, key: str, value: Any) -> None:
+def write(kind: str, key: str, value: object) -> None:
     """Store `value` (JSON data) under `key`; quietly nothing when the folder cannot be written."""
     path = _entry_path(kind, key)
     if path is None or _state.get("unwritable"):
         return
     text = json.dumps({"key": key, "checksum": _checksum(value), "value": value}, ensure_ascii=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         with open(temporary, "w", encoding="ascii") as f:
             f.write(text)
         os.replace(temporary, path)

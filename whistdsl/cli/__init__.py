@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from .. import __version__
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 if TYPE_CHECKING:
     from .commands import app
 

@@ -137,7 +137,7 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
 def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
     """The stages after loading: versions, schema, expressions, meaning."""
     from ..rules.check import compile_ruleset
-    from ..rules.validate import check_versions, validate
+    from ..rules.validate import check_versions
 
     sources = {d.path: d.lines for d in loaded.documents}
     if not loaded.layers:
@@ -146,11 +146,28 @@ def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> Lin
     if any(f.code == "W204" for f in findings):
         return LintResult(shown, findings, None, sources)
     reported = {(f.path, f.line, f.column, f.code) for f in findings}
-    findings += [f for f in validate(loaded) if (f.path, f.line, f.column, f.code) not in reported]
+    findings += [f for f in _schema_findings(loaded) if (f.path, f.line, f.column, f.code) not in reported]
     if findings:
         return LintResult(shown, sorted(findings + _expression_findings_of_valid_part(loaded)), None, sources)
     rules, findings = compile_ruleset(loaded, settings)
     return LintResult(shown, findings, rules, sources)
+
+
+def _schema_findings(loaded: Loaded) -> list[Finding]:
+    """The schema stage (validate). The merged data is made from the texts of the files read, so
+    texts that the schema found nothing wrong with before (the per-user cache) need no check,
+    nor jsonschema's import."""
+    from ..cache import known, remember
+
+    texts = [d.text for d in loaded.documents]
+    if texts and known("ruleset-shape", *texts):
+        return []
+    from ..rules.validate import validate
+
+    found = validate(loaded)
+    if texts and not found:
+        remember("ruleset-shape", *texts)
+    return found
 
 
 def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:

@@ -18,9 +18,7 @@ from array import array
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..diagnostics.lint import RulesetError, rules_from_data
 from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
@@ -30,6 +28,9 @@ from ..resources import record_schema_path
 from ..rules.load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
 from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, Special, read_settings, unknown_parameter
 from .record import FORMAT, exact, read_exact
+
+if TYPE_CHECKING:  # jsonschema is imported when a record is first checked (it is slow to import)
+    import jsonschema
 
 SUPPORTED_VERSION = int(FORMAT.rsplit("/", 1)[1])
 #: The record schema's patterns, as written there: a card, and an exact number (an integer, or a
@@ -54,6 +55,8 @@ class Disagreement(Exception):
 
 @cache
 def _record_validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(json.loads(record_schema_path().read_text(encoding="utf-8")))
 
 
@@ -191,11 +194,22 @@ def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:
                 f"{shown}: written in record format {fmt}; this whistdsl reads {FORMAT} (upgrade whistdsl)"
             )
     # the schema checks each list's length before its items, so the first error is found
-    # without walking a list that is too long
+    # without walking a list that is too long; a record that passed it before, the very same
+    # data, is known to pass (the per-user cache, whistdsl/cache.py)
+    from ..cache import known, remember
+
+    try:
+        same = json.dumps(data, sort_keys=True, ensure_ascii=True)
+    except (TypeError, ValueError):  # a value JSON does not write back (a fraction): checked every time
+        same = None
+    if same is not None and known("record-shape", same):
+        return data
     error = next(iter(_record_validator().iter_errors(data)), None)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
         raise RecordError(f"{shown}: not a valid record at {where}: {_record_message(error)}")
+    if same is not None:
+        remember("record-shape", same)
     return data
 
 

@@ -10,14 +10,15 @@ import copy
 import difflib
 import json
 from functools import cache
-from typing import Any, Iterator
-
-import jsonschema
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..diagnostics.findings import Finding
 from ..resources import schema_path
 from .load import Loaded, dotted, split_formulas, split_message
+
+if TYPE_CHECKING:  # jsonschema is imported when a schema is first checked (it is slow to import)
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 LANGUAGE_VERSION = 2
 
@@ -83,6 +84,8 @@ def formula_lists(data: Any) -> list[tuple[Any, ...]]:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(ruleset_schema())
 
 
