@@ -4,6 +4,7 @@ Not a timed test: run it by hand and copy the table into the README's "Performan
 
     python benchmarks/bench_startup.py              # 10 rounds, about a minute on a quiet machine
     python benchmarks/bench_startup.py --rounds 3   # rougher figures
+    python benchmarks/bench_startup.py --before ../old-checkout   # and that checkout's whistdsl, interleaved
 
 It runs the `whistdsl` script installed beside the Python that runs it (the venv's), each
 command in turn in every round (so a busy moment of the machine falls on all of them alike),
@@ -40,6 +41,7 @@ class Case:
     args: list[str]
     target: float | None  # seconds, the issue's goal for the median
     cache: str  # "cold", "warm" or "" (the command does not read the cache)
+    code: str = ""  # another checkout whose whistdsl package runs (PYTHONPATH), for --before
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
 
@@ -67,6 +69,8 @@ def one_hand_record(script: Path, folder: Path, env: dict[str, str]) -> Path:
 
 def run(case: Case, env: dict[str, str], scratch: Path) -> None:
     environment = dict(env)
+    if case.code:
+        environment["PYTHONPATH"] = case.code
     if case.cache == "cold":
         cold = Path(tempfile.mkdtemp(dir=scratch))
         environment["WHISTDSL_CACHE_DIR"] = str(cold)
@@ -99,6 +103,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help="runs of each command (default 10)")
+    parser.add_argument("--before", metavar="DIR", help="also time the whistdsl package of this checkout (an earlier version), interleaved")
     options = parser.parse_args()
     script = whistdsl_script()
     python = sys.executable
@@ -122,6 +127,13 @@ def main() -> None:
             Case("`whistdsl replay one-hand.json` (Serbian)", [w, "replay", str(record)], 0.4, "warm"),
             Case("`whistdsl replay one-hand.json` (Serbian)", [w, "replay", str(record)], 0.4, "cold"),
         ]
+        if options.before:
+            before = str(Path(options.before).resolve())
+            seen: set[str] = set()
+            for case in list(cases):
+                if case.label.startswith("`whistdsl") and "--version" not in case.args and case.label not in seen:
+                    seen.add(case.label)
+                    cases.append(Case(case.label, case.args, case.target, "", before))
         for case in cases:  # warm-up: byte code written, the warm cache filled
             subprocess.run(case.args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started = machine()
@@ -129,14 +141,14 @@ def main() -> None:
             for case in cases:
                 run(case, env, scratch)
         print(f"{datetime.date.today().isoformat()}, {options.rounds} runs each, interleaved; {started}\n")
-        print("| command | cache | wall median (min-max) | CPU median | target | within |")
-        print("|---|---|---|---|---|---|")
-        for case in cases:
+        print("| command | version | cache | wall median (min-max) | CPU median | target | within |")
+        print("|---|---|---|---|---|---|---|")
+        for case in sorted(cases, key=lambda c: (cases.index(next(x for x in cases if x.label == c.label)), c.code != "")):
             median = statistics.median(case.wall)
             within = "" if case.target is None else ("yes" if median <= case.target else "**no**")
             target = "" if case.target is None else f"{case.target:.2f} s"
             print(
-                f"| {case.label} | {case.cache or '-'} | {median:.3f} s ({min(case.wall):.3f}-{max(case.wall):.3f}) "
+                f"| {case.label} | {'before' if case.code else 'now'} | {case.cache or '-'} | {median:.3f} s ({min(case.wall):.3f}-{max(case.wall):.3f}) "
                 f"| {statistics.median(case.cpu):.3f} s | {target} | {within} |"
             )
     finally:

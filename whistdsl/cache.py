@@ -31,6 +31,8 @@ _CODE_SUFFIXES = (".py", ".lark", ".json")
 _DATA_FOLDERS = ("grammar", "schemas")
 
 _state: dict = {}
+#: The cache folders found not writable in this process: not tried again.
+_unwritable: set[str] = set()
 
 
 def cache_dir() -> str | None:
@@ -116,12 +118,12 @@ def file_for(kind: str, *parts: str | bytes) -> str | None:
     tables so, checking them against the grammar on reading), or None when the cache is off or
     cannot be written."""
     folder = cache_dir()
-    if folder is None or _state.get("unwritable"):
+    if folder is None or folder in _unwritable:
         return None
     try:
         os.makedirs(os.path.join(folder, kind), mode=0o700, exist_ok=True)
     except OSError:
-        _state["unwritable"] = True
+        _unwritable.add(folder)
         return None
     if not os.access(os.path.join(folder, kind), os.W_OK):
         return None
@@ -170,7 +172,7 @@ def read(kind: str, key: str) -> object | None:
 def write(kind: str, key: str, value: object) -> None:
     """Store `value` (JSON data) under `key`; quietly nothing when the folder cannot be written."""
     path = _entry_path(kind, key)
-    if path is None or _state.get("unwritable"):
+    if path is None or cache_dir() in _unwritable:
         return
     text = json.dumps({"key": key, "checksum": _checksum(value), "value": value}, ensure_ascii=True)
     temporary = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
@@ -180,7 +182,7 @@ def write(kind: str, key: str, value: object) -> None:
             f.write(text)
         os.replace(temporary, path)
     except (OSError, ValueError):
-        _state["unwritable"] = True  # say nothing: the cache only saves time
+        _unwritable.add(cache_dir() or "")  # say nothing: the cache only saves time
         try:
             os.unlink(temporary)
         except OSError:

@@ -39,22 +39,38 @@ LATER_COMMANDS = {
 COMMAND_ORDER = ("lint", "schema", "list", "reference", "score", "simulate", "play", "replay")
 
 
+class _LaterCommands(dict):
+    """The group's commands by name: those built, and those of LATER_COMMANDS, built when first
+    looked up (`commands["play"]`)."""
+
+    def __missing__(self, name: str):  # noqa: ANN204 (a click command)
+        if name not in LATER_COMMANDS:
+            raise KeyError(name)
+        import importlib
+
+        module, function = LATER_COMMANDS[name]
+        info = typer.models.CommandInfo(name=name, callback=getattr(importlib.import_module(module), function))
+        command = typer.main.get_command_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
+        )
+        self[name] = command
+        return command
+
+
 class _Commands(typer.core.TyperGroup):
     """The group of whistdsl's commands, with those of LATER_COMMANDS made when first asked for."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 (click's own)
+        super().__init__(*args, **kwargs)
+        self.commands = _LaterCommands(self.commands)
 
     def list_commands(self, ctx: typer.Context) -> list[str]:
         names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
         return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
 
     def get_command(self, ctx: typer.Context, cmd_name: str):  # noqa: ANN201 (a click command)
-        if cmd_name not in self.commands and cmd_name in LATER_COMMANDS:
-            import importlib
-
-            module, function = LATER_COMMANDS[cmd_name]
-            info = typer.models.CommandInfo(name=cmd_name, callback=getattr(importlib.import_module(module), function))
-            self.commands[cmd_name] = typer.main.get_command_from_info(
-                info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
-            )
+        if cmd_name in LATER_COMMANDS:
+            self.commands[cmd_name]  # built on first use
         return super().get_command(ctx, cmd_name)
 
 
