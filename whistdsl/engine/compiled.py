@@ -269,19 +269,19 @@ class _Writer:
         lines = [
             "    for t in range(size):",
             "        left = size - t  # every playing seat holds this many cards now",
-            "        trick = []",
+            "        seats = play_orders[leader]",
             "        h = hands[leader]",
             *any_card(8),
-            "        trick.append((leader, c))",
+            "        cards = [c]  # the trick's cards, in the order of `seats`",
             "        led = win_suit = s",
             "        win_card = c",
             "        win = leader",
-            "        for seat in play_orders[leader][1:]:",
+            "        for seat in seats[1:]:",
             "            h = hands[seat]",
             "            lst = h[led]",
             "            if lst:  # must follow suit",
             "                c = lst.pop(int(rnd() * len(lst)))",
-            "                trick.append((seat, c))",
+            "                cards.append(c)",
             "                if win_suit == led and c > win_card:",
             "                    win, win_card = seat, c",
             "                continue",
@@ -290,7 +290,7 @@ class _Writer:
             lines += ["            lst = h[trump] if trump >= 0 else None", "            if lst:"]
             if when_void == "must_overtrump":
                 lines += [
-                    "                best = max((x for _, x in trick if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
+                    "                best = max((x for x in cards if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
                     "                legal = [x for x in lst if x > best] or lst",
                     "                c = legal[int(rnd() * len(legal))]",
                     "                lst.remove(c)",
@@ -298,7 +298,7 @@ class _Writer:
             else:
                 lines += ["                c = lst.pop(int(rnd() * len(lst)))  # must trump"]
             lines += [
-                "                trick.append((seat, c))",
+                "                cards.append(c)",
                 "                if win_suit != trump or c > win_card:",
                 "                    win, win_card, win_suit = seat, c, trump",
                 "                continue",
@@ -306,10 +306,10 @@ class _Writer:
         lines += [
             "            # any card",
             *any_card(12),
-            "            trick.append((seat, c))",
+            "            cards.append(c)",
             "            if (s == win_suit and c > win_card) or (s == trump and win_suit != trump):",
             "                win, win_card, win_suit = seat, c, s",
-            "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
+            "        tricks.append(new_trick(Trick, (leader, tuple(zip(seats, cards)), win)))",
             "        taken[win] += 1",
             "        leader = win",
         ]

@@ -343,7 +343,7 @@ class Game(State):
         size = plan.size
         # the deal step, then the trump step (engine/trump.py: chosen once per ruleset)
         self.phase = DEAL
-        none_first = rules.trump_none_when is not None and not self._trump_step.none_reads_card and self._no_trump(setup, None)
+        none_first = rules.trump_none_when is not None and not self._trump_step.none_reads_card and self._no_trump_before_deal(index, setup)
         turned, undealt = self._deal(preset, table, size, setup.playing, reuse_hands, none_first)
         self.phase = TRUMP
         trump = self._find_trump(preset, setup, turned, undealt, none_first)
@@ -622,6 +622,17 @@ class Game(State):
             self.leader = self._choose_first_leader()
         self.to_act = self.leader
         self.trick_order = self.play_orders[self.leader]
+
+    def _no_trump_before_deal(self, index: int, setup: HandSetup) -> bool:
+        """`trump.none_when` asked before the deal: the same answer for every game at this hand
+        of the schedule (remembered per table), asked again for a tie-break hand."""
+        kept = self.facts.no_trump.get(index)
+        if kept is not None and kept[0] is setup:
+            return kept[1]
+        known = self._no_trump(setup, None)
+        if index < self.scheduled_hands:
+            self.facts.no_trump[index] = (setup, known)
+        return known
 
     def _no_trump(self, setup: HandSetup, turned: Card | None) -> bool:
         """`trump.none_when`: before the deal, or, when it reads the turned card, once it is turned."""

@@ -118,6 +118,7 @@ class TableFacts:
     orders: dict[tuple[int, bool, int | None], SeatOrders] = field(default_factory=dict)
     setups: dict[int, HandSetup] = field(default_factory=dict)  # per hand of the schedule
     hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]] = field(default_factory=dict)  # per (hand, trump)
+    no_trump: dict[int, tuple[HandSetup, bool]] = field(default_factory=dict)  # per hand of the schedule: `trump.none_when` before the deal
     bid_memo: Memo = field(default_factory=lambda: Memo(4096))  # legal bids, by what the limits read
     score_memo: Memo = field(default_factory=lambda: Memo(8192))  # (points, bonus, running), by what the scoring reads
 
