@@ -28,12 +28,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..language.codegen import HELPERS, Untranslatable, python_source
-from ..language.expression import MAX_NUMBER, EvalError, Formula
+from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
 from .cards import SUIT_OF
 from .state import Phase, Trick
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
+
+
+class _AllBids(dict):
+    """size -> [0, 1, ..., size]: every bid, for a ruleset without bidding limits (made once a size)."""
+
+    def __missing__(self, size: int) -> list[int]:
+        bids = self[size] = list(range(size + 1))
+        return bids
 
 
 @dataclass(frozen=True)
@@ -188,17 +196,26 @@ class _Writer:
             "    for k, seat in enumerate(order):",
         ]
         if not formulas:
-            lines += ["        legal = list(range(size + 1))  # no bidding limits"]
+            self.constants["ALL_BIDS"] = _AllBids()
+            lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
         elif test is not None:
+            # the limits are pure: the legal bids are remembered by the values they read
+            read = sorted(set().union(*(f.names for f in formulas)) - {"bid"})
+            key = "".join(f"{own.get(name) or self.hand_names[name]}, " for name in read)
+            self.constants["LEGAL_BIDS"] = Memo(4096)
             lines += [
-                "        try:",
-                f"            legal = [b for b in range(size + 1) if {test}]",
-                "        except EvalError:",
-                "            legal = None",
-                "        if not legal:  # the interpreter reports the rule error, naming the formula",
-                "            g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
-                "            g._legal_bids()",
-                "            raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
+                f"        key = (size, {key})",
+                "        legal = LEGAL_BIDS.get(key)",
+                "        if legal is None:",
+                "            try:",
+                f"                legal = [b for b in range(size + 1) if {test}]",
+                "            except EvalError:",
+                "                legal = None",
+                "            if not legal:  # the interpreter reports the rule error, naming the formula",
+                "                g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
+                "                g._legal_bids()",
+                "                raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
+                "            LEGAL_BIDS.keep(key, legal)",
             ]
         else:
             lines += [
