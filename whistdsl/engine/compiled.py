@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
 
 
+#: names whose values the engine makes whole numbers of the size of a deck: bids, tricks, counts
+SMALL_NAMES = frozenset({"bid", "tricks", "diff", "bids_so_far", "bids_made", "position", "hand_size", "players"})
+
+
 class _AllBids(dict):
     """size -> [0, 1, ..., size]: every bid, for a ruleset without bidding limits (made once a size)."""
 
@@ -108,7 +112,7 @@ class _Writer:
                 local = f"h_{name}" if plain else f"h{len(self.hand_names) + len(wanted)}"
                 wanted[name] = local
             names[name] = local
-        source = python_source(formula, names)
+        source = python_source(formula, names, SMALL_NAMES)
         self.hand_names.update(wanted)
         return source
 

@@ -60,13 +60,47 @@ def literal(value: ex.Value) -> str:
     raise Untranslatable(f"a value {value!r}")
 
 
-def python_source(f: ex.Formula, names: Mapping[str, str]) -> str:
-    """The Python expression computing formula `f`, each name read as `names[name]`."""
+#: How large a whole number named in `small` may be (bids, tricks, hand sizes, seat counts):
+#: sums, differences and products of these stay far below the number limit, so they need no check.
+SMALL = 10**9
+
+
+def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:
+    """The Python expression computing formula `f`, each name read as `names[name]`. `small`:
+    names whose values are always whole numbers below SMALL in size; arithmetic on them is
+    written without the number limit's check where it provably cannot be reached."""
     if f.constant is not None:
         return literal(f.constant)
     checked = f.checked
     if checked is None:
         raise Untranslatable(f.source)
+
+    def bound(node: ex.Node) -> int | None:
+        """How large the whole-number value of `node` can be, when that is known."""
+        if isinstance(node, ex.Literal):
+            return abs(node.value) if type(node.value) is int else None
+        if isinstance(node, ex.Name):
+            return SMALL if node.name in small else None
+        if isinstance(node, ex.Unary) and node.op == "-":
+            return bound(node.operand)
+        if isinstance(node, ex.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
+            a, b = bound(node.left), bound(node.right)
+            if a is None or b is None:
+                return None
+            return a * b if node.op == "*" else a + b
+        if isinstance(node, ex.Conditional):
+            a, b = bound(node.then), bound(node.otherwise)
+            return None if a is None or b is None else max(a, b)
+        if isinstance(node, ex.Call) and not isinstance(node, ex.Aggregate) and node.function in ("abs", "min", "max") and node.args:
+            if node.function != "abs" and len(node.args) == 1:
+                return None  # min/max of a list
+            each = [bound(a) for a in node.args]
+            return None if None in each else max(each)  # type: ignore[type-var]
+        return None
+
+    def unchecked(node: ex.Binary) -> bool:
+        b = bound(node)
+        return b is not None and b < ex.MAX_NUMBER
 
     def write(node: ex.Node) -> str:
         if isinstance(node, ex.Literal):
@@ -95,10 +129,12 @@ def python_source(f: ex.Formula, names: Mapping[str, str]) -> str:
                 return f"({a} {op} {b})"
             if op in _COMPARE:
                 return f"({a} {op} {b})"
-            if op == "+":
-                return f"_concat({a}, {b})" if checked.types.get(id(node)) == Type.LIST else f"_num({a} + {b})"
-            if op == "-":
-                return f"_num({a} - {b})"
+            if op == "+" and checked.types.get(id(node)) == Type.LIST:
+                return f"_concat({a}, {b})"
+            if op in ("+", "-", "*") and unchecked(node):
+                return f"({a} {op} {b})"
+            if op in ("+", "-"):
+                return f"_num({a} {op} {b})"
             return _ARITH[op].format(a, b)
         raise Untranslatable(type(node).__name__)
 
