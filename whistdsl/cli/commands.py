@@ -176,7 +176,7 @@ def compile_ruleset(
 ) -> None:
     """Print the Python the compiled engine writes for a ruleset's hands at one table size.
 
-    Example: whistdsl compile serbian --players 3
+    Example: whistdsl compile house.yaml --players 4
     """
     from ..engine.errors import RuleError
     from ..engine.table import table_facts
