@@ -99,3 +99,13 @@ def test_importing_the_package_and_the_command_line_imports_nothing_heavy() -> N
     assert not HEAVY & modules_after("import whistdsl, whistdsl.cli")
     assert not HEAVY & modules_after("import whistdsl.cli.commands")
     assert "typer" not in modules_after("import whistdsl.cli")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_lint_paths_said_without_typer_are_what_typer_says(encoding: str, tmp_path: Path) -> None:
+    ruleset = tmp_path / "odd.yaml"
+    ruleset.write_text('whistdsl: 1\nname: "Ünïcode ♠"\nextends: oh-hell\nscoring:\n  points: ♠ + 1\n', encoding="utf-8")
+    quick = run("lint", str(ruleset), "rulesets/serbian.yaml", cache=None, PYTHONIOENCODING=encoding)
+    typer_said = run("lint", "--format", "text", str(ruleset), "rulesets/serbian.yaml", cache=None, PYTHONIOENCODING=encoding)
+    assert (quick.returncode, quick.stdout, quick.stderr) == (typer_said.returncode, typer_said.stdout, typer_said.stderr)
+    assert quick.returncode == 1 and "W300" in quick.stdout

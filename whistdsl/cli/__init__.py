@@ -133,8 +133,17 @@ def error_line(message: str) -> str:
 
 
 def _say(text: str, err: bool = False) -> None:
-    """A line, as `typer.echo` writes it."""
+    """A line, as `typer.echo` writes it: as UTF-8 to a stream set up for ASCII (click takes such
+    a stream for a misconfigured one), else to the stream as it is."""
+    import codecs
+
     stream = sys.stderr if err else sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None and codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii":
+        stream.flush()
+        buffer.write((text + "\n").encode("utf-8", "replace"))
+        buffer.flush()
+        return
     stream.write(text + "\n")
     stream.flush()
 
