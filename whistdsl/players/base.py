@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol
 
-from ..engine.game import PLAY, Action, Game, SeatView
+from ..engine.game import PLAY, Action, Game, SeatView, uniform_chooser
 from ..engine.tricks import TrickPlay
 
 
@@ -40,8 +40,7 @@ class RandomPlayer:
 
     def chooser(self, rng: random.Random) -> Callable[[list[int]], int]:
         """The same choice as `act`, as one cheap call (for simulating many games)."""
-        rnd = rng.random
-        return lambda legal: legal[int(rnd() * len(legal))]
+        return uniform_chooser(rng)
 
 
 #: Computer players by name, for `--bots`. Other modules add stronger ones.
@@ -93,13 +92,16 @@ def play_out(game: Game, players: list[Player]) -> None:
     """Play `game` to the end with one computer player per seat."""
     rng = game.rng
     unobserved = all(not p.observes for p in players)
+    every_seat_random = all(type(p) is RandomPlayer for p in players)  # the engine draws for them in place
     choose = [_chooser(p, game, seat, rng) for seat, p in enumerate(players)]
     fast = all(c is not None for c in choose)
     while not game.over:
         if not fast or (game.kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
         elif game.kind.view != "forehead":
-            game.play_hand_unobserved(choose)  # type: ignore[arg-type]
+            if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
+                game.bid_unobserved(choose)  # type: ignore[arg-type]
+            game.play_hand_unobserved(None if every_seat_random else choose)  # type: ignore[arg-type]
         elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)  # type: ignore[arg-type]
         else:

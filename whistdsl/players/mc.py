@@ -150,7 +150,9 @@ def rollout(game: Game, rng: random.Random) -> None:
     `SeatWindow`) unless the cards are on the foreheads."""
     bidder = HeuristicPlayer()
     if game.kind.view != "forehead":  # type: ignore[union-attr]
-        game.play_hand_unobserved([bidder.seat_chooser(SeatWindow(game, seat), rng) for seat in range(game.players)])  # type: ignore[misc]
+        choose = [bidder.seat_chooser(SeatWindow(game, seat), rng) for seat in range(game.players)]
+        game.bid_unobserved(choose)  # type: ignore[arg-type]  # in the interpreter, whose position the bidders' views show
+        game.play_hand_unobserved(choose)  # type: ignore[arg-type]
         return
     while game.phase != OVER:
         seat = game.to_act
