@@ -58,7 +58,7 @@ def replay_in_whistdsl(ruleset: str, n: int, module, trace: list, card) -> int:
         if tag == "deal":
             _, k, dealer, trump, turned, dealt = record
             assert (game.hand_size, game.dealer, game.trump) == (k, dealer, trump)
-            held = [set(cards) for cards in dealt]
+            held = [list(cards) for cards in dealt]
             playing = sum(1 for cards in dealt if cards)
             trick = []
         elif tag == "trump":  # a seat names trump (a decision)
@@ -78,7 +78,7 @@ def replay_in_whistdsl(ruleset: str, n: int, module, trace: list, card) -> int:
         elif tag == "play":
             _, seat, c = record
             assert game.phase == "play" and game.to_act == seat
-            allowed = module.legal_cards(held[seat], trick, trump)
+            allowed = module.legal_cards(n, held[seat], trick, trump)
             assert sorted(game.legal_actions()) == sorted(card(x) for x in allowed)
             game.act(card(c))
             held[seat].remove(c)
@@ -101,6 +101,29 @@ def run_check(module, *args: str) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------- Romanian
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_romanian_yardstick_checks_its_games(players):
+    assert "check OK" in run_check(yardstick("ref_romanian"), "--games", "20", "--players", str(players), "--seed", "3")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_romanian_yardstick_plays_the_bundled_rules(players):
+    """With 6 players the dealer sits out (the shared engine lets all six play)."""
+    module = yardstick("ref_romanian")
+    play = module.make_engine(players, random.Random(players))
+    hands = 0
+    for _ in range(8):
+        trace: list = []
+        scores = [0] * players
+        play(scores, trace)
+        assert module.check_trace(players, trace) == scores
+        hands += replay_in_whistdsl("romanian", players, module, trace, suited(2 * players))
+    assert hands >= 150
+
+
 # ---------------------------------------------------------------- Serbian
 
 
@@ -121,3 +144,32 @@ def test_serbian_yardstick_plays_the_bundled_rules(players):
         assert module.check_trace(players, trace) == scores
         hands += replay_in_whistdsl("serbian", players, module, trace, suited(13))
     assert hands >= 160
+
+
+# ---------------------------------------------------------------- Wizard (language 2)
+
+
+def wizard_card(c: int) -> int:
+    """ref_wizard's trace ids: suited 0..51 as suit * 13 + rank, a Wizard 52, a Jester 53; in
+    whistdsl the specials are 4 * 16 + their index in the ruleset's list (Wizard 0, Jester 1)."""
+    return suited(13)(c) if c < 52 else 64 + c - 52
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_wizard_yardstick_checks_its_games(players):
+    assert "check OK" in run_check(yardstick("ref_wizard"), "--games", "20", "--players", str(players), "--seed", "3")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_wizard_yardstick_plays_the_bundled_rules(players):
+    module = yardstick("ref_wizard")
+    play = module.make_engine(players, random.Random(players))
+    hands = named = 0
+    for _ in range(12):
+        trace: list = []
+        scores = [0] * players
+        play(scores, trace)
+        assert module.check_trace(players, trace) == scores
+        hands += replay_in_whistdsl("wizard", players, module, trace, wizard_card)
+        named += sum(1 for r in trace if r[0] == "trump")
+    assert hands >= 120 and named > 0  # some hands turned a Wizard: the dealer named trump

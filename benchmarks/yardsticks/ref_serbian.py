@@ -181,8 +181,9 @@ def legal_bids(k, bids_so_far, is_last):
     return [b for b in range(k + 1) if not (is_last and bids_so_far + b == k)]
 
 
-def legal_cards(hand, trick, trump):
-    """The cards of `hand` (a set of ids) the rules allow on `trick` (the cards played so far)."""
+def legal_cards(n, hand, trick, trump):
+    """The cards of `hand` (a set of ids) the rules allow on `trick` (the cards played so far);
+    the same at every table size n."""
     if not trick:
         return set(hand)
     led = suit(trick[0])
@@ -240,7 +241,7 @@ def check_trace(n, trace):
             for i in range(n):
                 tag, p, c = next(it)
                 assert tag == "play" and p == right(leader, i)
-                assert c in legal_cards(hand[p], trick, trump), "illegal card"
+                assert c in legal_cards(n, hand[p], trick, trump), "illegal card"
                 hand[p].remove(c)
                 trick.append(c)
             leader = right(leader, trick_winner(trick, trump))
