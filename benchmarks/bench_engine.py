@@ -16,10 +16,13 @@ ruleset is for 4 to 6), Wizard at 4), it times in the same run, interleaved roun
 
 It prints games per second for each engine (the median of the rounds) and the median of the
 rounds' ratios whistdsl / dedicated engine: absolute times drift on a shared machine, the
-ratio measured in one run is the figure to read.
+ratio measured in one run is the figure to read. Each run lasts `--seconds` of wall time; its
+rate is counted by default in the CPU time the process used (`--clock cpu`), which a loaded
+machine disturbs far less than the wall clock (`--clock wall`).
 
     python benchmarks/bench_engine.py [--seconds 2] [--rounds 5] [--games romanian,serbian]
-                                      [--players 4,6] [--markdown] [--reference PATH]
+                                      [--players 4,6] [--clock cpu|wall] [--markdown]
+                                      [--no-openspiel] [--reference PATH]
 
 `--reference PATH` times another Romanian engine (a module with `make_engine(players, rng)`
 returning `play_game(scores)`, e.g. ../shared/bench/ref_romanian.py, the engine of the issue)
@@ -65,10 +68,12 @@ def has_pyspiel() -> bool:
     return importlib.util.find_spec("pyspiel") is not None
 
 
-def timed(play_one, seconds: float, batch: int) -> float:
-    """Games per second of `play_one()` run in batches for about `seconds`."""
+def timed(play_one, seconds: float, batch: int) -> tuple[float, float]:
+    """Games per second of `play_one()` run in batches for about `seconds` of wall time: by the
+    wall clock, and by the CPU time this process used (what the engine costs, whatever share
+    of the machine the other processes left it)."""
     games = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     stop = start + seconds
     while True:
         for _ in range(batch):
@@ -76,10 +81,10 @@ def timed(play_one, seconds: float, batch: int) -> float:
         games += batch
         if time.perf_counter() >= stop:
             break
-    return games / (time.perf_counter() - start)
+    return games / (time.perf_counter() - start), games / (time.process_time() - cpu)
 
 
-def whistdsl_rate(rules, players: int, seconds: float, seed: int) -> float:
+def whistdsl_rate(rules, players: int, seconds: float, seed: int) -> tuple[float, float]:
     count = [seed]
 
     def one() -> None:
@@ -89,7 +94,7 @@ def whistdsl_rate(rules, players: int, seconds: float, seed: int) -> float:
     return timed(one, seconds, 5)
 
 
-def engine_rate(module, players: int, seconds: float, seed: int, batch: int = 10) -> float:
+def engine_rate(module, players: int, seconds: float, seed: int, batch: int = 10) -> tuple[float, float]:
     play = module.make_engine(players, random.Random(seed))
     return timed(lambda: play([0] * players), seconds, batch)
 
@@ -108,6 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; medians are reported (default 5)")
     ap.add_argument("--games", help=f"comma-separated, of {', '.join(GAMES)} (default: all)")
     ap.add_argument("--players", help="comma-separated table sizes (default: each game's own: " + "; ".join(f"{g} {','.join(map(str, p))}" for g, (_, p) in GAMES.items()) + ")")
+    ap.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="games per second of CPU time used by the benchmark (default; steadier on a shared machine) or of wall time",
+    )
     ap.add_argument("--no-openspiel", action="store_true", help="leave OpenSpiel out even when pyspiel is installed")
     ap.add_argument("--markdown", action="store_true", help="print the table for the README")
     ap.add_argument("--reference", type=Path, help="a Romanian engine to time in place of yardsticks/ref_romanian.py")
@@ -158,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
             if r % 2:
                 runs.reverse()  # alternate who goes first, round by round
             for name, run in runs:
-                rates[(game, n)][name].append(run())
+                wall, cpu = run()
+                rates[(game, n)][name].append(cpu if args.clock == "cpu" else wall)
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
 
     rows = []
@@ -177,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
     today = datetime.date.today().isoformat()
-    how = f"medians of {args.rounds} interleaved {args.seconds:g}-second runs; {machine()}; {today}"
+    clock = "games per second of CPU time" if args.clock == "cpu" else "games per second of wall time"
+    how = f"{clock}, medians of {args.rounds} interleaved {args.seconds:g}-second runs; {machine()}; {today}"
     if args.markdown:
         print("| game | players | whistdsl games/s | dedicated engine games/s | OpenSpiel games/s | whistdsl / dedicated | OpenSpiel / dedicated |")
         print("|---|---|---|---|---|---|---|")
@@ -186,10 +199,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {game} | {n} | {w:,.0f} | {d:,.0f} | {'' if o is None else f'{o:,.0f}'} | **{ratio:.2f}** | {'' if os_ratio is None else f'{os_ratio:.2f}'} |"
             )
         print()
-        print(f"({how}.)")
+        command = " ".join(["python benchmarks/bench_engine.py", *(sys.argv[1:] if argv is None else argv)])
+        print(f"(`{command}`: {how}; a loaded machine, load average about {os.getloadavg()[0]:.0f}.)")
         return 0
     print(f"random play, whole games; {how}")
-    print(f"  {'game':10} {'players':>7} {'whistdsl':>10} {'dedicated':>10} {'OpenSpiel':>10} {'ratio':>6} {'OS ratio':>8}   (games/s; ratios to the dedicated engine)")
+    print(f"  {'game':10} {'players':>7} {'whistdsl':>10} {'dedicated':>10} {'OpenSpiel':>10} {'ratio':>6} {'OS ratio':>8}   (ratios to the dedicated engine)")
     for game, n, w, d, o, ratio, os_ratio in rows:
         print(
             f"  {game:10} {n:7} {w:10.0f} {d:10.0f} {'-' if o is None else f'{o:.0f}':>10} {ratio:6.2f} {'-' if os_ratio is None else f'{os_ratio:.2f}':>8}"

@@ -30,7 +30,11 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
 def yardstick(name: str):
-    spec = importlib.util.spec_from_file_location(f"yardstick_{name}", YARDSTICKS / f"{name}.py")
+    return load_script(YARDSTICKS / f"{name}.py")
+
+
+def load_script(path: Path):
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
@@ -179,3 +183,37 @@ def test_wizard_yardstick_plays_the_bundled_rules(players):
         hands += replay_in_whistdsl("wizard", players, module, trace, wizard_card)
         named += sum(1 for r in trace if r[0] == "trump")
     assert hands >= 120 and named > 0  # some hands turned a Wizard: the dealer named trump
+
+
+# ---------------------------------------------------------------- the benchmark's command line
+
+
+def bench_engine(*args: str) -> tuple[int, str, str]:
+    module = load_script(YARDSTICKS.parent / "bench_engine.py")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = module.main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_bench_engine_prints_a_row_per_game_and_table_size():
+    """A smoke run (one short round; the figures themselves are not checked: no timed test)."""
+    code, out, _ = bench_engine("--seconds", "0.001", "--rounds", "1", "--games", "serbian,wizard", "--players", "4", "--no-openspiel", "--markdown")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith(("| serbian", "| wizard"))]
+    assert [row.split("|")[1:3] for row in rows] == [[" serbian ", " 4 "], [" wizard ", " 4 "]]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--games", "bridge"), "unknown game 'bridge'"),
+        (("--players", "four"), "comma-separated list of whole numbers"),
+        (("--seconds", "0"), "--seconds must be positive"),
+        (("--reference", "no/such/engine.py"), "reference engine not found"),
+        (("--games", "serbian", "--players", "3"), "nothing to measure"),
+    ],
+)
+def test_bench_engine_refuses_bad_options(args, message):
+    code, _, err = bench_engine(*args)
+    assert code == 2 and message in err
