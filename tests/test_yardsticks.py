@@ -22,8 +22,7 @@ from pathlib import Path
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.engine import Game
-from whistdsl.engine.game import PresetDeal
+from whistdsl.engine import Game, PresetDeal
 
 YARDSTICKS = Path(__file__).resolve().parent.parent / "benchmarks" / "yardsticks"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
