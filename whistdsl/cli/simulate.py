@@ -49,7 +49,7 @@ PLOT_BINS = 40
 
 #: Games start..stop-1 of a simulation, played and tallied together.
 Chunk = tuple[int, int]
-F = TypeVar("F")  # a handle on a chunk being played (a concurrent.futures future)
+F = TypeVar("F")  # a handle on a chunk being played (a concurrent.futures or a Dask future)
 
 
 class SimulationError(RuntimeError):
@@ -399,23 +399,30 @@ def simulate(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Ruleset | None = None,
+    scheduler: str | None = None,
 ) -> Summary:
     """Play the simulation's games in `workers` processes (default: every core; 1 plays here, in
-    this process), calling `progress(games just finished)` as chunks come back."""
+    this process), or on the workers of the Dask cluster whose scheduler is at `scheduler`
+    (whistdsl/cli/cluster.py), calling `progress(games just finished)` as chunks come back."""
     if rules is None:
         rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)
     total = Tally()
     began = time.perf_counter()
-    workers = workers or available_cores()
-    work = chunks(simulation.games, workers)
-    workers = max(1, min(workers, math.ceil(simulation.games / chunk_size(simulation.games, workers))))  # one per chunk at most
-    if workers == 1:
-        for start, stop in work:
-            total.merge(play_games(simulation, rules, start, stop))
-            if progress:
-                progress(stop - start)
+    if scheduler is not None:
+        from .cluster import play_on_cluster
+
+        workers = play_on_cluster(scheduler, simulation, rules, total, progress)
     else:
-        _play_in_processes(simulation, rules, work, workers, total, progress)
+        workers = workers or available_cores()
+        work = chunks(simulation.games, workers)
+        workers = max(1, min(workers, math.ceil(simulation.games / chunk_size(simulation.games, workers))))  # one per chunk at most
+        if workers == 1:
+            for start, stop in work:
+                total.merge(play_games(simulation, rules, start, stop))
+                if progress:
+                    progress(stop - start)
+        else:
+            _play_in_processes(simulation, rules, work, workers, total, progress)
     seconds = time.perf_counter() - began
     return Summary(simulation, rules.name, total, seconds, workers, dict(rules.parameter_values))
 
@@ -655,6 +662,10 @@ def simulate_command(
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option("--scheduler", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
+    ] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions."""
     import importlib.util
@@ -678,6 +689,11 @@ def simulate_command(
             raise _usage(f"--plot {plot}: the file must end in .png or .svg")
         if importlib.util.find_spec("matplotlib") is None:
             raise _usage("--plot needs matplotlib: pip install 'whistdsl[plot]'")
+    if scheduler is not None:
+        if importlib.util.find_spec("distributed") is None:
+            raise _usage("--scheduler needs Dask distributed: pip install 'whistdsl[cluster]'")
+        if workers is not None:
+            raise _usage("--workers counts processes on this machine: with --scheduler the cluster's workers play")
     for option, target in (("--out", out), ("--plot", plot)):
         if target is None:
             continue
@@ -713,9 +729,9 @@ def simulate_command(
                     bar.advance(task, done)
                     bar.refresh()
 
-                summary = simulate(simulation, workers, advance, rules)
+                summary = simulate(simulation, workers, advance, rules, scheduler)
         else:
-            summary = simulate(simulation, workers, None, rules)
+            summary = simulate(simulation, workers, None, rules, scheduler)
     except SimulationError as e:
         typer.echo(f"whistdsl: {printable(e)}", err=True)
         raise typer.Exit(1) from None
