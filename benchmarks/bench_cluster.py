@@ -53,7 +53,7 @@ def main() -> int:
     address = args.scheduler
     began = time.perf_counter()
     if address is None:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
         address = cluster.scheduler_address
     started = time.perf_counter() - began
     print(f"| bots | games | local, {args.workers} processes: s | cluster: s | cluster / local | same numbers |")

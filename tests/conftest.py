@@ -1,12 +1,24 @@
-"""What every test file shares: the parallel runner's options when the runner is not there.
+"""What every test file shares: the parallel runner's options when the runner is not there, and
+bytecode kept for the processes the tests start.
 
 pyproject.toml runs the suite on every core (`-n auto --dist loadgroup`, with pytest-xdist from
 the test extra). Without pytest-xdist, or with `-p no:xdist` to debug in one process, those
 options are still accepted and do nothing, and the `xdist_group` mark is known: the suite runs
 serially, as with `-n 0`.
+
+With PYTHONDONTWRITEBYTECODE set, each of the few hundred `python -m whistdsl` processes the tests
+start would compile whistdsl from source again, and each worker would rewrite every test
+module's asserts again (a third of a second a process, seconds a worker). The suite keeps that
+bytecode instead, outside the source tree (PYTHONPYCACHEPREFIX, a folder in the temporary
+directory), so the tree stays as clean as the variable asks.
 """
 
 from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +32,16 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--dist", dest="dist", default="no", metavar="MODE", help="ignored without pytest-xdist")
 
 
+def _keep_bytecode_outside_the_tree() -> None:
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or str(Path(tempfile.gettempdir()) / f"whistdsl-tests-pycache-{os.getuid()}")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]  # for the workers and every process a test starts
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.dont_write_bytecode, sys.pycache_prefix = False, prefix  # and for this process
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _keep_bytecode_outside_the_tree()
     if not config.pluginmanager.has_plugin("xdist"):
         config.addinivalue_line("markers", "xdist_group(name): tests that pytest-xdist runs in one worker (here: all run in one process)")

@@ -1,7 +1,7 @@
 """`simulate --scheduler`: the games played on a Dask cluster's workers give the numbers of a local
 run with the same seed; without the `cluster` extra the option is a usage error, never a traceback.
 
-The cluster is a `distributed.LocalCluster` in this process (threads, no dashboard), so the test
+The cluster is a `distributed.LocalCluster` in this process (threads; its dashboard on a free port), so the test
 needs no network and takes seconds; it is skipped where distributed is not installed.
 """
 
@@ -29,7 +29,8 @@ def simulate_json(*args: str) -> dict:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    # the dashboard on any free port: suites running side by side never clash over 8787
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 
