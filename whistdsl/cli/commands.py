@@ -167,6 +167,37 @@ def reference() -> None:
     typer.echo(reference_markdown().rstrip())
 
 
+@app.command("compile")
+def compile_ruleset(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+) -> None:
+    """Print the Python the compiled engine writes for a ruleset's hands at one table size.
+
+    Example: whistdsl compile house.yaml --players 4
+    """
+    from ..engine.errors import RuleError
+    from ..engine.table import table_facts
+
+    rules = open_rules(ruleset, root, settings)
+    n = players if players is not None else rules.players_default
+    if not rules.players_min <= n <= rules.players_max:
+        raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+    if rules.table_problem(n) is not None:
+        raise _usage(f"--players {n}: {rules.table_problem(n)}")
+    try:
+        compiled = table_facts(rules, n).compiled
+    except RuleError as e:
+        _err(str(e))
+        raise typer.Exit(1) from None
+    lines = compiled.source.rstrip("\n").split("\n")
+    lines += ["", "# Left to the interpreter (game.py):" if compiled.interpreted else "# Nothing is left to the interpreter."]
+    lines += [f"# - {note}" for note in compiled.interpreted]
+    typer.echo("\n".join(printable(line) for line in lines))
+
+
 def _number(value: int | Fraction) -> str:
     return str(value)
 

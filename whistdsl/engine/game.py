@@ -343,7 +343,7 @@ class Game(State):
         size = plan.size
         # the deal step, then the trump step (engine/trump.py: chosen once per ruleset)
         self.phase = DEAL
-        none_first = rules.trump_none_when is not None and not self._trump_step.none_reads_card and self._no_trump(setup, None)
+        none_first = rules.trump_none_when is not None and not self._trump_step.none_reads_card and self._no_trump_before_deal(index, setup)
         turned, undealt = self._deal(preset, table, size, setup.playing, reuse_hands, none_first)
         self.phase = TRUMP
         trump = self._find_trump(preset, setup, turned, undealt, none_first)
@@ -622,6 +622,17 @@ class Game(State):
             self.leader = self._choose_first_leader()
         self.to_act = self.leader
         self.trick_order = self.play_orders[self.leader]
+
+    def _no_trump_before_deal(self, index: int, setup: HandSetup) -> bool:
+        """`trump.none_when` asked before the deal: the same answer for every game at this hand
+        of the schedule (remembered per table), asked again for a tie-break hand."""
+        kept = self.facts.no_trump.get(index)
+        if kept is not None and kept[0] is setup:
+            return kept[1]
+        known = self._no_trump(setup, None)
+        if index < self.scheduled_hands:
+            self.facts.no_trump[index] = (setup, known)
+        return known
 
     def _no_trump(self, setup: HandSetup, turned: Card | None) -> bool:
         """`trump.none_when`: before the deal, or, when it reads the turned card, once it is turned."""
@@ -928,8 +939,23 @@ class Game(State):
                 origin="trick.winner (" + ", ".join(r.text for r in self.rules.trick_winner) + ")",
             ) from None
 
-    def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
-        """Bid and play the rest of this hand with players that see only their legal actions."""
+    #: play hands with the compiled engine (engine/compiled.py) where it can; False: interpret every hand
+    use_compiled = True
+
+    def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]] | None) -> None:
+        """Bid and play the rest of this hand with players that see only their legal actions:
+        `choose[seat](legal)` picks each action; None: every seat picks uniformly at random,
+        drawing from `rng` as `uniform_chooser` does. A hand from its start goes to the compiled
+        engine when the ruleset's hands are compiled; the same draws give the same game."""
+        if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":
+            while self.phase == DECISION:  # a trump named before the bidding
+                options = self.decision_options()
+                self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]
+            if self.phase == BIDDING and not self.bid_log:
+                self.facts.compiled.play_hand(self, choose)
+                return
+        if choose is None:
+            choose = [uniform_chooser(self.rng)] * self.players
         if self.phase != PLAY:
             self.bid_unobserved(choose)
         self.play_tricks_unobserved(choose)
@@ -1071,6 +1097,13 @@ class Game(State):
             totals_after[seat] = total
             if new_running:  # a fresh dict each hand: the history keeps the old ones
                 running_after[seat] = dict(new_running)
+        self._close_hand(points, bonuses, totals_after, running_after)
+
+    def _close_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
+        """The scored hand's end: the new totals and running values, the hand's result in the
+        history, then the next hand or the end of the game (also called by engine/compiled.py's
+        generated hands, which score by themselves)."""
+        rules = self.rules
         self.totals = totals_after
         self.running = running_after
         plan = self.plan[self.index]
@@ -1216,6 +1249,13 @@ def _formula_error(
             values = {n: env[n] for n in f.names if n in env and n not in sets}
             return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
     return RuleError(str(error), hand=hand, seat=seat)
+
+
+def uniform_chooser(rng: random.Random) -> Callable[[list], Any]:
+    """A uniformly random pick from a list of legal actions, drawing once from `rng` (the random
+    player's choice; the compiled engine draws the same way in place)."""
+    rnd = rng.random
+    return lambda legal: legal[int(rnd() * len(legal))]
 
 
 _new_trick = tuple.__new__  # Trick(...) without its keyword handling: the hot path's constructor

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from ..language.expression import EvalError, Formula, Memo, Number, Value
 from ..rules.ruleset import HandSetup, LetError, PlannedHand, Ruleset
@@ -28,6 +29,9 @@ from .cards import Card, deck
 from .errors import RuleError
 from .scoring import start_running
 from .tricks import TrickPlay, trick_play
+
+if TYPE_CHECKING:
+    from .compiled import CompiledHand
 
 
 class BidTests(NamedTuple):
@@ -114,8 +118,17 @@ class TableFacts:
     orders: dict[tuple[int, bool, int | None], SeatOrders] = field(default_factory=dict)
     setups: dict[int, HandSetup] = field(default_factory=dict)  # per hand of the schedule
     hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]] = field(default_factory=dict)  # per (hand, trump)
+    no_trump: dict[int, tuple[HandSetup, bool]] = field(default_factory=dict)  # per hand of the schedule: `trump.none_when` before the deal
     bid_memo: Memo = field(default_factory=lambda: Memo(4096))  # legal bids, by what the limits read
     score_memo: Memo = field(default_factory=lambda: Memo(8192))  # (points, bonus, running), by what the scoring reads
+
+    @cached_property
+    def compiled(self) -> "CompiledHand":
+        """This table's hand as generated Python (engine/compiled.py), written the first time a
+        game asks for it."""
+        from .compiled import compiled_hand
+
+        return compiled_hand(self.rules, self.players)
 
     def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seat orders of a hand with this dealer; `first_bidder` when `bidding.first` chose it."""

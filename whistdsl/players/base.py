@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol
 
-from ..engine.game import Action, Game, SeatView
+from ..engine.game import Action, Game, SeatView, uniform_chooser
 
 
 class Player(Protocol):
@@ -34,8 +34,7 @@ class RandomPlayer:
 
     def chooser(self, rng: random.Random) -> Callable[[list[int]], int]:
         """The same choice as `act`, as one cheap call (for simulating many games)."""
-        rnd = rng.random
-        return lambda legal: legal[int(rnd() * len(legal))]
+        return uniform_chooser(rng)
 
 
 #: Computer players by name, for `--bots`. Other modules add stronger ones.
@@ -61,6 +60,7 @@ def play_out(game: Game, players: list[Player]) -> None:
     """Play `game` to the end with one computer player per seat."""
     rng = game.rng
     unobserved = all(not p.observes for p in players)
+    every_seat_random = all(type(p) is RandomPlayer for p in players)  # the engine draws for them in place
     choose = [
         p.chooser(rng) if hasattr(p, "chooser") else (lambda legal, act=p.act: act(None, legal, rng))  # type: ignore[misc]
         for p in players
@@ -69,7 +69,7 @@ def play_out(game: Game, players: list[Player]) -> None:
         if not unobserved:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
         elif game.kind.view != "forehead":
-            game.play_hand_unobserved(choose)
+            game.play_hand_unobserved(None if every_seat_random else choose)
         elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)
         else:

@@ -1,0 +1,482 @@
+"""The compiled engine: a ruleset's hand written out as Python source, once per table size.
+
+The generic engine (game.py) interprets a ruleset: at every bid and card it asks the ruleset's
+data what to do. For players that see only their legal actions (random play, simulations,
+rollouts) this module writes one Python function per ruleset and table size, `play_hand(g,
+choose)`, that bids, plays and scores a whole hand with the ruleset's choices already made:
+the bidding limits and the scoring formulas written out as Python expressions
+(language/codegen.py) over locals of the hand, the seat orders, the rule for a player void in
+the led suit, and the trick winner inlined; uniformly random choices drawn in place. The source
+is compiled with `compile()` once and kept on the table's facts; `whistdsl compile RULESET`
+prints it.
+
+It is the same engine, not a second one: the function works on the same `Game`, draws from the
+same generator in the same order as the interpreter with the same players, and leaves the same
+position and history behind, so a game gives the same record whichever plays it (tests run
+every bundled ruleset both ways). What it does not write out it hands back to the interpreter:
+a formula it cannot write (aggregates over seats, `ROLE.FACT`, `map`) is called as a formula, a
+hand with decisions other than a trump named before the bidding, or one whose players cannot
+see their cards, is played by game.py, and anything unusual (a formula that fails, a total
+that is a fraction or past the number limit, an illegal action) is handed to the interpreter to
+score or to report, so rule errors read the same.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from ..language.codegen import HELPERS, Untranslatable, python_source
+from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
+from .cards import SUIT_OF
+from .state import Phase, Trick
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+
+#: names whose values the engine makes whole numbers of the size of a deck: bids, tricks, counts
+SMALL_NAMES = frozenset({"bid", "tricks", "diff", "bids_so_far", "bids_made", "position", "hand_size", "players"})
+
+
+class _AllBids(dict):
+    """size -> [0, 1, ..., size]: every bid, for a ruleset without bidding limits (made once a size)."""
+
+    def __missing__(self, size: int) -> list[int]:
+        bids = self[size] = list(range(size + 1))
+        return bids
+
+
+@dataclass(frozen=True)
+class CompiledHand:
+    """The generated hand of one ruleset at one table size: its source, the function compiled
+    from it (None when the ruleset's hands are left to the interpreter), and why parts of it
+    are left to the interpreter."""
+
+    source: str
+    play_hand: Callable | None
+    interpreted: tuple[str, ...]
+
+
+def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
+    """The generated hand of `rules` at `players` seats (kept on the table's facts)."""
+    writer = _Writer(rules, players)
+    source = writer.module()
+    if writer.declined:
+        return CompiledHand(source, None, tuple(writer.notes))
+    namespace = dict(HELPERS, EvalError=EvalError, SUIT_OF=SUIT_OF, Trick=Trick, new_trick=tuple.__new__, PLAY=Phase.PLAY, MAX=MAX_NUMBER)
+    namespace.update(writer.constants)
+    code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
+    exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
+    return CompiledHand(source, namespace["play_hand"], tuple(writer.notes))
+
+
+def why_not_compiled(rules: "Ruleset") -> str | None:
+    """Why hands of `rules` are played by the interpreter only (None: they are compiled)."""
+    if rules.trump_choice is not None and (rules.trump_choice.after_bidding or rules.trump_choice.who == "declarer"):
+        return "a seat names trump after the bidding"
+    for what, present in (
+        ("named calls", bool(rules.calls)),
+        ("blind bids", rules.blind_bids),
+        ("bids made together", rules.bids_together),
+        ("an auction", rules.auction is not None),
+        ("seats excused from bidding", rules.skip is not None),
+    ):
+        if present:
+            return f"its hands have {what}"
+    return None
+
+
+class _Writer:
+    """Writes the source of `play_hand` for one ruleset and table size."""
+
+    def __init__(self, rules: "Ruleset", players: int):
+        self.rules, self.players = rules, players
+        self.notes: list[str] = []
+        self.constants: dict[str, object] = {}
+        self.hand_names: dict[str, str] = {}  # a name read of the hand's env -> its local
+        self.declined = False
+
+    # ------------------------------------------------------------ names
+
+    def _source(self, formula: Formula, own: dict[str, str]) -> str:
+        """The formula as Python: its own names from `own`, the others read of the hand's env
+        into locals bound at the hand's start. Raises Untranslatable (and binds nothing)."""
+        names = dict(own)
+        wanted = {}
+        for name in sorted(formula.names - set(own)):
+            local = self.hand_names.get(name) or wanted.get(name)
+            if local is None:
+                plain = name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
+                local = f"h_{name}" if plain else f"h{len(self.hand_names) + len(wanted)}"
+                wanted[name] = local
+            names[name] = local
+        source = python_source(formula, names, SMALL_NAMES)
+        self.hand_names.update(wanted)
+        return source
+
+    # ------------------------------------------------------------ the module
+
+    def module(self) -> str:
+        rules, n = self.rules, self.players
+        head = [
+            f"# The compiled hand of {rules.name!r} at {n} players: written by whistdsl from the ruleset's",
+            "# checked formulas and rules (engine/compiled.py). g is the Game, at the start of a hand's",
+            "# bidding. play_hand_random: every seat plays uniformly at random, drawing from g.rng",
+            "# exactly as the random player does; play_hand: choose[seat](legal) picks each action.",
+            "",
+        ]
+        why = why_not_compiled(rules)
+        if why is not None:
+            self.declined = True
+            self.notes.append(f"every hand is interpreted: {why}")
+            return "\n".join(head + [f"# Not compiled: {why}; game.py plays these hands.", ""])
+        bodies = {}
+        for random in (True, False):
+            bodies[random] = [*self._bidding(random), *self._play(random), *self._scoring()]
+        binds = [f"    {local} = E[{name!r}]" for name, local in sorted(self.hand_names.items())]
+        start = [
+            "    rnd = g.rng.random",
+            "    size = g.hand_size",
+            "    trump = g.trump",
+            "    dealer = g.dealer",
+            "    E = g.hand_env",
+            "    order = g.bidding_order",
+            "    totals = g.totals",
+            "    running = g.running",
+            "    bids = g.bids",
+            "    bid_log = g.bid_log",
+            "    hands = g.hands",
+            *binds,
+        ]
+        lines = [
+            *head,
+            "def play_hand(g, choose):",
+            "    if choose is None:",
+            "        return play_hand_random(g)",
+            *start,
+            *bodies[False],
+            "def play_hand_random(g):",
+            *start,
+            *bodies[True],
+        ]
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------ bidding
+
+    def _bidding(self, random: bool) -> list[str]:
+        rules = self.rules
+        formulas = [f for f in (rules.allowed, *(k.allowed for k in rules.kinds.values())) if f is not None]
+        kinds_differ = any(k.allowed is not None for k in rules.kinds.values())
+        own = {
+            "bid": "b",
+            "bids_so_far": "so_far",
+            "bids_made": "k",
+            "is_last": "(k == last)",
+            "is_first": "(k == 0)",
+            "position": "(k + 1)",
+            "total": "totals[seat]",
+            "is_dealer": "(seat == dealer)",
+            "call": "''",
+            "blind": "False",
+            "is_declarer": "False",
+            "auction_bid": "0",
+            "excused": "False",
+            **{name: f"running[seat][{name!r}]" for name in rules.running_names},
+        }
+        test = None
+        if formulas and not kinds_differ:
+            try:
+                test = " and ".join(self._source(f, own) for f in formulas)
+            except Untranslatable as e:
+                self._note(f"bidding.allowed is called as a formula ({e} is not written out)")
+        elif kinds_differ:
+            self._note("the bidding limits differ by kind of hand: the interpreter works out the legal bids")
+        lines = [
+            "    # the bidding, in bidding order",
+            "    last = len(order) - 1",
+            "    so_far = 0",
+            "    for k, seat in enumerate(order):",
+        ]
+        if not formulas:
+            self.constants["ALL_BIDS"] = _AllBids()
+            lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
+        elif test is not None:
+            # the limits are pure: the legal bids are remembered by the values they read
+            read = sorted(set().union(*(f.names for f in formulas)) - {"bid"})
+            key = "".join(f"{own.get(name) or self.hand_names[name]}, " for name in read)
+            self.constants["LEGAL_BIDS"] = Memo(4096)
+            lines += [
+                f"        key = (size, {key})",
+                "        legal = LEGAL_BIDS.get(key)",
+                "        if legal is None:",
+                "            try:",
+                f"                legal = [b for b in range(size + 1) if {test}]",
+                "            except EvalError:",
+                "                legal = None",
+                "            if not legal:  # the interpreter reports the rule error, naming the formula",
+                "                g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
+                "                g._legal_bids()",
+                "                raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
+                "            LEGAL_BIDS.keep(key, legal)",
+            ]
+        else:
+            lines += [
+                "        g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
+                "        legal = g._legal_bids()  # the interpreter's limits (formulas not written out)",
+            ]
+        if random:
+            lines += ["        b = legal[int(rnd() * len(legal))]"]
+        else:
+            lines += [
+                "        b = choose[seat](legal)",
+                "        if type(b) is not int or b not in legal:",
+                "            g.to_act, g.bids_so_far = seat, so_far",
+                "            raise g._bid_refusal(b, legal)",
+            ]
+        lines += [
+            "        bids[seat] = b",
+            "        bid_log.append((seat, b))",
+            "        so_far += b",
+            "    g.bids_so_far = so_far",
+            "    g._legal_bids_cache = None",
+            "    g._begin_play()",
+        ]
+        return lines
+
+    def _note(self, note: str) -> None:
+        if note not in self.notes:
+            self.notes.append(note)
+
+    # ------------------------------------------------------------ the tricks
+
+    def _play(self, random: bool) -> list[str]:
+        rules = self.rules
+        lines = [
+            "    # the tricks",
+            "    leader = g.leader",
+            "    play_orders = g.play_orders",
+            "    tricks = g.tricks",
+            "    taken = g.taken",
+        ]
+        if not rules.standard_tricks:
+            self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
+            lines += self._general_tricks(random)
+        elif random:
+            lines += self._standard_tricks_random(rules.when_void)
+        else:
+            lines += self._standard_tricks(rules.when_void)
+        lines += ["    g.trick = []", "    g._legal_cache = None"]
+        return lines
+
+    #: a uniformly random card of hand `h` holding `left` cards: the same card as the random
+    #: player's pick from the hand's cards listed suit by suit
+    _ANY_CARD = [
+        "x = int(rnd() * left)",
+        "for s in SUITS:",
+        "    lst = h[s]",
+        "    if x < len(lst):",
+        "        c = lst.pop(x)",
+        "        break",
+        "    x -= len(lst)",
+    ]
+
+    def _standard_tricks_random(self, when_void: str) -> list[str]:
+        """Random play of standard tricks: follow suit; when void, the ruleset's rule; the highest
+        trump, else the highest card of the led suit (cards of one suit compare by value)."""
+        self.constants["SUITS"] = (0, 1, 2, 3)
+        any_card = lambda indent: [" " * indent + line for line in self._ANY_CARD]  # noqa: E731
+        lines = [
+            "    for t in range(size):",
+            "        left = size - t  # every playing seat holds this many cards now",
+            "        seats = play_orders[leader]",
+            "        h = hands[leader]",
+            *any_card(8),
+            "        cards = [c]  # the trick's cards, in the order of `seats`",
+            "        led = win_suit = s",
+            "        win_card = c",
+            "        win = leader",
+            "        for seat in seats[1:]:",
+            "            h = hands[seat]",
+            "            lst = h[led]",
+            "            if lst:  # must follow suit",
+            "                c = lst.pop(int(rnd() * len(lst)))",
+            "                cards.append(c)",
+            "                if win_suit == led and c > win_card:",
+            "                    win, win_card = seat, c",
+            "                continue",
+        ]
+        if when_void != "free":
+            lines += ["            lst = h[trump] if trump >= 0 else None", "            if lst:"]
+            if when_void == "must_overtrump":
+                lines += [
+                    "                best = max((x for x in cards if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
+                    "                legal = [x for x in lst if x > best] or lst",
+                    "                c = legal[int(rnd() * len(legal))]",
+                    "                lst.remove(c)",
+                ]
+            else:
+                lines += ["                c = lst.pop(int(rnd() * len(lst)))  # must trump"]
+            lines += [
+                "                cards.append(c)",
+                "                if win_suit != trump or c > win_card:",
+                "                    win, win_card, win_suit = seat, c, trump",
+                "                continue",
+            ]
+        lines += [
+            "            # any card",
+            *any_card(12),
+            "            cards.append(c)",
+            "            if (s == win_suit and c > win_card) or (s == trump and win_suit != trump):",
+            "                win, win_card, win_suit = seat, c, s",
+            "        tricks.append(new_trick(Trick, (leader, tuple(zip(seats, cards)), win)))",
+            "        taken[win] += 1",
+            "        leader = win",
+        ]
+        return lines
+
+    def _standard_tricks(self, when_void: str) -> list[str]:
+        """Standard tricks with the players' own choices (each checked against the legal cards)."""
+        lines = [
+            "    for t in range(size):",
+            "        trick = g.trick = []",
+            "        seats = play_orders[leader]",
+            "        h = hands[leader]",
+            "        legal = h[0] + h[1] + h[2] + h[3]",
+            "        c = choose[leader](legal)",
+            "        if c not in legal:",
+            "            raise g._card_refusal(leader, c)",
+            "        s = SUIT_OF[c]",
+            "        h[s].remove(c)",
+            "        trick.append((leader, c))",
+            "        led = win_suit = s",
+            "        win_card = c",
+            "        win = leader",
+            "        for seat in seats[1:]:",
+            "            h = hands[seat]",
+            "            if h[led]:",
+            "                legal = h[led]  # must follow suit",
+        ]
+        if when_void == "must_overtrump":
+            lines += [
+                "            elif trump >= 0 and h[trump]:  # void: must over-trump if it can, else trump",
+                "                best = max((x for _, x in trick if SUIT_OF[x] == trump), default=-1)",
+                "                legal = [x for x in h[trump] if x > best] or h[trump]",
+            ]
+        elif when_void != "free":
+            lines += [
+                "            elif trump >= 0 and h[trump]:  # void: must trump",
+                "                legal = h[trump]",
+            ]
+        lines += [
+            "            else:  # any card",
+            "                legal = h[0] + h[1] + h[2] + h[3]",
+            "            c = choose[seat](legal)",
+            "            if c not in legal:",
+            "                raise g._card_refusal(seat, c)",
+            "            s = SUIT_OF[c]",
+            "            h[s].remove(c)",
+            "            trick.append((seat, c))",
+            "            if (s == win_suit and c > win_card) or (s == trump and win_suit != trump):",
+            "                win, win_card, win_suit = seat, c, s",
+            "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
+            "        taken[win] += 1",
+            "        leader = win",
+        ]
+        return lines
+
+    def _general_tricks(self, random: bool) -> list[str]:
+        """Special cards and ordered winner rules: engine/tricks.py's general trick rules, called."""
+        if random:
+            pick = ["                c = legal[int(rnd() * len(legal))]"]
+        else:
+            pick = [
+                "                c = choose[seat](legal)",
+                "                if c not in legal:",
+                "                    raise g._card_refusal(seat, c)",
+            ]
+        return [
+            "    legal_cards = g.tricks_play.legal",
+            f"    when_void = {self.rules.when_void!r}",
+            "    for t in range(size):",
+            "        trick = g.trick = []",
+            "        for seat in play_orders[leader]:",
+            "            h = hands[seat]",
+            "            legal = legal_cards(h, trick, trump, when_void)",
+            *[line[4:] for line in pick],
+            "            h[SUIT_OF[c]].remove(c)",
+            "            trick.append((seat, c))",
+            "        win = g._trick_winner(trick)  # names the rule when none picks a card",
+            "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
+            "        taken[win] += 1",
+            "        leader = win",
+        ]
+
+    # ------------------------------------------------------------ scoring
+
+    def _scoring(self) -> list[str]:
+        rules = self.rules
+        handed_back = ["    g._finish_hand()  # the interpreter scores the hand", "    return", ""]
+        if rules.points is None or rules.scores_in_passes:
+            self._note("the scoring reads the other seats' points: the interpreter scores each hand")
+            return handed_back
+        own = {
+            "bid": "bid",
+            "tricks": "won",
+            "made": "(won == bid)",
+            "over": "(won > bid)",
+            "under": "(won < bid)",
+            "diff": "abs(bid - won)",
+            "total": "totals[seat]",
+            "is_dealer": "(seat == dealer)",
+            "position": "(k + 1)",
+            "call": "''",
+            "blind": "False",
+            "is_declarer": "False",
+            "auction_bid": "0",
+            "excused": "False",
+            "points": "pts",
+            "bonus": "bon",
+            **{name: f"run[{name!r}]" for name in rules.running_names},
+        }
+        try:
+            points = self._source(rules.points, own)
+            bonus = self._source(rules.bonus, own) if rules.bonus is not None else "0"
+            after = [(r.name, self._source(r.after_hand, own)) for r in rules.running]
+        except Untranslatable as e:
+            self._note(f"the scoring is left to the interpreter ({e} is not written out)")
+            return handed_back
+        lines = [
+            "    # the scoring, seat by seat",
+            f"    points = [0] * {self.players}",
+            f"    bonuses = [0] * {self.players}",
+            "    totals_after = list(totals)",
+            "    running_after = list(running)",
+            "    try:",
+            "        for k, seat in enumerate(order):",
+            "            bid = bids[seat]",
+            "            won = taken[seat]",
+        ]
+        if after:
+            lines.append("            run = running[seat]")
+        lines += [
+            f"            pts = {points}",
+            f"            bon = {bonus}",
+        ]
+        if after:
+            lines.append("            running_after[seat] = {" + ", ".join(f"{name!r}: {src}" for name, src in after) + "}")
+        lines += [
+            "            points[seat] = pts + bon",
+            "            bonuses[seat] = bon",
+            "            total = totals[seat] + pts + bon",
+            "            if type(total) is not int or not -MAX < total < MAX:",
+            "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
+            "            totals_after[seat] = total",
+            "    except EvalError:",
+            "        g._finish_hand()  # the interpreter scores the hand, and names a formula that fails",
+            "        return",
+            "    g._close_hand(points, bonuses, totals_after, running_after)",
+            "",
+        ]
+        return lines

@@ -1,0 +1,141 @@
+"""Formulas as Python source: the checked tree of a formula written out as one Python expression.
+
+The compiled engine (engine/compiled.py) writes a ruleset's hot paths as Python source, once per
+table size; this is how a formula gets into that source. The expression computes exactly what
+the formula's closures (expression.py `compile_`) compute: it calls the same number helpers
+(`_num`, `_divide`, ...) wherever the closures do, so values, exact fractions, limits and
+EvalErrors are the same. What each name reads is the caller's choice (`names`: a name -> the
+Python expression for its value where the source is placed), which is what makes the code
+specialised: `hand_size` may be a local bound once a hand, `is_last` a comparison of the
+turn's counter.
+
+Aggregates over seats, one seat's fact (`dealer.bid`) and `map()` are not written out: a
+formula using one raises `Untranslatable`, and the caller keeps the interpreter for it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from . import expression as ex
+from .catalogue import CONSTANTS, Type
+
+#: What the source of a formula may call: put these in the namespace the source runs in.
+HELPERS = {
+    "Fraction": Fraction,
+    "_num": ex._num,
+    "_divide": ex._divide,
+    "_floordiv": ex._floordiv,
+    "_mod": ex._mod,
+    "_power": ex._power,
+    "_range": ex._range,
+    "_turning_range": ex._turning_range,
+    "_concat": ex._concat,
+    "_tri": ex._tri,
+    "_floor": ex._floor,
+    "_ceil": ex._ceil,
+    "_repeat": ex._repeat,
+    "_sum": ex._FUNCTION_IMPLS["sum"],
+}
+
+_CALLS = {"abs": "abs", "min": "min", "max": "max", "len": "len", "floor": "_floor", "ceil": "_ceil", "tri": "_tri", "repeat": "_repeat", "sum": "_sum"}
+_ARITH = {"*": "_num({} * {})", "/": "_divide({}, {})", "//": "_floordiv({}, {})", "%": "_mod({}, {})", "^": "_power({}, {})", "..": "_range({}, {})"}
+_COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+class Untranslatable(Exception):
+    """The formula uses something written out only by the interpreter (an aggregate, `ROLE.FACT`,
+    `map`), or a name the caller gave no source for."""
+
+
+def literal(value: ex.Value) -> str:
+    """A value as Python source (exact: a fraction stays a Fraction)."""
+    if isinstance(value, bool) or isinstance(value, (int, str)):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, tuple):
+        return "(" + "".join(literal(v) + ", " for v in value) + ")"
+    raise Untranslatable(f"a value {value!r}")
+
+
+#: How large a whole number named in `small` may be (bids, tricks, hand sizes, seat counts):
+#: sums, differences and products of these stay far below the number limit, so they need no check.
+SMALL = 10**9
+
+
+def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:
+    """The Python expression computing formula `f`, each name read as `names[name]`. `small`:
+    names whose values are always whole numbers below SMALL in size; arithmetic on them is
+    written without the number limit's check where it provably cannot be reached."""
+    if f.constant is not None:
+        return literal(f.constant)
+    checked = f.checked
+    if checked is None:
+        raise Untranslatable(f.source)
+
+    def bound(node: ex.Node) -> int | None:
+        """How large the whole-number value of `node` can be, when that is known."""
+        if isinstance(node, ex.Literal):
+            return abs(node.value) if type(node.value) is int else None
+        if isinstance(node, ex.Name):
+            return SMALL if node.name in small else None
+        if isinstance(node, ex.Unary) and node.op == "-":
+            return bound(node.operand)
+        if isinstance(node, ex.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
+            a, b = bound(node.left), bound(node.right)
+            if a is None or b is None:
+                return None
+            return a * b if node.op == "*" else a + b
+        if isinstance(node, ex.Conditional):
+            a, b = bound(node.then), bound(node.otherwise)
+            return None if a is None or b is None else max(a, b)
+        if isinstance(node, ex.Call) and not isinstance(node, ex.Aggregate) and node.function in ("abs", "min", "max") and node.args:
+            if node.function != "abs" and len(node.args) == 1:
+                return None  # min/max of a list
+            each = [bound(a) for a in node.args]
+            return None if None in each else max(each)  # type: ignore[type-var]
+        return None
+
+    def unchecked(node: ex.Binary) -> bool:
+        b = bound(node)
+        return b is not None and b < ex.MAX_NUMBER
+
+    def write(node: ex.Node) -> str:
+        if isinstance(node, ex.Literal):
+            return literal(node.value)
+        if isinstance(node, ex.Name):
+            if node.name in CONSTANTS and node.name not in checked.names:
+                return literal(CONSTANTS[node.name][1])
+            if node.name not in names:
+                raise Untranslatable(f"the name {node.name}")
+            return names[node.name]
+        if isinstance(node, (ex.Aggregate, ex.SeatFact, ex.Each)) or (isinstance(node, ex.Call) and node.function == "map"):
+            raise Untranslatable(type(node).__name__)
+        if isinstance(node, ex.Call):
+            return f"{_CALLS[node.function]}({', '.join(write(a) for a in node.args)})"
+        if isinstance(node, ex.ListOf):
+            return "(" + "".join(write(a) + ", " for a in node.items) + ")"
+        if isinstance(node, ex.TurningRange):
+            return f"_turning_range({write(node.first)}, {write(node.turn)}, {write(node.last)})"
+        if isinstance(node, ex.Unary):
+            return f"(-{write(node.operand)})" if node.op == "-" else f"(not {write(node.operand)})"
+        if isinstance(node, ex.Conditional):
+            return f"({write(node.then)} if {write(node.test)} else {write(node.otherwise)})"
+        if isinstance(node, ex.Binary):
+            a, b, op = write(node.left), write(node.right), node.op
+            if op in ("and", "or"):
+                return f"({a} {op} {b})"
+            if op in _COMPARE:
+                return f"({a} {op} {b})"
+            if op == "+" and checked.types.get(id(node)) == Type.LIST:
+                return f"_concat({a}, {b})"
+            if op in ("+", "-", "*") and unchecked(node):
+                return f"({a} {op} {b})"
+            if op in ("+", "-"):
+                return f"_num({a} {op} {b})"
+            return _ARITH[op].format(a, b)
+        raise Untranslatable(type(node).__name__)
+
+    return write(checked.tree)
