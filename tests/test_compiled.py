@@ -119,6 +119,27 @@ def test_the_compiled_hand_really_plays_the_hands():
     assert calls == list(range(1, len(game.history) + 1))
 
 
+@pytest.mark.parametrize("name", ["romanian", "wizard"])
+def test_a_player_asked_by_the_compiled_hand_sees_the_position_it_is_asked_in(name):
+    # the players' chooser may look at the game (as the bots' windows do): whose turn it is and
+    # what is legal there must be what the compiled hand offers
+    rules = bundled(name)
+    game = Game(rules, players=4, seed=4)
+    asked = []
+
+    class Looker(LastLegal):
+        def chooser(self, rng):
+            def choose(legal):
+                assert game.to_act is not None and sorted(game.legal_actions()) == sorted(legal)
+                asked.append(game.phase)
+                return legal[0]
+
+            return choose
+
+    play_out(game, [Looker() for _ in range(4)])
+    assert game.over and "bidding" in asked and "play" in asked
+
+
 def ruleset(tmp_path: Path, text: str):
     path = tmp_path / "house.yaml"
     path.write_text(text, encoding="utf-8")

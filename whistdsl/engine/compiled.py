@@ -230,9 +230,9 @@ class _Writer:
             lines += ["        b = legal[int(rnd() * len(legal))]"]
         else:
             lines += [
+                "        g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, legal  # the position a player may look at",
                 "        b = choose[seat](legal)",
                 "        if type(b) is not int or b not in legal:",
-                "            g.to_act, g.bids_so_far = seat, so_far",
                 "            raise g._bid_refusal(b, legal)",
             ]
         lines += [
@@ -344,6 +344,7 @@ class _Writer:
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             "        legal = h[0] + h[1] + h[2] + h[3]",
+            "        g.to_act, g._legal_cache = leader, None  # the position a player may look at",
             "        c = choose[leader](legal)",
             "        if c not in legal:",
             "            raise g._card_refusal(leader, c)",
@@ -372,6 +373,7 @@ class _Writer:
         lines += [
             "            else:  # any card",
             "                legal = h[0] + h[1] + h[2] + h[3]",
+            "            g.to_act, g._legal_cache = seat, None",
             "            c = choose[seat](legal)",
             "            if c not in legal:",
             "                raise g._card_refusal(seat, c)",
@@ -392,6 +394,7 @@ class _Writer:
             pick = ["                c = legal[int(rnd() * len(legal))]"]
         else:
             pick = [
+                "                g.to_act, g._legal_cache = seat, None  # the position a player may look at",
                 "                c = choose[seat](legal)",
                 "                if c not in legal:",
                 "                    raise g._card_refusal(seat, c)",
