@@ -11,7 +11,7 @@ import pytest
 
 from whistdsl import load_rules
 from whistdsl.engine import Game, SeatView
-from whistdsl.players import BOTS, RandomPlayer, decide
+from whistdsl.players import BOTS, RandomPlayer, decide, play_out
 from whistdsl.players.heuristic import HeuristicPlayer, trick_distribution
 from whistdsl.players.mc import MonteCarloPlayer, sample_hands
 from whistdsl.resources import bundled_rulesets
@@ -221,3 +221,21 @@ def test_heuristic_player_outscores_random_play():
             else:
                 random_total += game.result.totals[seat] / 3
     assert heuristic_total > random_total + 20 * 20  # by more than 20 points a game on average
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_play_out_plays_the_heuristic_as_decide_does_in_every_bundled_ruleset(name):
+    """play_out's fast path (each seat's chooser inside the engine's loop, reading its
+    SeatWindow) makes the same choices as asking the player with the whole view each time."""
+    rules = load_rules(name)
+    n = rules.players_min
+    kinds = ["heuristic"] * (n - 1) + ["random"]
+    half = Game(rules, players=n, seed=0).scheduled_hands // 2 + 1  # the second half of the schedule
+    slow = Game(rules, players=n, seed=1, start_at=half)
+    bots = [BOTS[k]() for k in kinds]
+    while not slow.over:
+        slow.act(decide(slow, bots[slow.to_act]))
+    fast = Game(rules, players=n, seed=1, start_at=half)
+    play_out(fast, [BOTS[k]() for k in kinds])
+    assert fast.history == slow.history
+    assert fast.result == slow.result

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..language.expression import Number, Value
 from ..rules.ruleset import PlannedHand, Ruleset
-from .cards import NO_TRUMP, Card, suit_name
+from .cards import NO_TRUMP, SPECIAL, Card, suit_name
+from .state import Phase
 
 if TYPE_CHECKING:
     from .game import Game, Trick
@@ -83,22 +84,31 @@ class SeatView:
         return frozenset(c for t in self.tricks for _, c in t.cards) | {c for _, c in self.trick}
 
 
+BIDDING, DECISION, OVER, PLAY = Phase.BIDDING, Phase.DECISION, Phase.OVER, Phase.PLAY
+
+
+def _by_suit(hand: list[list[Card]]) -> tuple[Card, ...]:
+    """A hand's cards as `game.by_suit` orders them (spades to clubs, high to low, then the
+    specials in the deck's order), from its lists by suit."""
+    cards: list[Card] = []
+    for suit in hand[:SPECIAL]:
+        if suit:
+            cards += sorted(suit, reverse=True)
+    if len(hand) > SPECIAL and hand[SPECIAL]:
+        cards += sorted(hand[SPECIAL])
+    return tuple(cards)
+
+
 def seat_view(game: Game, seat: int) -> SeatView:
     """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
-    from .game import BIDDING, DECISION, OVER, PLAY, by_suit
-
     if not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat}")
     phase = game.phase
     visible = game.can_see_own_hand(seat) and phase != OVER
-    own = tuple(by_suit(c for suit in game.hands[seat] for c in suit)) if visible else None
+    own = _by_suit(game.hands[seat]) if visible else None
     others: dict[int, tuple[Card, ...]] = {}
     if game.kind.view == "forehead" and phase != OVER:
-        others = {
-            s: tuple(by_suit(c for suit in game.hands[s] for c in suit))
-            for s in range(game.players)
-            if s != seat and s not in game.sitting_out
-        }
+        others = {s: _by_suit(game.hands[s]) for s in range(game.players) if s != seat and s not in game.sitting_out}
     legal: tuple[int, ...] | None = None
     if game.to_act == seat:
         if phase == BIDDING:
@@ -106,6 +116,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
         elif phase == DECISION:
             legal = tuple(game.decision_options())  # type: ignore[arg-type]
         elif visible:
+            from .game import by_suit
+
             legal = tuple(by_suit(game.legal_cards()))
     # bids made together are shown once all have bid
     hidden = game.rules.bids_together and phase in (BIDDING, DECISION) and len(game.bid_log) < len(game.bidding_order)
@@ -120,7 +132,9 @@ def seat_view(game: Game, seat: int) -> SeatView:
     hand_env = dict(game.hand_env)
     if trump_hidden:
         hand_env["trump"] = "none"
-    return SeatView(
+    # every field given: filled in as the dataclass's own __init__ would, without its cost per field
+    view = object.__new__(SeatView)
+    view.__dict__.update(
         seat=seat,
         players=game.players,
         rules=game.rules,
@@ -144,7 +158,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         tricks=tuple(game.tricks),
         taken=tuple(game.taken),
         totals=tuple(game.totals),
-        running=tuple(dict(r) for r in game.running),
+        running=tuple([dict(r) for r in game.running]),
         legal=legal,
         hand_env=hand_env,
         decision=game.decision if phase == DECISION else None,
@@ -160,6 +174,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         turn_up_place="" if trump_hidden else game.turn_up_place,
         trump_hidden=trump_hidden,
     )
+    return view
 
 
 def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:

@@ -4,6 +4,11 @@ A player answers `act(view, legal, rng)` with a bid (a number or a named call), 
 choice of a decision (a trump's name, `blind` or `look`). Randomness comes from the game's one
 generator (`rng`), so a game is reproducible from its seed. A player that needs no
 information at all (`random`) says so with `observes = False` and is given no view.
+
+`play_out` plays whole games fast: inside the engine's own loop (`Game.play_hand_unobserved`)
+when every player answers with one cheap call given the legal actions: `chooser(rng)` for a
+player that sees nothing, `seat_chooser(window, rng)` for one that reads its seat's
+`SeatWindow` (its view when it asks, and the few public facts of the trick in play).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol
 
-from ..engine.game import Action, Game, SeatView, uniform_chooser
+from ..engine.game import PLAY, Action, Game, SeatView, uniform_chooser
+from ..engine.tricks import TrickPlay
 
 
 class Player(Protocol):
@@ -56,24 +62,61 @@ def decide(game: Game, player: Player) -> Action:
     return player.act(view, list(view.legal) if view.legal is not None else None, game.rng)
 
 
+class SeatWindow:
+    """What one seat may read of a game being played out, when it asks: its view (`view()`, the
+    one `decide` gives), and in the play the few public facts of the trick that a card choice
+    reads (`trick_facts()`), so a player need not build a whole view for every card."""
+
+    __slots__ = ("_game", "seat", "tricks_play")
+
+    def __init__(self, game: Game, seat: int):
+        self._game = game
+        self.seat = seat
+        self.tricks_play: TrickPlay = game.tricks_play  # the ruleset's trick rules
+
+    def view(self) -> SeatView:
+        return self._game.view(self.seat)
+
+    def trick_facts(self) -> tuple[list[tuple[int, int]], int, int, int] | None:
+        """In the play: (the trick so far as (seat, card) in playing order (read it, do not
+        change it), the trump, this seat's bid less the tricks it has taken, how many seats
+        play this hand); None before the play."""
+        game = self._game
+        if game.phase != PLAY:
+            return None
+        seat = self.seat
+        return game.trick, game.trump, game.bids[seat] - game.taken[seat], game.players - len(game.sitting_out)  # type: ignore[operator]
+
+
 def play_out(game: Game, players: list[Player]) -> None:
     """Play `game` to the end with one computer player per seat."""
     rng = game.rng
     unobserved = all(not p.observes for p in players)
     every_seat_random = all(type(p) is RandomPlayer for p in players)  # the engine draws for them in place
-    choose = [
-        p.chooser(rng) if hasattr(p, "chooser") else (lambda legal, act=p.act: act(None, legal, rng))  # type: ignore[misc]
-        for p in players
-    ]
+    choose = [_chooser(p, game, seat, rng) for seat, p in enumerate(players)]
+    fast = all(c is not None for c in choose)
     while not game.over:
-        if not unobserved:
+        if not fast or (game.kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
         elif game.kind.view != "forehead":
-            game.play_hand_unobserved(None if every_seat_random else choose)
+            if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
+                game.bid_unobserved(choose)  # type: ignore[arg-type]
+            game.play_hand_unobserved(None if every_seat_random else choose)  # type: ignore[arg-type]
         elif game.phase in ("bidding", "decision"):
-            game.bid_unobserved(choose)
+            game.bid_unobserved(choose)  # type: ignore[arg-type]
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+
+
+def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Callable[[list], Action] | None:
+    """`player`'s choices as one call given the legal actions, when it has one."""
+    if not player.observes:
+        if hasattr(player, "chooser"):
+            return player.chooser(rng)  # type: ignore[no-any-return]
+        return lambda legal, act=player.act: act(None, legal, rng)  # type: ignore[misc]
+    if hasattr(player, "seat_chooser"):
+        return player.seat_chooser(SeatWindow(game, seat), rng)  # type: ignore[no-any-return]
+    return None
 
 
 def _register_bots() -> None:

@@ -9,30 +9,71 @@ counts, and scores every legal bid with the ruleset's own scoring formula (and b
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
-from dataclasses import replace
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Callable, Sequence
 from weakref import WeakKeyDictionary
 
-from ..engine.cards import NO_TRUMP, SPECIAL, Card, strength, suit_number, suit_of
+from ..engine.cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, strength, suit_number, suit_of
+from ..engine.game import by_suit
 from ..engine.observer import SeatView
 from ..engine.scoring import score_in_passes
-from ..engine.table import table_facts
+from ..engine.table import TableFacts, table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
-from ..language.environment import bidding_env, result_env, seat_row, seat_sets
+from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets
 from ..language.expression import EvalError, Memo
+from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from .base import SeatWindow
 
 
 def trick_distribution(chances: Sequence[float]) -> list[float]:
     """P(exactly t tricks) for t = 0..len(chances), each card winning independently."""
     dist = [1.0]
     for p in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for t, q in enumerate(dist):
-            nxt[t] += q * (1 - p)
-            nxt[t + 1] += q * p
-        dist = nxt
+        q = 1 - p  # t tricks: t-1 before and this card wins, or t before and it loses
+        dist = [a * p + b * q for a, b in zip([0.0, *dist], [*dist, 0.0])]
     return dist
+
+
+@dataclass(eq=False)
+class TableNotes:
+    """What the heuristic works out once per ruleset and table size (kept per `TableFacts`)."""
+
+    deck_size: int
+    #: per card (indexed by it): how many cards of the deck of its suit rank above it, copies counted
+    above: tuple[int, ...]
+    #: what the scoring formulas (points, bonus) read besides the seat's result, bid and call
+    score_names: tuple[str, ...]
+    #: per (those names' values, call, bid, hand size + 1): each trick count's points + bonus
+    rows: Memo = field(default_factory=lambda: Memo(8192))
+    #: `hand_distribution`'s, by what it reads
+    dists: Memo = field(default_factory=lambda: Memo(16384))
+
+
+#: the notes per table, by the id of its `TableFacts` (kept with them, so an id is never reused
+#: while its entry lives; forgotten all at once when many tables have come and gone)
+_NOTES: dict[int, tuple[TableFacts, TableNotes]] = {}
+_RESULT_NAMES = frozenset({"bid", "tricks", "made", "over", "under", "diff", "points", "call"})
+
+
+def table_notes(rules: Ruleset, players: int) -> TableNotes:
+    """The heuristic's notes of `rules` at a table of `players`, worked out once."""
+    facts = rules.worked_out.tables.get(players) or table_facts(rules, players)
+    kept = _NOTES.get(id(facts))
+    if kept is not None:
+        return kept[1]
+    deck = facts.deck
+    above = tuple(sum(1 for d in deck if d >> 4 == c >> 4 and d > c) for c in range((SPECIAL + 1) * 16))
+    reads = [n for f in (rules.points, rules.bonus) if f is not None for n in f.key_names]
+    names = tuple(dict.fromkeys(n for n in reads if n not in _RESULT_NAMES))
+    notes = TableNotes(len(deck), above, names)
+    if len(_NOTES) >= 256:
+        _NOTES.clear()
+    _NOTES[id(facts)] = (facts, notes)
+    return notes
 
 
 def set_aside(view: SeatView) -> tuple[Card, ...]:
@@ -52,22 +93,28 @@ def known_held(view: SeatView) -> dict[int, tuple[Card, ...]]:
     return {} if view.turn_up in played else {view.dealer: (view.turn_up,)}
 
 
+def seen_cards(view: SeatView) -> list[Card]:
+    """Cards this seat has seen: in its hand, played, turned up, on foreheads, shown by the dealer."""
+    seen = list(view.hand or ())
+    if view.tricks:
+        seen += [c for t in view.tricks for _, c in t.cards]
+    seen += [c for _, c in view.trick]
+    if view.turn_up is not None:
+        seen += set_aside(view)
+        for seat, cards in known_held(view).items():
+            if seat != view.seat or view.hand is None:
+                seen += cards
+    for cards in view.others.values():
+        seen += cards
+    return seen
+
+
 def unseen_cards(view: SeatView) -> list[Card]:
     """Cards this seat has not seen: not in its hand, not played, not turned up, not on foreheads
     (with copies of the deck, each copy counts: a card seen once may still be unseen)."""
-    rules = view.rules
-    seen = Counter(view.hand or ())
-    seen.update(c for t in view.tricks for _, c in t.cards)
-    seen.update(c for _, c in view.trick)
-    for c in set_aside(view):
-        seen[c] += 1
-    for seat, cards in known_held(view).items():
-        if seat != view.seat or view.hand is None:
-            seen.update(cards)
-    for cards in view.others.values():
-        seen.update(cards)
+    seen = Counter(seen_cards(view))
     unseen = []
-    for c in table_facts(rules, view.players).deck:
+    for c in table_facts(view.rules, view.players).deck:
         if seen[c]:
             seen[c] -= 1
         else:
@@ -79,35 +126,64 @@ def card_chances(view: SeatView) -> list[float]:
     """Each card's chance to take a trick, for the cards this seat holds (or may hold)."""
     playing = view.players - len(view.sitting_out)
     size = view.hand_size
-    trump = view.trump
-    unseen = unseen_cards(view)
     if view.hand is None:
         if view.others and size == 1:
-            return [_hidden_single_card_chance(view, unseen)]
+            return [_hidden_single_card_chance(view, unseen_cards(view))]
         return [1.0 / playing] * size
     hand = view.hand
     play = trick_play(view.rules)
     if not play.standard:
+        unseen = unseen_cards(view)
         return [_sampled_chance(view, play, c, unseen) for c in hand]
-    held_out = (playing - 1) * size / max(len(unseen), 1)  # chance an unseen card is in an opponent's hand
-    held_out = min(held_out, 1.0)
+    return _standard_chances(view, table_notes(view.rules, view.players), sorted(seen_cards(view)), playing)
+
+
+def _standard_chances(view: SeatView, notes: TableNotes, seen: list[Card], playing: int) -> list[float]:
+    """`card_chances` with the standard trick rules (`seen`: the cards this seat has seen, sorted)."""
+    size = view.hand_size
+    trump = view.trump
+    hand: tuple[Card, ...] = view.hand  # type: ignore[assignment]
+    # the unseen cards of a suit above a card: the deck's, less the ones this seat has seen
+    held_out = (playing - 1) * size / max(notes.deck_size - len(seen), 1)  # chance an unseen card is in an opponent's hand
+    free = 1 - min(held_out, 1.0)  # chance an unseen card is not
+    above = notes.above
+    by_suit = [0] * (SPECIAL + 1)
+    for c in hand:
+        by_suit[c >> 4] += 1
+    ruff_floor = 0.25 if size > 2 else 0.0
+    follows = size == 1 and bool(view.bidding_order) and view.bidding_order[0] != view.seat
     chances = []
-    by_suit: dict[int, int] = {}
     for c in hand:
-        by_suit[suit_of(c)] = by_suit.get(suit_of(c), 0) + 1
-    for c in hand:
-        suit = suit_of(c)
-        higher = sum(1 for u in unseen if suit_of(u) == suit and u > c)
-        p = (1 - held_out) ** higher
+        suit = c >> 4
+        p = free ** (above[c] - bisect_right(seen, c | 15) + bisect_right(seen, c))  # no higher unseen card out
         if suit == trump:
-            p = max(p, 0.25 if size > 2 else 0.0)  # a small trump can still ruff
+            if p < ruff_floor:
+                p = ruff_floor  # a small trump can still ruff
         else:
             if trump != NO_TRUMP:
                 p *= 0.9 if by_suit[suit] <= 2 else 0.75  # long side suits get ruffed
-            if size == 1 and view.bidding_order and view.bidding_order[0] != view.seat:
+            if follows:
                 p *= 1.0 / 4  # in a 1-card hand it wins only if its suit is led (or it leads)
-        chances.append(min(max(p, 0.0), 1.0))
+        chances.append(p)  # within 0..1 by construction
     return chances
+
+
+def hand_distribution(view: SeatView) -> list[float]:
+    """`trick_distribution(card_chances(view))`: the chances of taking 0, 1, ... tricks. With the
+    standard trick rules it is a function of the cards seen, the hand, the trump and the table,
+    so it is remembered per table by those (read it, do not change it)."""
+    if view.hand is None or not trick_play(view.rules).standard:
+        return trick_distribution(card_chances(view))
+    playing = view.players - len(view.sitting_out)
+    notes = table_notes(view.rules, view.players)
+    seen = sorted(seen_cards(view))
+    size = view.hand_size
+    follows = size == 1 and bool(view.bidding_order) and view.bidding_order[0] != view.seat
+    key = (tuple(seen), view.hand, view.trump, playing, size, follows)
+    dist = notes.dists.get(key)
+    if dist is None:
+        dist = notes.dists.keep(key, trick_distribution(_standard_chances(view, notes, seen, playing)))
+    return dist
 
 
 def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], samples: int = 32) -> float:
@@ -166,15 +242,72 @@ def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
 def expected_bid_value(view: SeatView, bid: int | str, dist: list[float], blind: bool | None = None) -> float:
     """The expected points (bonus included) of bidding `bid` (a number or a named call; `blind`:
     bid blind, by default as this seat chose), by the ruleset's own formulas."""
+    return bid_values(view, (bid,), dist, blind)[0]
+
+
+def bid_values(view: SeatView, bids: Sequence[int | str], dist: list[float], blind: bool | None = None) -> list[float]:
+    """`expected_bid_value` of each of `bids`. A seat's points for a bid and a trick count are a
+    pure function of what the formulas read, so each bid's row of points (one a trick count) is
+    worked out once per table for the values read, and a bid's value is the row weighed by `dist`."""
+    rules = view.rules
+    seat = view.seat
+    if blind is None:
+        blind = bool(view.blind) and view.blind[seat]
+    if any(f.seat_reads for f in (rules.points, rules.bonus) if f is not None):
+        return [_value_with_the_table(view, b, dist, blind) for b in bids]
+    notes = table_notes(rules, view.players)
+    env = result_env(
+        view.hand_env, 0, 0, total=view.totals[seat], is_dealer=seat == view.dealer, position=len(view.bids) + 1, running=view.running[seat], blind=blind
+    )
+    key = tuple([env[n] for n in notes.score_names])
+    rows = notes.rows
+    count = len(dist)
+    likely = [(t, p) for t, p in enumerate(dist) if p >= 1e-9]  # the trick counts worth weighing
+    out = []
+    for bid in bids:
+        call = ""
+        if type(bid) is str:
+            call, bid = bid, dict(rules.calls)[bid]
+        row_key = (key, call, bid, count)
+        row = rows.get(row_key)
+        if row is None:
+            row = rows.keep(row_key, _points_row(rules, env, call, bid, count))
+        total = 0.0
+        for t, p in likely:
+            value = row[t]
+            if value is not None:
+                total += p * value
+        out.append(total)
+    return out
+
+
+def _points_row(rules: Ruleset, env: dict, call: str, bid: int, count: int) -> tuple[float | None, ...]:
+    """Points + bonus of bidding `bid` (`call`) and taking 0 .. count-1 tricks (None: the
+    formulas cannot be evaluated there)."""
+    env = dict(env, call=call)
+    row: list[float | None] = []
+    for tricks in range(count):
+        result_facts(env, bid, tricks)
+        try:
+            points = rules.points.cached(env)  # type: ignore[union-attr]
+            env["points"] = points
+            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
+        except EvalError:
+            row.append(None)
+            continue
+        row.append(float(points + bonus))
+    return tuple(row)
+
+
+def _value_with_the_table(view: SeatView, bid: int | str, dist: list[float], blind: bool) -> float:
+    """`expected_bid_value` when the scoring reads the other seats: each trick count scored with
+    a guess at the whole table's rows."""
     rules = view.rules
     seat = view.seat
     call = ""
     if isinstance(bid, str):
         call, bid = bid, dict(rules.calls)[bid]
-    if blind is None:
-        blind = bool(view.blind) and view.blind[seat]
     total = 0.0
-    reads_seats = any(f.seat_reads for f in (rules.points, rules.bonus) if f is not None)
     for tricks, p in enumerate(dist):
         if p < 1e-9:
             continue
@@ -189,16 +322,15 @@ def expected_bid_value(view: SeatView, bid: int | str, dist: list[float], blind:
             call=call,
             blind=blind,
         )
-        if reads_seats:
-            rows, index = _guessed_rows(view, bid, tricks)
-            env.update(seat_sets(rows, index))
-            if rules.scores_in_passes:  # the bonus reads every seat's points: score the whole table
-                try:
-                    points, bonus, _ = score_in_passes(rules, _table_envs(view, rows, index, env), rows)[index]
-                except EvalError:
-                    continue
-                total += p * float(points + bonus)
+        rows, index = _guessed_rows(view, bid, tricks)
+        env.update(seat_sets(rows, index))
+        if rules.scores_in_passes:  # the bonus reads every seat's points: score the whole table
+            try:
+                points, bonus, _ = score_in_passes(rules, _table_envs(view, rows, index, env), rows)[index]
+            except EvalError:
                 continue
+            total += p * float(points + bonus)
+            continue
         try:
             points = rules.points.cached(env)  # type: ignore[union-attr]
             env["points"] = points
@@ -241,11 +373,13 @@ def lowest_wins(view: SeatView) -> bool:
 
 def choose_bid(view: SeatView, legal: Sequence[int | str]) -> int | str:
     """The legal bid (or named call) of the best expected score, by the estimate of the hand."""
-    dist = trick_distribution(card_chances(view))
+    dist = hand_distribution(view)
     sign = -1.0 if lowest_wins(view) else 1.0
     calls = dict(view.rules.calls)
     mean = _mean(dist)
-    return max(legal, key=lambda b: (sign * expected_bid_value(view, b, dist), -abs(calls.get(b, b) - mean)))  # type: ignore[arg-type,operator]
+    values = bid_values(view, legal, dist)
+    best = max(range(len(legal)), key=lambda i: (sign * values[i], -abs(calls.get(legal[i], legal[i]) - mean)))  # type: ignore[arg-type,operator]
+    return legal[best]
 
 
 def _all_bids(view: SeatView) -> list[int | str]:
@@ -262,7 +396,7 @@ def choose_trump(view: SeatView, options: Sequence[str]) -> str:
     def value(option: str) -> float:
         trump = NO_TRUMP if option == "none" else suit_number(option)
         v = replace(view, trump=trump, hand_env=dict(view.hand_env, trump=option))
-        dist = trick_distribution(card_chances(v))
+        dist = hand_distribution(v)
         if own:
             return sign * expected_bid_value(v, call or own[0], dist)
         return max(sign * expected_bid_value(v, b, dist) for b in _all_bids(v))
@@ -323,9 +457,9 @@ def choose_auction(view: SeatView, options: Sequence[str]) -> str:
             continue
         trump = NO_TRUMP if parts[1] == "none" else suit_number(parts[1])
         v = replace(view, trump=trump, hand_env=dict(view.hand_env, trump=parts[1]))
-        expected[parts[1]] = _mean(trick_distribution(card_chances(v)))
+        expected[parts[1]] = _mean(hand_distribution(v))
     if not expected:  # numbers only: the trump as it stands (the declarer names it later)
-        expected[None] = _mean(trick_distribution(card_chances(view)))
+        expected[None] = _mean(hand_distribution(view))
     best = max(expected.values())
     for option in options:  # lowest first
         parts = option.split()
@@ -357,7 +491,7 @@ def choose_blind(view: SeatView, rng: random.Random, samples: int = 16) -> str:
     looks = []
     for _ in range(samples):
         v = replace(view, hand=tuple(rng.sample(unseen, size)))
-        dist = trick_distribution(card_chances(v))
+        dist = hand_distribution(v)
         dists.append(dist)
         looks.append(max(sign * expected_bid_value(v, b, dist, blind=False) for b in look_bids))
     average = [sum(d[t] for d in dists) / samples for t in range(size + 1)]
@@ -396,24 +530,46 @@ def choose_card(
     the ruleset's own `trick.winner` rules, and cards are ranked by `power`."""
     if play is not None and not play.standard:
         return _choose_by_rules(legal, trick, trump, need, last_to_play, play)
+    if len(legal) == 1:
+        return legal[0]
+    # the keys (suit != trump, strength) and (suit == trump, strength), looked up by the card
+    side_first, trump_first = _CARD_KEYS[trump + 1]
     if not trick:  # leading
         if need > 0:
-            return max(legal, key=lambda c: (suit_of(c) != trump, strength(c)))  # the highest side-suit card first
-        return min(legal, key=lambda c: (suit_of(c) == trump, strength(c)))
-    best = trick[0][1]
-    for _, c in trick[1:]:
-        if beats(c, best, trump):
-            best = c
-    winners = [c for c in legal if beats(c, best, trump)]
-    losers = [c for c in legal if not beats(c, best, trump)]
+            return max(legal, key=side_first.__getitem__)  # the highest side-suit card first
+        return min(legal, key=trump_first.__getitem__)
+    best = trick[0][1]  # the card winning so far (`beats`, inline), and its suit
+    led = best >> 4
+    for _, c in trick:
+        suit = c >> 4
+        if (suit == led and c > best) or (suit == trump and led != trump):
+            best, led = c, suit
+    if led == trump:
+        winners = [c for c in legal if c > best and c >> 4 == led]
+        losers = [c for c in legal if c <= best or c >> 4 != led] if winners else legal
+    else:
+        winners = [c for c in legal if (c > best and c >> 4 == led) or c >> 4 == trump]
+        losers = [c for c in legal if (c <= best or c >> 4 != led) and c >> 4 != trump] if winners else legal
     if need > 0 and winners:
         pick = min if last_to_play else max
-        return pick(winners, key=lambda c: (suit_of(c) == trump, strength(c)))
+        return pick(winners, key=trump_first.__getitem__)
     if losers:
         if need > 0:
-            return min(losers, key=lambda c: (suit_of(c) == trump, strength(c)))
-        return max(losers, key=lambda c: (suit_of(c) != trump, strength(c)))  # duck with the highest safe card
-    return max(winners, key=lambda c: strength(c))  # must win: spend the highest
+            return min(losers, key=trump_first.__getitem__)
+        return max(losers, key=side_first.__getitem__)  # duck with the highest safe card
+    return max(winners, key=STRENGTH_OF.__getitem__)  # must win: spend the highest
+
+
+def _card_keys(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    cards = range((SPECIAL + 1) * 16)
+    return (
+        tuple((SUIT_OF[c] != trump) * 16 + STRENGTH_OF[c] for c in cards),
+        tuple((SUIT_OF[c] == trump) * 16 + STRENGTH_OF[c] for c in cards),
+    )
+
+
+#: choose_card's sort keys per trump (indexed by trump + 1: no trump first)
+_CARD_KEYS = [_card_keys(trump) for trump in range(NO_TRUMP, 4)]
 
 
 def power(c: Card, trump: int, play: TrickPlay) -> tuple[int, int]:
@@ -471,3 +627,26 @@ class HeuristicPlayer:
         need = bid - view.taken[view.seat]
         playing = view.players - len(view.sitting_out)
         return choose_card(legal, view.trick, view.trump, need, len(view.trick) == playing - 1, trick_play(view.rules))
+
+    def seat_chooser(self, window: SeatWindow, rng: random.Random) -> Callable[[list], int | str]:
+        """The same choices as `act`, as one call given the legal actions (for playing games out
+        inside the engine's loop, `play_out`): bids and decisions from the seat's whole view, as
+        `decide` gives it; cards from the few facts of the trick the card play reads."""
+        act = self.act
+        play = window.tricks_play
+        standard = play.standard
+        trick_facts = window.trick_facts
+
+        def choose(legal: list) -> int | str:
+            facts = trick_facts()
+            if facts is None:  # bids and decisions
+                view = window.view()
+                return act(view, list(view.legal) if view.legal is not None else None, rng)  # type: ignore[return-value]
+            trick, trump, need, playing = facts
+            if standard:
+                return choose_card(legal, trick, trump, need, len(trick) == playing - 1)
+            if SUIT_OF[legal[-1]] == SPECIAL:
+                legal = by_suit(legal)  # ties go to the first card, in the order the view gives them
+            return choose_card(legal, trick, trump, need, len(trick) == playing - 1, play)
+
+        return choose

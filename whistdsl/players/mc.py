@@ -20,6 +20,7 @@ from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
 from ..engine.tricks import trick_play
+from .base import SeatWindow
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
 
@@ -144,8 +145,15 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
 
 
 def rollout(game: Game, rng: random.Random) -> None:
-    """Play the hand to its end: heuristic bids (from each seat's view), heuristic card play."""
+    """Play the hand to its end: heuristic bids (from each seat's view), heuristic card play;
+    inside the engine's own loop (`Game.play_hand_unobserved`, each seat reading its
+    `SeatWindow`) unless the cards are on the foreheads."""
     bidder = HeuristicPlayer()
+    if game.kind.view != "forehead":  # type: ignore[union-attr]
+        choose = [bidder.seat_chooser(SeatWindow(game, seat), rng) for seat in range(game.players)]
+        game.bid_unobserved(choose)  # type: ignore[arg-type]  # in the interpreter, whose position the bidders' views show
+        game.play_hand_unobserved(choose)  # type: ignore[arg-type]
+        return
     while game.phase != OVER:
         seat = game.to_act
         if game.phase == BIDDING or game.phase == DECISION:
