@@ -16,7 +16,20 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.cli.simulate import MAX_BINS, TIMING_KEYS, Histogram, Moments, Simulation, Tally, simulate, summary_json
+from whistdsl.cli.simulate import (
+    CHUNKS_PER_WORKER,
+    MAX_BINS,
+    TIMING_KEYS,
+    Histogram,
+    Moments,
+    Simulation,
+    Summary,
+    Tally,
+    chunks,
+    in_flight,
+    simulate,
+    summary_json,
+)
 from whistdsl.players import BOTS, RandomPlayer
 
 runner = CliRunner()
@@ -247,3 +260,86 @@ def test_workers_play_from_the_rules_the_parent_compiled(tmp_path):
     together = simulate(sim, workers=2, rules=rules)
     assert summary_json(together)["seats"] == summary_json(alone)["seats"]
     assert together.tally.games == 6
+
+
+# ---------------------------------------------------------------- memory: bounded however many games
+
+
+def test_the_statistics_of_a_run_are_those_of_its_two_halves_merged() -> None:
+    from whistdsl import load_rules
+    from whistdsl.cli.simulate import play_games
+
+    rules = load_rules("romanian")
+    sim = Simulation("romanian", 4, ("random", "heuristic", "random", "heuristic"), seed=9, games=12)
+    whole = play_games(sim, rules, 0, 12)
+    halves = play_games(sim, rules, 6, 12)  # merged in the other order: the order cannot matter
+    halves.merge(play_games(sim, rules, 0, 6))
+    assert halves == whole and whole.games == 12
+    assert summary_json(simulate(sim, workers=1, rules=rules))["bots"] == summary_json(
+        Summary(sim, rules.name, halves, 1.0, 1)
+    )["bots"]
+
+
+class Handed:
+    """A stand-in future: the chunk it plays, and whether it has finished."""
+
+    def __init__(self, chunk: tuple[int, int]) -> None:
+        self.chunk = chunk
+
+
+@pytest.mark.parametrize("finish", ["oldest", "newest", "all"])
+@pytest.mark.parametrize("limit", [1, 2, 4])
+def test_no_more_than_the_limit_of_chunks_is_in_flight_and_every_chunk_comes_back_once(finish: str, limit: int) -> None:
+    made: list[tuple[int, int]] = []
+
+    def work():  # counts the chunks made: they are made as they are handed out, not all at first
+        for chunk in chunks(1000, 2):
+            made.append(chunk)
+            yield chunk
+
+    handed: list[Handed] = []
+    unfinished: set[Handed] = set()
+    most = 0
+
+    def submit(chunk: tuple[int, int]) -> Handed:
+        nonlocal most
+        future = Handed(chunk)
+        handed.append(future)
+        unfinished.add(future)
+        most = max(most, len(unfinished))
+        return future
+
+    def first_done(pending: set[Handed]) -> set[Handed]:
+        assert pending == unfinished
+        order = sorted(pending, key=lambda f: f.chunk)
+        done = {"oldest": order[:1], "newest": order[-1:], "all": order}[finish]
+        unfinished.difference_update(done)
+        return set(done)
+
+    back = []
+    for future in in_flight(work(), submit, first_done, limit):
+        assert len(made) - len(back) <= limit  # made but not yet merged: never more than the limit
+        back.append(future.chunk)
+    assert most == limit
+    assert sorted(back) == list(chunks(1000, 2)) == made
+    assert sum(stop - start for start, stop in back) == 1000
+
+
+def test_a_limit_below_one_chunk_is_refused() -> None:
+    with pytest.raises(ValueError):
+        list(in_flight([(0, 1)], lambda chunk: chunk, lambda pending: pending, 0))
+
+
+def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    import whistdsl.cli.simulate as module
+
+    limits = []
+    real = module.in_flight
+
+    def watched(work, submit, first_done, limit):  # noqa: ANN001, ANN202
+        limits.append(limit)
+        return real(work, submit, first_done, limit)
+
+    monkeypatch.setattr(module, "in_flight", watched)
+    summary = simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=40), workers=2)
+    assert limits == [2 * CHUNKS_PER_WORKER] and summary.tally.games == 40

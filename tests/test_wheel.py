@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the wheel once
 
 #: pip's words for "the index could not be reached" (as opposed to a broken requirement).
 NETWORK_TROUBLE = re.compile(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import itertools
 import math
 import os
 import time
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Optional
+from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 import typer
 
@@ -39,8 +40,16 @@ from .options import usage as _usage
 MAX_BINS = 128
 #: A chunk of games is at most this long, so a progress bar moves and results stream back.
 MAX_CHUNK = 250
+#: At most this many chunks per worker are handed out and not yet merged: one to play, one
+#: waiting beside it so the worker never idles while its last result travels back.
+CHUNKS_PER_WORKER = 2
 #: About this many bins across the drawn score distributions.
 PLOT_BINS = 40
+
+
+#: Games start..stop-1 of a simulation, played and tallied together.
+Chunk = tuple[int, int]
+F = TypeVar("F")  # a handle on a chunk being played (a concurrent.futures or a Dask future)
 
 
 class SimulationError(RuntimeError):
@@ -285,7 +294,7 @@ def _start_worker(simulation: Simulation) -> None:
         _WORKER_FAILED = f"a worker could not load {simulation.ruleset}: {type(e).__name__}: {e}"
 
 
-def _play_chunk_in_worker(chunk: tuple[int, int]) -> Tally:
+def _play_chunk_in_worker(chunk: Chunk) -> Tally:
     if _WORKER is None:
         raise SimulationError(_WORKER_FAILED or "a worker has no ruleset")
     return play_games(_WORKER.simulation, _WORKER.rules, *chunk)
@@ -309,11 +318,32 @@ def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int) ->
     return tally
 
 
-def chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
-    """Game ranges small enough to keep every worker busy and the progress bar moving."""
-    size = max(1, min(MAX_CHUNK, games // (workers * 16)))
+def chunk_size(games: int, workers: int) -> int:
+    """Games in a chunk: small enough to keep every worker busy and the progress bar moving."""
+    return max(1, min(MAX_CHUNK, games // (workers * 16)))
+
+
+def chunks(games: int, workers: int) -> Iterator[Chunk]:
+    """Games 0..games-1 as ranges (start, stop) of chunk_size games, made one at a time."""
+    size = chunk_size(games, workers)
     for start in range(0, games, size):
         yield start, min(games, start + size)
+
+
+def in_flight(work: Iterable[Chunk], submit: Callable[[Chunk], F], first_done: Callable[[set[F]], Iterable[F]], limit: int) -> Iterator[F]:
+    """Hand out `work` with `submit(chunk) -> future` and yield each future as `first_done(pending)`
+    (some finished ones) returns it; a chunk is made and handed out only when one that came back
+    has been taken, so never more than `limit` chunks are made and not yet merged, however many
+    games the work holds."""
+    if limit < 1:
+        raise ValueError("at least one chunk must be in flight")
+    work = iter(work)
+    pending = {submit(chunk) for chunk in itertools.islice(work, limit)}
+    while pending:
+        for future in set(first_done(pending)):
+            pending.discard(future)
+            yield future
+            pending.update(submit(chunk) for chunk in itertools.islice(work, 1))  # its place, once it is merged
 
 
 def available_cores() -> int:
@@ -336,36 +366,63 @@ class Summary:
         return self.tally.games / self.seconds if self.seconds > 0 else float("inf")
 
 
+def _play_in_processes(
+    simulation: Simulation, rules: Ruleset, work: Iterator[Chunk], workers: int, total: Tally, progress: Callable[[int], None] | None
+) -> None:
+    """Play `work` in `workers` processes and merge each chunk's tally into `total` as it comes
+    back, with CHUNKS_PER_WORKER chunks per worker in flight at most."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    global _WORKER
+    _WORKER = _WorkerState(simulation, rules)  # inherited by forked workers
+    context = multiprocessing.get_context()
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(simulation,)) as pool:
+        try:
+            for future in in_flight(
+                work,
+                lambda chunk: pool.submit(_play_chunk_in_worker, chunk),
+                lambda pending: wait(pending, return_when=FIRST_COMPLETED).done,
+                workers * CHUNKS_PER_WORKER,
+            ):
+                tally = future.result()
+                total.merge(tally)
+                if progress:
+                    progress(tally.games)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # a failed game or ^C: play no more chunks
+            raise
+
+
 def simulate(
     simulation: Simulation,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Ruleset | None = None,
+    scheduler: str | None = None,
 ) -> Summary:
     """Play the simulation's games in `workers` processes (default: every core; 1 plays here, in
-    this process), calling `progress(games just finished)` as chunks come back."""
-    workers = workers or available_cores()
-    work = list(chunks(simulation.games, workers))
-    workers = max(1, min(workers, len(work)))
+    this process), or on the workers of the Dask cluster whose scheduler is at `scheduler`
+    (whistdsl/cli/cluster.py), calling `progress(games just finished)` as chunks come back."""
     if rules is None:
         rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)
     total = Tally()
     began = time.perf_counter()
-    if workers == 1:
-        for start, stop in work:
-            total.merge(play_games(simulation, rules, start, stop))
-            if progress:
-                progress(stop - start)
-    else:
-        import multiprocessing
+    if scheduler is not None:
+        from .cluster import play_on_cluster
 
-        global _WORKER
-        _WORKER = _WorkerState(simulation, rules)  # inherited by forked workers
-        with multiprocessing.get_context().Pool(workers, _start_worker, (simulation,)) as pool:
-            for tally in pool.imap_unordered(_play_chunk_in_worker, work):
-                total.merge(tally)
+        workers = play_on_cluster(scheduler, simulation, rules, total, progress)
+    else:
+        workers = workers or available_cores()
+        work = chunks(simulation.games, workers)
+        workers = max(1, min(workers, math.ceil(simulation.games / chunk_size(simulation.games, workers))))  # one per chunk at most
+        if workers == 1:
+            for start, stop in work:
+                total.merge(play_games(simulation, rules, start, stop))
                 if progress:
-                    progress(tally.games)
+                    progress(stop - start)
+        else:
+            _play_in_processes(simulation, rules, work, workers, total, progress)
     seconds = time.perf_counter() - began
     return Summary(simulation, rules.name, total, seconds, workers, dict(rules.parameter_values))
 
@@ -605,6 +662,10 @@ def simulate_command(
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option("--scheduler", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
+    ] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions."""
     import importlib.util
@@ -628,6 +689,11 @@ def simulate_command(
             raise _usage(f"--plot {plot}: the file must end in .png or .svg")
         if importlib.util.find_spec("matplotlib") is None:
             raise _usage("--plot needs matplotlib: pip install 'whistdsl[plot]'")
+    if scheduler is not None:
+        if importlib.util.find_spec("distributed") is None:
+            raise _usage("--scheduler needs Dask distributed: pip install 'whistdsl[cluster]'")
+        if workers is not None:
+            raise _usage("--workers counts processes on this machine: with --scheduler the cluster's workers play")
     for option, target in (("--out", out), ("--plot", plot)):
         if target is None:
             continue
@@ -663,9 +729,9 @@ def simulate_command(
                     bar.advance(task, done)
                     bar.refresh()
 
-                summary = simulate(simulation, workers, advance, rules)
+                summary = simulate(simulation, workers, advance, rules, scheduler)
         else:
-            summary = simulate(simulation, workers, None, rules)
+            summary = simulate(simulation, workers, None, rules, scheduler)
     except SimulationError as e:
         typer.echo(f"whistdsl: {printable(e)}", err=True)
         raise typer.Exit(1) from None
