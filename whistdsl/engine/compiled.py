@@ -36,6 +36,18 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
 
 
+#: a seat's own facts, as the generated hand reads them (`seat` is the seat in turn): a compiled
+#: hand has no decisions, so no named call, no blind bid, no declarer and nobody excused
+_SEAT_FACTS = {
+    "total": "totals[seat]",
+    "is_dealer": "(seat == dealer)",
+    "call": "''",
+    "blind": "False",
+    "is_declarer": "False",
+    "auction_bid": "0",
+    "excused": "False",
+}
+
 #: names whose values the engine makes whole numbers of the size of a deck: bids, tricks, counts
 SMALL_NAMES = frozenset({"bid", "tricks", "diff", "bids_so_far", "bids_made", "position", "hand_size", "players"})
 
@@ -176,13 +188,7 @@ class _Writer:
             "is_last": "(k == last)",
             "is_first": "(k == 0)",
             "position": "(k + 1)",
-            "total": "totals[seat]",
-            "is_dealer": "(seat == dealer)",
-            "call": "''",
-            "blind": "False",
-            "is_declarer": "False",
-            "auction_bid": "0",
-            "excused": "False",
+            **_SEAT_FACTS,
             **{name: f"running[seat][{name!r}]" for name in rules.running_names},
         }
         test = None
@@ -431,14 +437,8 @@ class _Writer:
             "over": "(won > bid)",
             "under": "(won < bid)",
             "diff": "abs(bid - won)",
-            "total": "totals[seat]",
-            "is_dealer": "(seat == dealer)",
             "position": "(k + 1)",
-            "call": "''",
-            "blind": "False",
-            "is_declarer": "False",
-            "auction_bid": "0",
-            "excused": "False",
+            **_SEAT_FACTS,
             "points": "pts",
             "bonus": "bon",
             **{name: f"run[{name!r}]" for name in rules.running_names},
