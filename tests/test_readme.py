@@ -96,7 +96,7 @@ def test_readme_reference_tables_are_the_ones_generated_from_the_catalogue() -> 
 
 
 def test_whistdsl_reference_prints_the_same_tables() -> None:
-    result = runner.invoke(app, ["reference"])
+    result = runner.invoke(app, ["reference", "--markdown"])
     assert result.exit_code == 0
     assert result.stdout.strip() == reference_markdown().strip()
 
