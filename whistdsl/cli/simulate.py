@@ -30,7 +30,6 @@ from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
 from ..players.base import BOTS, DEFAULT_BOT, play_out
-
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
