@@ -242,7 +242,7 @@ def test_replay_command_exit_codes_and_messages(tmp_path, romanian_record):
     bad_path.write_text(json.dumps(bad))
     result = runner.invoke(app, ["replay", str(bad_path)])
     assert result.exit_code == 1
-    assert "hand 3, scoring: seat 0: the record says points 99" in result.output
+    assert "hand 3, scoring: Player 1: the record says points 99" in result.output  # named as the table names it
 
     truncated = tmp_path / "cut.json"
     truncated.write_text(json.dumps(romanian_record)[:500])
