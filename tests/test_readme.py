@@ -101,6 +101,33 @@ def test_whistdsl_reference_prints_the_same_tables() -> None:
     assert result.stdout.strip() == reference_markdown().strip()
 
 
+CODES_HEADER = "| code | what it finds | example | write instead |\n|---|---|---|---|\n"
+
+
+def render_codes_table() -> str:
+    """The README's table of finding codes, from the one table of codes (diagnostics/codes.py)."""
+    from whistdsl.diagnostics.codes import DOCS
+
+    return CODES_HEADER + "".join(f"| {code} | {d.finds} | {d.example} | {d.write_instead} |\n" for code, d in DOCS.items())
+
+
+def rewrite_codes_table() -> bool:
+    """Put the table of codes generated from codes.py under "## Finding codes"; True if README.md changed."""
+    text = readme()
+    at = text.index(CODES_HEADER, text.index("## Finding codes"))
+    end = text.index("\n\n", at) + 1
+    updated = text[:at] + render_codes_table() + text[end:]
+    if updated != text:
+        README.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
+def test_the_readme_table_of_finding_codes_is_the_one_lint_explain_reads() -> None:
+    text = readme()
+    at = text.index(CODES_HEADER, text.index("## Finding codes"))
+    assert text[at : text.index("\n\n", at) + 1] == render_codes_table(), "regenerate it: python tests/test_readme.py"
+
+
 def test_every_finding_code_has_a_row_in_the_readme_and_every_row_is_a_real_code() -> None:
     rows = table_after("## Finding codes")
     documented = [row[0] for row in rows]
@@ -226,4 +253,5 @@ def test_readme_ci_snippet_uses_github_annotations() -> None:
 
 
 if __name__ == "__main__":
-    print("README.md updated" if rewrite_reference_block() else "README.md already up to date")
+    changed = [rewrite_reference_block(), rewrite_codes_table()]
+    print("README.md updated" if any(changed) else "README.md already up to date")

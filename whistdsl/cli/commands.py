@@ -175,8 +175,19 @@ class OutputFormat(str, Enum):
 
 @app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")],
+    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (the default), json, or github (annotations).")] = OutputFormat.text,
+    select: Annotated[
+        Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
+    ] = None,
+    ignore: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore", metavar="CODES", help="Do not show these codes (or codes beginning so): --ignore W209,W407."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the findings and nothing else (no summary line).")] = False,
+    explain: Annotated[
+        Optional[str], typer.Option("--explain", metavar="CODE", help="Say what a finding code means, with an example and the fix (`all`: every code).")
+    ] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
@@ -185,22 +196,34 @@ def lint(
     With --set NAME=VALUE, the ruleset is checked with that value of the parameter (the other
     parameters still over every value they can take).
 
+    Findings are in colour at a terminal (not in a pipe; NO_COLOR turns it off).
+    A ruleset may silence warnings in itself: `lint: {ignore: [W209]}`.
+
     \b
     Examples:
       whistdsl lint house.yaml
       whistdsl lint rulesets/ --format github
+      whistdsl lint rulesets/ --ignore W407 --quiet
+      whistdsl lint --explain W404
     """
-    from .linting import PathProblem, lint_files, report, ruleset_files
+    from .linting import Choice, PathProblem, explain_code, lint_files, report, ruleset_files, wants_colour
 
     try:
+        if explain is not None:
+            if paths:
+                raise PathProblem("--explain CODE says what a code means: give it without paths")
+            typer.echo(explain_code(explain))  # our own text: the code named is said only when it is one
+            return
+        if not paths:
+            raise PathProblem("name the ruleset files or folders to check (or --explain CODE)")
+        choice = Choice(select or (), ignore or ())
         files = ruleset_files(paths)
-    except PathProblem as e:
-        raise _usage(str(e)) from None
-    try:
         results = lint_files(files, root, settings or ())
     except PathProblem as e:
         raise _usage(str(e)) from None
-    raise typer.Exit(report(len(files), results, format.value, typer.echo))
+    colour = format is OutputFormat.text and wants_colour(sys.stdout)
+    raise typer.Exit(report(len(files), results, format.value, typer.echo, choice, quiet, colour))
+
 
 
 @app.command(cls=_Command, short_help="Print the JSON Schema of ruleset files.")
