@@ -190,7 +190,7 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
 # ---------------------------------------------------------------- a person at a terminal
 
 
-PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card): ")
+PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card|Press Enter for the next hand \(or type help\)): ")
 #: The number of read() in /proc/PID/syscall, by machine (x86_64, i386, arm64 and the generic table).
 READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
@@ -406,11 +406,15 @@ def test_end_of_input_at_a_prompt_stops_cleanly_with_exit_1(terminal) -> None:
 
 
 def inputs_for_the_whole_game(tiny: Path, seed: int) -> list[str]:
-    """Your answers, in order, for a whole game: the first legal bid or card; Enter on the forehead."""
+    """Your answers, in order, for a whole game: the first legal bid or card; Enter on the forehead,
+    and Enter at the end of every hand but the last."""
     game = Game(load_rules(tiny), 4, seed=seed)
     answers = []
     while True:
+        hands = len(game.history)
         bots_until_you(game)
+        if len(game.history) > hands and not game.over:
+            answers.append("")  # the hand ended with a computer player's card: the pause
         if game.over:
             return answers
         if game.phase == "bidding":
@@ -422,12 +426,14 @@ def inputs_for_the_whole_game(tiny: Path, seed: int) -> list[str]:
         else:
             answers.append(card_text(game.legal_actions()[0]))
             game.play(game.legal_actions()[0])
+        if len(game.history) > hands and not game.over:
+            answers.append("")  # the hand ended with your card: the pause
 
 
 def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tiny: Path, terminal, tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     seed = 5
-    first_hand = 1 + 5  # your bid and five cards
+    first_hand = 1 + 5 + 1  # your bid, five cards and Enter at the end of the hand
     t = terminal("--seed", str(seed), "--record", str(record))
     for answer in inputs_for_the_whole_game(tiny, seed)[:first_hand]:
         t.prompt()
