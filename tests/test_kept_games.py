@@ -69,7 +69,7 @@ def test_ctrl_c_keeps_the_game_says_where_and_play_resume_without_a_file_plays_i
         t.close()
     (kept,) = kept_files()
     assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
-    assert f"The game is kept in {kept}; continue with: whistdsl play --resume" in " ".join(t.output.split())
+    assert f"The game is kept in {kept}; continue with: whistdsl play --resume" in t.said
     data = json.loads(kept.read_text(encoding="utf-8"))
     jsonschema.validate(data, RECORD_SCHEMA)
     assert len(data["hands"]) == 1 and "final" not in data
@@ -88,7 +88,7 @@ def test_ctrl_c_keeps_the_game_says_where_and_play_resume_without_a_file_plays_i
         t.close()
     assert "Hand 1 of 3" not in t.output and "Hand 2 of 3" in t.output
     assert re.search(r"^Winners?( \(tied\))?: ", t.output, re.M)
-    assert f"This game is kept in {kept}" in " ".join(t.output.split())
+    assert f"This game is kept in {kept}" in t.said
     assert kept_files() == [kept], "the resumed game goes on in its own file"
     data = json.loads(kept.read_text(encoding="utf-8"))
     assert len(data["hands"]) == 3 and data["final"]["winners"]
@@ -103,7 +103,7 @@ def test_end_of_input_in_the_first_hand_keeps_the_game_and_resume_deals_the_same
         assert t.wait() == 1, t.output[-3000:]
     finally:
         t.close()
-    assert "game stopped: end of input, after 0 complete hands. The game is kept in" in " ".join(t.output.split())
+    assert "game stopped: end of input, after 0 complete hands. The game is kept in" in t.said
     (kept,) = kept_files()
     hand = re.search(r"Your hand: (.*)", shown).group(1)  # type: ignore[union-attr]
 

@@ -248,6 +248,12 @@ class Terminal:
         before, self.seen = self.output[self.seen : at], at
         return before
 
+    @property
+    def said(self) -> str:
+        """The output with every run of white space as one space: the table wraps its lines at
+        words to the terminal's width."""
+        return " ".join(self.output.split())
+
     def type(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode("utf-8"))
 
@@ -442,8 +448,8 @@ def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tin
     t.wait_until_reading()  # a Ctrl-C just before the read would wait for Enter: no race
     t.send(b"\x03")  # Ctrl-C
     assert t.wait() == 130, t.output[-3000:]
-    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
-    assert f"The record {record} holds every complete hand" in t.output
+    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.said
+    assert f"The record {record} holds every complete hand" in t.said
     assert "Traceback" not in t.output
     data = json.loads(record.read_text(encoding="utf-8"))
     jsonschema.validate(data, RECORD_SCHEMA)
@@ -509,3 +515,52 @@ def test_readme_score_sheet_excerpt_is_what_whistdsl_play_prints() -> None:
             continue
         assert line in printed[at:], f"README line not printed (in this order): {line!r}"
         at = printed.index(line, at) + 1
+
+
+# ---------------------------------------------------------------- the pause and the commands
+
+
+def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_tricks_the_sheet_and_the_rules(tiny: Path, terminal) -> None:
+    seed = 5
+    answers = inputs_for_the_whole_game(tiny, seed)
+    t = terminal("--seed", str(seed))
+    for answer in answers[: 1 + 5]:  # your bid and five cards
+        t.prompt()
+        t.type(answer)
+    shown = t.prompt()
+    assert shown.endswith("Hand 1 is over. Press Enter for the next hand (or type help): ")
+    assert "Hand 1, taken/bid: " in shown and "Hand 2 of 3" not in shown, "the next deal waits"
+    assert re.search(r"^ *1 +5 ", shown, re.M), "the sheet so far comes before the pause"
+    t.type("last")
+    last = t.prompt()
+    assert "The last trick (hand 1, trick 5, led by " in last
+    assert len(re.findall(r"^ +5  .* -> ", last, re.M)) == 1
+    t.type("sheet")
+    assert re.search(r"^ *1 +5 ", t.prompt(), re.M)
+    t.type("rules")
+    rules = t.prompt()
+    assert "Tiny whist: 4 players" in rules and "three short hands" in rules
+    assert "The next hand: 1 card, a forehead hand" in rules
+    t.type("what")
+    assert "'what' is not a command: press Enter for the next hand" in t.prompt()
+    t.type("")
+    shown = t.prompt()
+    assert "Hand 2 of 3" in shown and shown.endswith("Your bid: ")
+    t.type("tricks")
+    tricks = t.prompt()
+    assert "The tricks of hand 1, in order" in tricks, "before a trick of this hand, the last hand's"
+    assert [int(n) for n in re.findall(r"^ +(\d)  .* -> ", tricks, re.M)] == [1, 2, 3, 4, 5]
+    t.type("help")
+    helped = t.prompt()
+    for command in ("last", "tricks", "sheet", "rules", "help"):
+        assert re.search(rf"^  {command} +\S", helped, re.M), command
+    assert "Your card is on your forehead. You see: " in helped, "help shows the table again"
+    t.type("?")
+    assert "Commands at any prompt:" in t.prompt()
+    assert "Traceback" not in t.output
+
+
+def test_a_watched_game_never_waits(tiny: Path) -> None:
+    result = play(str(tiny), "--watch", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    assert "is over. Press Enter" not in result.stdout

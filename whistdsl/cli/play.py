@@ -85,6 +85,7 @@ class TableTalk:
         self.you = you
         self.compact = you is None
         self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
+        self.pausing = False  # at the end of a hand, before the next (already dealt) is shown
 
     # -- words
 
@@ -176,7 +177,8 @@ class TableTalk:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
         read as markup."""
         shown = [printable(part) if isinstance(part, str) else part for part in parts]
-        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=True)
+        # on a terminal, wrapped at words to its width; in a file or a pipe, one line as it is
+        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=not self.console.is_terminal)
 
     # -- events
 
@@ -308,7 +310,8 @@ class TableTalk:
         if not tricks:
             self.say("No trick has been played yet.")
             return
-        self.say(f"The last trick ({which}, trick {len(tricks)}, led by {self.who(tricks[-1].leader)}):")
+        leader = tricks[-1].leader
+        self.say(f"The last trick ({which}, trick {len(tricks)}, led by {'you' if leader == self.you else self.names[leader]}):")
         self._trick_line(len(tricks), tricks[-1], trump)
 
     def hand_tricks(self) -> None:
@@ -333,7 +336,7 @@ class TableTalk:
             view = g.view(self.you if self.you is not None else g.dealer)
             kind = rules.kinds[view.kind]
             how = f", a {kind.name} hand" if view.kind != "normal" else ""
-            self.say(f"This hand: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
+            self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
 
     def sheet(self, winners: Sequence[int] | None = None) -> None:
         g = self.game
@@ -465,11 +468,12 @@ _SUIT_FIRST = re.compile(rf"([shdc♠♤♥♡♦♢♣♧])\s*({_RANK})", re.I)
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-def typed_card(answer: str, view: SeatView, specials: tuple = ()) -> Card | str:
+def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] = card_text) -> Card | str:
     """The card a person typed: rank then suit (`QH`, `10h`, `Q♥`, `Q♥️`), suit then rank (`hq`,
     `♥Q`), a special's mark or name; a bare rank (`q`, `10`) when one card of that rank may be
     played now (or, when none may, the one held, for the engine to say why not); Enter alone for
-    a forced card. A str is the reason it is not understood; garbage raises CardSyntaxError."""
+    a forced card. A str is the reason it is not understood (cards in it written by `shown`);
+    garbage raises CardSyntaxError."""
     legal = list(view.legal or ())
     text = answer.translate(_VARIATION_SELECTORS).strip()
     if not text:
@@ -492,7 +496,7 @@ def typed_card(answer: str, view: SeatView, specials: tuple = ()) -> Card | str:
     if len(set(of_rank)) == 1:
         return of_rank[0]
     if of_rank:
-        which = " or ".join(card_text(c) for c in sort_hand(set(of_rank), view.trump))
+        which = " or ".join(shown(c) for c in sort_hand(set(of_rank), view.trump))
         return f"which {rank}: {which}? Type it with its suit"
     held = [c for c in view.hand or () if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     if held:
@@ -591,7 +595,7 @@ class HumanPlayer:
                             continue
                         game.play(None)
                     else:
-                        chosen = typed_card(answer, view, game.rules.specials)
+                        chosen = typed_card(answer, view, game.rules.specials, lambda c: self.talk.card(c).plain)
                         if isinstance(chosen, str):
                             self._refuse(chosen)
                             continue
@@ -603,11 +607,15 @@ class HumanPlayer:
     def pause(self, finished: HandResult) -> None:
         """The end of a hand: wait for Enter (commands work meanwhile) before the next deal."""
         prompt = Text(f"Hand {finished.number} is over. Press Enter for the next hand (or type help): ", style="bold")
-        while True:
-            answer = self._read(prompt, lambda: None)
-            if not answer:
-                return
-            self._refuse(f"{printable(answer)!r} is not a command: press Enter for the next hand, or type help")
+        self.talk.pausing = True
+        try:
+            while True:
+                answer = self._read(prompt, lambda: None)
+                if not answer:
+                    return
+                self._refuse(f"{printable(answer)!r} is not a command: press Enter for the next hand, or type help")
+        finally:
+            self.talk.pausing = False
 
     def _read(self, prompt: Text, again: Callable[[], None], answers: Sequence[str] = ()) -> str:
         """The next answer that is not a command (`answers`: words that answer here, never taken
@@ -848,23 +856,24 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
-        talk.say(f"Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦{_special_help(game)}); "
-                 f"? or help lists the commands; Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
+        talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{_special_help(game)} (the rank alone when only one "
+                 "card of it may be played, Enter when only one card may); help lists the commands; "
+                 f"Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
     try:
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:
         stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
         console.print()
-        _say_error(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
+        _say_stopped(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
         raise typer.Exit(stop.code) from None
     except WriteError as e:
         assert writer is not None
         console.print()
-        _say_error(f"game stopped: {e}. {_last_good_record(writer)}")
+        _say_stopped(f"game stopped: {e}. {_last_good_record(writer)}")
         raise typer.Exit(WRITE_FAILED) from None
     except RuleError as e:
         console.print()
-        _say_error(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
+        _say_stopped(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
         raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
         if isinstance(e, IllegalAction) or not game.deals:
@@ -876,6 +885,21 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     if kept:
         assert writer is not None
         talk.say(f"This game is kept in {writer.path} (`whistdsl games` lists the kept games).", style="dim")
+
+
+def _say_stopped(message: str) -> None:
+    """Why the game stopped and where it is kept, on standard error: on a terminal wrapped at
+    words to its width (a path is never cut), elsewhere one line."""
+    if not sys.stderr.isatty():
+        _say_error(message)
+        return
+    import shutil
+    import textwrap
+
+    from . import error_line
+
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False), err=True)
 
 
 def _kept_writer(game: Game, kinds: list[str]) -> RecordWriter | None:
