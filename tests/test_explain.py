@@ -501,7 +501,8 @@ def test_print_rules_fits_the_console_and_leaves_no_trailing_spaces() -> None:
     lines = out.getvalue().splitlines()
     assert lines and all(len(line) <= 60 for line in lines), [line for line in lines if len(line) > 60]
     assert not [line for line in lines if line != line.rstrip()]
-    assert "The dealer sits out" not in out.getvalue()  # with 4 players nobody sits out
+    assert "With 4 players the dealer plays every hand" in " ".join(out.getvalue().split())  # a dead hand only with 6
+    assert "With 3 players" not in out.getvalue()  # the rules at this table only
     assert "24 hands" in out.getvalue()
 
 

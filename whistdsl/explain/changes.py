@@ -35,7 +35,8 @@ def changes(base: Ruleset, house: Ruleset, players: int | None = None) -> Explan
     n = players if players is not None else house.players_default
     if not base.players_min <= n <= base.players_max:
         n = house.players_default if base.players_min <= house.players_default <= base.players_max else n
-    old, new = explain(base, _within(base, n)), explain(house, n)
+    old = explain(base, _within(base, players) if players is not None else None)
+    new = explain(house, players)
     sections: list[Section] = []
     keys = [s.key for s in new.sections] + [s.key for s in old.sections if new.section(s.key) is None]
     for key in keys:
