@@ -35,9 +35,10 @@ if TYPE_CHECKING:
 LATER_COMMANDS = {
     "simulate": ("whistdsl.cli.simulate", "simulate_command", "Play many games between computer players; measure them."),
     "play": ("whistdsl.cli.play", "play_command", "Play a game at the terminal against computer players."),
+    "games": ("whistdsl.cli.games", "games_command", "List the kept games, to resume one with play --resume."),
 }
 #: The order `whistdsl --help` lists the commands in.
-COMMAND_ORDER = ("lint", "schema", "list", "reference", "compile", "score", "simulate", "play", "replay")
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay")
 
 
 class _LaterCommands(dict):
@@ -55,6 +56,9 @@ class _LaterCommands(dict):
         command = typer.main.get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
+        adjust = getattr(callback, "adjust_command", None)  # what typer cannot say (an option's value left out)
+        if adjust is not None:
+            adjust(command)
         self[name] = command
         return command
 
@@ -135,6 +139,7 @@ APP_HELP = """Write, check and play the rules of Oh Hell-family card games.
 \b
 Examples:
   whistdsl list                  the bundled rulesets
+  whistdsl explain NAME          its rules in words
   whistdsl play NAME             a game against computer players
   whistdsl lint house.yaml       check a ruleset you wrote
   whistdsl COMMAND --help        a command's options and examples
@@ -282,6 +287,47 @@ def reference(
 
     show(Markdown(text))
 
+
+class ExplainFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+
+
+@app.command(cls=_Command, short_help="Print the rules of a ruleset in words.")
+def explain(
+    rulesets: Annotated[list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
+    diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
+    format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal, the default) or markdown.")] = ExplainFormat.text,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+) -> None:
+    """Print the rules of a ruleset in words, as a person would write them for the table.
+
+    \b
+    Examples:
+      whistdsl explain NAME
+      whistdsl explain rulesets/NAME.yaml --format markdown > rules.md
+      whistdsl explain --diff rulesets/NAME.yaml house.yaml
+    """
+    from .. import explain as words
+
+    if len(rulesets) != (2 if diff else 1):
+        raise _usage("explain --diff takes two rulesets: the base and the house rule" if diff else "explain takes one ruleset (two with --diff)")
+    loaded = [open_rules(r, root, settings if not diff or i == 1 else None) for i, r in enumerate(rulesets)]
+    n = players if players is not None else loaded[-1].players_default
+    for rules in loaded[-1:]:
+        if not rules.players_min <= n <= rules.players_max:
+            raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+        if rules.table_problem(n) is not None:
+            raise _usage(f"--players {n}: {rules.table_problem(n)}")
+    explanation = words.diff(loaded[0], loaded[1], players) if diff else words.explain(loaded[0], players)
+    if format is ExplainFormat.markdown:
+        typer.echo(words.markdown(explanation).rstrip())
+        return
+    from rich.console import Console
+
+    words.to_console(Console(highlight=False), explanation)
 
 
 @app.command("compile", cls=_Command, short_help="Print the Python the compiled engine writes for a ruleset.")
