@@ -101,6 +101,46 @@ def test_whistdsl_reference_prints_the_same_tables() -> None:
     assert result.stdout.strip() == reference_markdown().strip()
 
 
+HELP_START = "<!-- help:start -->"
+HELP_END = "<!-- help:end -->"
+#: The width the README's command reference is written at.
+HELP_WIDTH = 100
+
+
+def command_help(*args: str) -> str:
+    """`whistdsl ARGS --help` as a terminal HELP_WIDTH columns wide shows it."""
+    result = runner.invoke(app, [*args, "--help"], prog_name="whistdsl", terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH)})
+    assert result.exit_code == 0, result.output
+    return result.output.rstrip() + "\n"
+
+
+def render_help_block() -> str:
+    """The README's command reference: `whistdsl --help`, then each command's --help."""
+    from whistdsl.cli.commands import COMMAND_ORDER
+
+    parts = [HELP_START, "", "```text", "$ whistdsl --help", command_help().rstrip(), "```"]
+    for name in COMMAND_ORDER:
+        parts += ["", f"#### `whistdsl {name}`", "", "```text", f"$ whistdsl {name} --help", command_help(name).rstrip(), "```"]
+    return "\n".join([*parts, "", HELP_END])
+
+
+def rewrite_help_block() -> bool:
+    """Put the help as the commands print it now between the markers; True if README.md changed."""
+    text = readme()
+    pattern = re.compile(re.escape(HELP_START) + r".*?" + re.escape(HELP_END), re.S)
+    assert pattern.search(text), "README.md lacks the command reference markers"
+    updated = pattern.sub(lambda _: render_help_block(), text, count=1)
+    if updated != text:
+        README.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
+def test_the_readme_command_reference_is_the_help_the_commands_print() -> None:
+    text = readme()
+    embedded = text[text.index(HELP_START) : text.index(HELP_END) + len(HELP_END)]
+    assert embedded == render_help_block(), "regenerate it: python tests/test_readme.py"
+
+
 CODES_HEADER = "| code | what it finds | example | write instead |\n|---|---|---|---|\n"
 
 
@@ -253,5 +293,5 @@ def test_readme_ci_snippet_uses_github_annotations() -> None:
 
 
 if __name__ == "__main__":
-    changed = [rewrite_reference_block(), rewrite_codes_table()]
+    changed = [rewrite_reference_block(), rewrite_codes_table(), rewrite_help_block()]
     print("README.md updated" if any(changed) else "README.md already up to date")

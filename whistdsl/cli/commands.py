@@ -181,7 +181,7 @@ class OutputFormat(str, Enum):
 @app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
     paths: Annotated[Optional[list[Path]], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (the default), json, or github (annotations).")] = OutputFormat.text,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
     select: Annotated[
         Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
     ] = None,
@@ -297,7 +297,7 @@ class ExplainFormat(str, Enum):
 def explain(
     rulesets: Annotated[list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
     diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
-    format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal, the default) or markdown.")] = ExplainFormat.text,
+    format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
@@ -374,9 +374,9 @@ def score(
     bid: Annotated[Optional[int], typer.Option("--bid", "-b", metavar="N", help="The bid.", min=0)] = None,
     tricks: Annotated[Optional[int], typer.Option("--tricks", "-t", metavar="N", help="Tricks taken.", min=0)] = None,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
-    trump: Annotated[str, typer.Option("--trump", metavar="SUIT", help="spades, hearts, diamonds, clubs or none (the default).")] = "none",
-    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The hand's kind: normal (the default) or a name from the ruleset's `kinds`.")] = "normal",
-    hand: Annotated[int, typer.Option("--hand", metavar="N", help="The hand's number in the game (default: 1).", min=1)] = 1,
+    trump: Annotated[str, typer.Option("--trump", metavar="SUIT", help="spades, hearts, diamonds, clubs or none.")] = "none",
+    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The hand's kind: normal, or a name from the ruleset's `kinds`.")] = "normal",
+    hand: Annotated[int, typer.Option("--hand", metavar="N", help="The hand's number in the game (1 or more).", min=1)] = 1,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
     others: Annotated[Optional[str], typer.Option("--others", metavar="B/T,B/T,...", help=OTHERS_HELP)] = None,

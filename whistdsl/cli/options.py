@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 #: What `--set NAME=VALUE` means, for every command that reads a ruleset.
 SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
 #: What `--root DIR` means, for every command that reads a ruleset.
-ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named; for `lint DIR`, DIR)."
+ROOT_HELP = "The folder `extends:` may lead into (default: the ruleset's own folder; for `lint DIR`, DIR)."
 
 
 def err(message: str) -> None:

@@ -692,19 +692,19 @@ def _with(rules: Any) -> str:
 
 def simulate_command(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
-    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (default: 1000).", min=1)] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (1 or more).", min=1)] = 1000,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     bots: Annotated[
         str,
         typer.Option(
             "--bots", "-b", metavar="KIND[,KIND...]",
             help=f"Computer players ({', '.join(BOTS)}): one kind for every seat, or one per seat, rotated each game "
-            f"(default: {DEFAULT_BOT}, as `play` seats).",
+            "(by default the computer players of `play`).",
         ),
     ] = DEFAULT_BOT,
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="S", help="The tournament's seed (default: a random one, reported).")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: every core).", min=1)] = None,
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table (the default), json or csv.")] = ReportFormat.table,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table, json or csv.")] = ReportFormat.table,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
