@@ -229,8 +229,8 @@ DOCS: dict[str, Code] = {
     "W400": Code(
         'extends: target not found',
         "`extends:` target not found, not a regular file, or not allowed (absolute, `~`, a URL, or leading outside the ruleset's folder or `--root`)",
-        '`extends: serbain`, `extends: /etc/passwd`',
-        '`extends: serbian`, or a relative path to a ruleset inside the folder (name a wider folder with `--root DIR`)',
+        '`extends: bsae.yaml`, `extends: /etc/passwd`',
+        '`extends: base.yaml`, or a relative path to a ruleset inside the folder (name a wider folder with `--root DIR`)',
     ),
     "W401": Code(
         'extends: cycle',
