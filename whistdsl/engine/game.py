@@ -960,6 +960,17 @@ class Game(State):
             self.bid_unobserved(choose)
         self.play_tricks_unobserved(choose)
 
+    def play_hands_random(self) -> None:
+        """Bid and play the rest of this hand with every seat choosing uniformly at random (as
+        `play_hand_unobserved(None)`), and go on with the next hands for as long as the compiled
+        engine plays them whole: it returns at the end of the game or at a hand to be played
+        another way (a forehead hand, a decision), set up as game.py sets it up."""
+        loop = self.facts.compiled.play_game_random if self.use_compiled else None
+        if loop is not None and self.phase == BIDDING and not self.bid_log and self.kind.view != "forehead":
+            loop(self)
+        else:
+            self.play_hand_unobserved(None)
+
     def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Finish this hand's bidding, asking `choose[seat](legal bids)` for each bid (see
         `play_tricks_unobserved`)."""
@@ -1103,7 +1114,30 @@ class Game(State):
         """The scored hand's end: the new totals and running values, the hand's result in the
         history, then the next hand or the end of the game (also called by engine/compiled.py's
         generated hands, which score by themselves)."""
+        self._record_hand(points, bonuses, totals_after, running_after)
         rules = self.rules
+        if self.stop_after_hand:
+            self.phase = OVER
+            self.to_act = None
+            return
+        if self.index + 1 < len(self.plan):
+            if rules.end is None or not self._game_ends():
+                self._start_hand(self.index + 1, reuse_hands=True)
+                return
+            del self.plan[self.index + 1 :]  # ended on its condition: the schedule is the hands played
+            self.scheduled_hands = len(self.plan)
+        winners = self.standings()
+        if len(winners) > 1 and self.extra_hands_left > 0:
+            self.extra_hands_left -= 1
+            self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
+            self._start_hand(self.index + 1, reuse_hands=True)
+            return
+        self.phase = OVER
+        self.to_act = None
+        self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
+
+    def _record_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
+        """The scored hand's new totals and running values, and its result in the history."""
         self.totals = totals_after
         self.running = running_after
         plan = self.plan[self.index]
@@ -1132,25 +1166,6 @@ class Game(State):
                 trump_from=self.trump_from,
             )
         )
-        if self.stop_after_hand:
-            self.phase = OVER
-            self.to_act = None
-            return
-        if self.index + 1 < len(self.plan):
-            if rules.end is None or not self._game_ends():
-                self._start_hand(self.index + 1, reuse_hands=True)
-                return
-            del self.plan[self.index + 1 :]  # ended on its condition: the schedule is the hands played
-            self.scheduled_hands = len(self.plan)
-        winners = self.standings()
-        if len(winners) > 1 and self.extra_hands_left > 0:
-            self.extra_hands_left -= 1
-            self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
-            self._start_hand(self.index + 1, reuse_hands=True)
-            return
-        self.phase = OVER
-        self.to_act = None
-        self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
 
     def _score_in_passes(self, rows: tuple[dict[str, Value], ...], set_names: tuple) -> list:
         """Every seat's (points, bonus, running values) when the bonus or a running value reads
