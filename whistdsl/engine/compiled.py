@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable
 from ..language.codegen import HELPERS, Untranslatable, python_source
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
-from .state import Phase, Trick
+from .state import Phase, PlayedTricks, Trick
 from .trump import ON_TABLE
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
         EvalError=EvalError,
         SUIT_OF=SUIT_OF,
         Trick=Trick,
+        PlayedTricks=PlayedTricks,
         new_trick=tuple.__new__,
         PLAY=Phase.PLAY,
         BIDDING=Phase.BIDDING,
@@ -455,12 +456,16 @@ class _Writer:
         self.constants["SUITS"] = (0, 1, 2, 3)
         any_card = lambda indent: [" " * indent + line for line in self._ANY_CARD]  # noqa: E731
         lines = [
+            "    played = []  # every card of the hand, in playing order",
+            "    wins = []  # each trick's winner",
+            "    first_leader = leader",
             "    for t in range(size):",
             "        left = size - t  # every playing seat holds this many cards now",
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             *any_card(8),
-            "        cards = [c]  # the trick's cards, in the order of `seats`",
+            "        start = len(played)  # the trick's cards: played[start:], in the order of `seats`",
+            "        played.append(c)",
             "        led = win_suit = s",
             "        win_card = c",
             "        win = leader",
@@ -469,7 +474,7 @@ class _Writer:
             "            lst = h[led]",
             "            if lst:  # must follow suit",
             "                c = lst.pop(int(rnd() * len(lst)))",
-            "                cards.append(c)",
+            "                played.append(c)",
             "                if win_suit == led and c > win_card:",
             "                    win, win_card = seat, c",
             "                continue",
@@ -478,7 +483,7 @@ class _Writer:
             lines += ["            lst = h[trump] if trump >= 0 else None", "            if lst:"]
             if when_void == "must_overtrump":
                 lines += [
-                    "                best = max((x for x in cards if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
+                    "                best = max((x for x in played[start:] if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
                     "                legal = [x for x in lst if x > best] or lst",
                     "                c = legal[int(rnd() * len(legal))]",
                     "                lst.remove(c)",
@@ -486,7 +491,7 @@ class _Writer:
             else:
                 lines += ["                c = lst.pop(int(rnd() * len(lst)))  # must trump"]
             lines += [
-                "                cards.append(c)",
+                "                played.append(c)",
                 "                if win_suit != trump or c > win_card:",
                 "                    win, win_card, win_suit = seat, c, trump",
                 "                continue",
@@ -494,12 +499,13 @@ class _Writer:
         lines += [
             "            # any card",
             *any_card(12),
-            "            cards.append(c)",
+            "            played.append(c)",
             "            if (s == win_suit and c > win_card) or (s == trump and win_suit != trump):",
             "                win, win_card, win_suit = seat, c, s",
-            "        tricks.append(new_trick(Trick, (leader, tuple(zip(seats, cards)), win)))",
+            "        wins.append(win)",
             "        taken[win] += 1",
             "        leader = win",
+            "    g.tricks = PlayedTricks(first_leader, play_orders, played, wins)  # its Tricks built when read",
         ]
         return lines
 

@@ -41,7 +41,7 @@ from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, ne
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, look_ahead, seat_view
 from .scoring import ScoreError, result_env, score_in_passes, score_seat
-from .state import Phase, State, Trick
+from .state import Phase, PlayedTricks, State, Trick
 from .table import SeatOrders, table_facts
 from .tricks import NO_SUIT, NoWinner, TrickPlay
 from .trump import TrumpStep, trump_step
@@ -1141,29 +1141,39 @@ class Game(State):
         self.totals = totals_after
         self.running = running_after
         plan = self.plan[self.index]
+        tricks = self.tricks
+        decides = self._decides
         self.history.append(
-            HandResult(  # positional, in the order of its fields (a hot path)
-                plan.number,
-                plan.size,
-                plan.kind,
-                self.kind.mark,
-                self.setup.extra,
-                self.dealer,
-                self.sitting_out,
-                self.trump,
-                self.turn_up,
-                self.dealt,
-                tuple(self.bid_log),
-                tuple(self.tricks),
-                tuple(self.taken),
-                tuple(points),
-                tuple(bonuses),
-                tuple(self.totals),
-                tuple(self.running),
-                self.rng.getstate() if self.keep_rng_states else None,
-                self.rules.specials,
-                *((tuple(self.choices), tuple(self.calls), tuple(self.blind), tuple(self.excused), self.declarer, self.auction_bid) if self._decides else ()),
-                trump_from=self.trump_from,
+            tuple.__new__(  # HandResult's fields in order, every one given (a hot path)
+                HandResult,
+                (
+                    plan.number,
+                    plan.size,
+                    plan.kind,
+                    self.kind.mark,
+                    self.setup.extra,
+                    self.dealer,
+                    self.sitting_out,
+                    self.trump,
+                    self.turn_up,
+                    self.dealt,
+                    tuple(self.bid_log),
+                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # the compiled engine's: read when asked
+                    tuple(self.taken),
+                    tuple(points),
+                    tuple(bonuses),
+                    tuple(totals_after),
+                    tuple(running_after),
+                    self.rng.getstate() if self.keep_rng_states else None,
+                    self.rules.specials,
+                    tuple(self.choices) if decides else (),
+                    tuple(self.calls) if decides else (),
+                    tuple(self.blind) if decides else (),
+                    tuple(self.excused) if decides else (),
+                    self.declarer if decides else None,
+                    self.auction_bid if decides else 0,
+                    self.trump_from,
+                ),
             )
         )
 
