@@ -253,7 +253,7 @@ class _Writer:
             "    g.index = index",
             "    g.setup = setup",
             f"    dealer = g.dealer = g.rotation_dealer = (g.first_dealer + {rules.deal_direction} * index) % {n}",
-            "    table = g._table(dealer, setup.dealer_sits_out)",
+            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g._table(dealer, setup.dealer_sits_out)",
             "    g.sitting_out = table.sitting_out",
             "    order = g.bidding_order = table.bidding_order",
             "    g.position = table.position",
@@ -334,7 +334,7 @@ class _Writer:
         from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
 
         facts = table_facts(rules, n)
-        self.constants.update(SETUPS=facts.setups, NO_TRUMP_KEPT=facts.no_trump, HAND_ENVS=facts.hand_envs, FULL_DECK=facts.deck, DECK_SIZE=len(facts.deck))
+        self.constants.update(ORDERS=facts.orders, SETUPS=facts.setups, NO_TRUMP_KEPT=facts.no_trump, HAND_ENVS=facts.hand_envs, FULL_DECK=facts.deck, DECK_SIZE=len(facts.deck))
         return lines
 
     # ------------------------------------------------------------ bidding
@@ -409,8 +409,11 @@ class _Writer:
             "        so_far += b",
             "    g.bids_so_far = so_far",
             "    g._legal_bids_cache = None",
-            "    g._begin_play()",
         ]
+        if rules.first_lead_choice is None:  # game.py _begin_play, with the leader the seat orders name
+            lines += ["    g.phase = PLAY", "    g.decision = None", "    g.to_act = g.leader", "    g.trick_order = g.play_orders[g.leader]"]
+        else:
+            lines += ["    g._begin_play()"]
         return lines
 
     def _note(self, note: str) -> None:
@@ -609,7 +612,7 @@ class _Writer:
             "position": "(k + 1)",
             **_SEAT_FACTS,
             "points": "pts",
-            "bonus": "bon",
+            "bonus": "bon" if rules.bonus is not None else "0",
             **{name: f"run[{name!r}]" for name in rules.running_names},
         }
         try:
@@ -632,16 +635,16 @@ class _Writer:
         ]
         if after:
             lines.append("            run = running[seat]")
-        lines += [
-            f"            pts = {points}",
-            f"            bon = {bonus}",
-        ]
+        lines += [f"            pts = {points}"]
+        if rules.bonus is not None:
+            lines += [f"            bon = {bonus}"]
         if after:
             lines.append("            running_after[seat] = {" + ", ".join(f"{name!r}: {src}" for name, src in after) + "}")
+        if rules.bonus is not None:
+            lines += ["            points[seat] = pts + bon", "            bonuses[seat] = bon", "            total = totals[seat] + pts + bon"]
+        else:  # no bonus: every seat's stays 0
+            lines += ["            points[seat] = pts", "            total = totals[seat] + pts"]
         lines += [
-            "            points[seat] = pts + bon",
-            "            bonuses[seat] = bon",
-            "            total = totals[seat] + pts + bon",
             "            if type(total) is not int or not -MAX < total < MAX:",
             "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
             "            totals_after[seat] = total",
