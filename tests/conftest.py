@@ -15,7 +15,8 @@ directory), so the tree stays as clean as the variable asks.
 
 whistdsl's per-user cache (whistdsl/cache.py) lives in a temporary folder for the whole run, never
 in the home folder, so tests neither read a stale entry nor leave any behind; the commands tests
-run as processes inherit it.
+run as processes inherit it. The kept games of `whistdsl play` (whistdsl/records/kept.py) go to a
+temporary folder too, a new one for every test.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ import pytest
 _CACHE = tempfile.mkdtemp(prefix="whistdsl-test-cache-")
 os.environ["WHISTDSL_CACHE_DIR"] = _CACHE
 os.environ.pop("WHISTDSL_NO_CACHE", None)
+#: The kept games (whistdsl/records/kept.py) too: never in the home folder (and each test has its own).
+_DATA = tempfile.mkdtemp(prefix="whistdsl-test-data-")
+os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
@@ -59,3 +63,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_CACHE, ignore_errors=True)
+    shutil.rmtree(_DATA, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _own_kept_games_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test keeps its games (`whistdsl play` with a person) in a folder of its own."""
+    monkeypatch.setenv("WHISTDSL_DATA_DIR", str(tmp_path_factory.mktemp("data")))

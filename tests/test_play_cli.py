@@ -190,7 +190,7 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
 # ---------------------------------------------------------------- a person at a terminal
 
 
-PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card): ")
+PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card|Press Enter for the next hand \(or type help\)): ")
 #: The number of read() in /proc/PID/syscall, by machine (x86_64, i386, arm64 and the generic table).
 READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
@@ -247,6 +247,12 @@ class Terminal:
         at = PROMPT.search(self.output, self.seen).end()  # type: ignore[union-attr]
         before, self.seen = self.output[self.seen : at], at
         return before
+
+    @property
+    def said(self) -> str:
+        """The output with every run of white space as one space: the table wraps its lines at
+        words to the terminal's width."""
+        return " ".join(self.output.split())
 
     def type(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode("utf-8"))
@@ -406,11 +412,15 @@ def test_end_of_input_at_a_prompt_stops_cleanly_with_exit_1(terminal) -> None:
 
 
 def inputs_for_the_whole_game(tiny: Path, seed: int) -> list[str]:
-    """Your answers, in order, for a whole game: the first legal bid or card; Enter on the forehead."""
+    """Your answers, in order, for a whole game: the first legal bid or card; Enter on the forehead,
+    and Enter at the end of every hand but the last."""
     game = Game(load_rules(tiny), 4, seed=seed)
     answers = []
     while True:
+        hands = len(game.history)
         bots_until_you(game)
+        if len(game.history) > hands and not game.over:
+            answers.append("")  # the hand ended with a computer player's card: the pause
         if game.over:
             return answers
         if game.phase == "bidding":
@@ -422,12 +432,14 @@ def inputs_for_the_whole_game(tiny: Path, seed: int) -> list[str]:
         else:
             answers.append(card_text(game.legal_actions()[0]))
             game.play(game.legal_actions()[0])
+        if len(game.history) > hands and not game.over:
+            answers.append("")  # the hand ended with your card: the pause
 
 
 def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tiny: Path, terminal, tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     seed = 5
-    first_hand = 1 + 5  # your bid and five cards
+    first_hand = 1 + 5 + 1  # your bid, five cards and Enter at the end of the hand
     t = terminal("--seed", str(seed), "--record", str(record))
     for answer in inputs_for_the_whole_game(tiny, seed)[:first_hand]:
         t.prompt()
@@ -436,8 +448,8 @@ def test_ctrl_c_stops_with_exit_130_and_the_record_holds_every_complete_hand(tin
     t.wait_until_reading()  # a Ctrl-C just before the read would wait for Enter: no race
     t.send(b"\x03")  # Ctrl-C
     assert t.wait() == 130, t.output[-3000:]
-    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
-    assert f"The record {record} holds every complete hand" in t.output
+    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.said
+    assert f"The record {record} holds every complete hand" in t.said
     assert "Traceback" not in t.output
     data = json.loads(record.read_text(encoding="utf-8"))
     jsonschema.validate(data, RECORD_SCHEMA)
@@ -503,3 +515,52 @@ def test_readme_score_sheet_excerpt_is_what_whistdsl_play_prints() -> None:
             continue
         assert line in printed[at:], f"README line not printed (in this order): {line!r}"
         at = printed.index(line, at) + 1
+
+
+# ---------------------------------------------------------------- the pause and the commands
+
+
+def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_tricks_the_sheet_and_the_rules(tiny: Path, terminal) -> None:
+    seed = 5
+    answers = inputs_for_the_whole_game(tiny, seed)
+    t = terminal("--seed", str(seed))
+    for answer in answers[: 1 + 5]:  # your bid and five cards
+        t.prompt()
+        t.type(answer)
+    shown = t.prompt()
+    assert shown.endswith("Hand 1 is over. Press Enter for the next hand (or type help): ")
+    assert "Hand 1, taken/bid: " in shown and "Hand 2 of 3" not in shown, "the next deal waits"
+    assert re.search(r"^ *1 +5 ", shown, re.M), "the sheet so far comes before the pause"
+    t.type("last")
+    last = t.prompt()
+    assert "The last trick (hand 1, trick 5, led by " in last
+    assert len(re.findall(r"^ +5  .* -> ", last, re.M)) == 1
+    t.type("sheet")
+    assert re.search(r"^ *1 +5 ", t.prompt(), re.M)
+    t.type("rules")
+    rules = t.prompt()
+    assert "Tiny whist: 4 players" in rules and "three short hands" in rules
+    assert "The next hand: 1 card, a forehead hand" in rules
+    t.type("what")
+    assert "'what' is not a command: press Enter for the next hand" in t.prompt()
+    t.type("")
+    shown = t.prompt()
+    assert "Hand 2 of 3" in shown and shown.endswith("Your bid: ")
+    t.type("tricks")
+    tricks = t.prompt()
+    assert "The tricks of hand 1, in order" in tricks, "before a trick of this hand, the last hand's"
+    assert [int(n) for n in re.findall(r"^ +(\d)  .* -> ", tricks, re.M)] == [1, 2, 3, 4, 5]
+    t.type("help")
+    helped = t.prompt()
+    for command in ("last", "tricks", "sheet", "rules", "help"):
+        assert re.search(rf"^  {command} +\S", helped, re.M), command
+    assert "Your card is on your forehead. You see: " in helped, "help shows the table again"
+    t.type("?")
+    assert "Commands at any prompt:" in t.prompt()
+    assert "Traceback" not in t.output
+
+
+def test_a_watched_game_never_waits(tiny: Path) -> None:
+    result = play(str(tiny), "--watch", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    assert "is over. Press Enter" not in result.stdout

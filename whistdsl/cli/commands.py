@@ -34,9 +34,10 @@ if TYPE_CHECKING:
 LATER_COMMANDS = {
     "simulate": ("whistdsl.cli.simulate", "simulate_command"),
     "play": ("whistdsl.cli.play", "play_command"),
+    "games": ("whistdsl.cli.games", "games_command"),
 }
 #: The order `whistdsl --help` lists the commands in.
-COMMAND_ORDER = ("lint", "schema", "list", "reference", "compile", "score", "simulate", "play", "replay")
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "compile", "score", "simulate", "play", "games", "replay")
 
 
 class _LaterCommands(dict):
@@ -49,10 +50,14 @@ class _LaterCommands(dict):
         import importlib
 
         module, function = LATER_COMMANDS[name]
-        info = typer.models.CommandInfo(name=name, callback=getattr(importlib.import_module(module), function))
+        callback = getattr(importlib.import_module(module), function)
+        info = typer.models.CommandInfo(name=name, callback=callback)
         command = typer.main.get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
+        adjust = getattr(callback, "adjust_command", None)  # what typer cannot say (an option's value left out)
+        if adjust is not None:
+            adjust(command)
         self[name] = command
         return command
 

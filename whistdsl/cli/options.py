@@ -36,6 +36,16 @@ ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False
 SET_OPTION = typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP)
 
 
+def _did_you_mean(argument: str) -> str:
+    """`; did you mean `NAME`?` when `argument` is a bundled ruleset's name mistyped."""
+    import difflib
+
+    from ..resources import bundled_rulesets
+
+    close = difflib.get_close_matches(Path(argument).name.removesuffix(".yaml"), list(bundled_rulesets()), n=1, cutoff=0.75)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
 def open_rules(argument: str, root: Path | None = None, settings: list[str] | None = None) -> Ruleset:
     """A ruleset for a command: a path or bundled name; findings or a missing file exit cleanly.
     `root` is the `--root` folder its `extends:` may lead into; `settings` the `--set NAME=VALUE`
@@ -50,7 +60,7 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
     except SettingError as e:
         raise usage(str(e)) from None
     except FileNotFoundError:
-        raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`)") from None
+        raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`){_did_you_mean(argument)}") from None
     except NotReadable as e:
         raise usage(f"{argument}: {e}") from None
     except RulesetError as e:

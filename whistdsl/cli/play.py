@@ -85,6 +85,7 @@ class TableTalk:
         self.you = you
         self.compact = you is None
         self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
+        self.pausing = False  # at the end of a hand, before the next (already dealt) is shown
 
     # -- words
 
@@ -176,7 +177,8 @@ class TableTalk:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
         read as markup."""
         shown = [printable(part) if isinstance(part, str) else part for part in parts]
-        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=True)
+        # on a terminal, wrapped at words to its width; in a file or a pipe, one line as it is
+        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=not self.console.is_terminal)
 
     # -- events
 
@@ -269,6 +271,10 @@ class TableTalk:
             self.say(f"{self.who(w)} won trick {number} ({taken[w]} taken, {bids[w]} bid).", style="bold")
 
     def hand_over(self, result: HandResult) -> None:
+        """The hand's results; with a person at the table, after the sheet so far (the results
+        stay beside the pause's prompt, however long the sheet)."""
+        if not self.compact and not self.game.over:  # the last sheet comes with the winner
+            self.sheet()
         bids = dict(result.bids)
         parts = []
         for seat in range(self.game.players):
@@ -277,9 +283,60 @@ class TableTalk:
             made = "made" if result.taken[seat] == bids[seat] else "missed"
             points = result.points[seat]
             parts.append(f"{self.who(seat)} {result.taken[seat]}/{bids[seat]} {made} {'+' if points > 0 else ''}{points}")
-        self.say("Taken/bid: ", "; ".join(parts))
-        if not self.compact and not self.game.over:  # the last sheet comes with the winner
-            self.sheet()
+        self.say(f"Hand {result.number}, taken/bid: " if not self.compact else "Taken/bid: ", "; ".join(parts))
+
+    # -- what the commands at a prompt show
+
+    def commands(self) -> None:
+        self.say("Commands at any prompt:", style="bold")
+        width = max(map(len, COMMANDS))
+        for name, what in COMMANDS.items():
+            self.say(f"  {name:<{width}}  {what}")
+
+    def _tricks_shown(self) -> tuple[str, Sequence[Trick], int]:
+        """(`this hand` or `hand N`, its tricks, its trump): this hand's tricks, or, before any is
+        played, the last hand's."""
+        g = self.game
+        if not g.tricks and g.history:
+            last = g.history[-1]
+            return f"hand {last.number}", last.tricks, last.trump
+        return "this hand", g.tricks, g.trump
+
+    def _trick_line(self, number: int, trick: Trick, trump: int) -> None:
+        self.say(f"  {number:>2}  ", self.cards_of(trick.cards, trump), f"  -> {self.who(trick.winner)}")
+
+    def last_trick(self) -> None:
+        which, tricks, trump = self._tricks_shown()
+        if not tricks:
+            self.say("No trick has been played yet.")
+            return
+        leader = tricks[-1].leader
+        self.say(f"The last trick ({which}, trick {len(tricks)}, led by {'you' if leader == self.you else self.names[leader]}):")
+        self._trick_line(len(tricks), tricks[-1], trump)
+
+    def hand_tricks(self) -> None:
+        which, tricks, trump = self._tricks_shown()
+        if not tricks:
+            self.say("No trick has been played in this hand yet.")
+            return
+        self.say(f"The tricks of {which}, in order (the first card led; -> who won):")
+        for i, trick in enumerate(tricks, 1):
+            self._trick_line(i, trick, trump)
+
+    def rules_in_force(self) -> None:
+        """The rules in force: the ruleset's name and description, its parameters, this hand."""
+        g = self.game
+        rules = g.rules
+        self.say(Text(printable(rules.name), style="bold"), f": {g.players} players")
+        if rules.description:
+            self.say(rules.description)
+        if rules.parameter_values:
+            self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
+        if not g.over:
+            view = g.view(self.you if self.you is not None else g.dealer)
+            kind = rules.kinds[view.kind]
+            how = f", a {kind.name} hand" if view.kind != "normal" else ""
+            self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
 
     def sheet(self, winners: Sequence[int] | None = None) -> None:
         g = self.game
@@ -405,15 +462,69 @@ def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
 
 Ask = Callable[[Text], str]
 
+_RANK = r"10|[2-9tjqka]"
+_SUIT_FIRST = re.compile(rf"([shdc♠♤♥♡♦♢♣♧])\s*({_RANK})", re.I)
+#: The variation selectors a terminal may send after a suit symbol (`♥️` is ♥ and U+FE0F).
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+
+
+def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] = card_text) -> Card | str:
+    """The card a person typed: rank then suit (`QH`, `10h`, `Q♥`, `Q♥️`), suit then rank (`hq`,
+    `♥Q`), a special's mark or name; a bare rank (`q`, `10`) when one card of that rank may be
+    played now (or, when none may, the one held, for the engine to say why not); Enter alone for
+    a forced card. A str is the reason it is not understood (cards in it written by `shown`);
+    garbage raises CardSyntaxError."""
+    legal = list(view.legal or ())
+    text = answer.translate(_VARIATION_SELECTORS).strip()
+    if not text:
+        if len(legal) == 1:
+            return legal[0]
+        return "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played)" + "".join(
+            f", or {printable(s.mark)} for a {printable(s.name)}" for s in specials
+        )
+    try:
+        return parse_card(text, specials)
+    except CardSyntaxError as e:
+        refused = e
+    suit_first = _SUIT_FIRST.fullmatch(text)
+    if suit_first:
+        return parse_card(suit_first.group(2) + suit_first.group(1), specials)
+    if not re.fullmatch(_RANK, text, re.I):
+        raise refused
+    rank = "T" if text == "10" else text.upper()
+    of_rank = [c for c in legal if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
+    if len(set(of_rank)) == 1:
+        return of_rank[0]
+    if of_rank:
+        which = " or ".join(shown(c) for c in sort_hand(set(of_rank), view.trump))
+        return f"which {rank}: {which}? Type it with its suit"
+    held = [c for c in view.hand or () if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
+    if held:
+        return held[0]  # not playable now: the engine says why
+    return f"you hold no {rank}" if rank != "T" else "you hold no ten"
+
 
 def _special_help(game: Game) -> str:
     """`, or W for a wizard`: how this deck's special cards are typed."""
     return "".join(f", or {printable(s.mark)} for a {printable(s.name)}" for s in game.rules.specials)
 
 
+#: The commands understood at every prompt, with what each shows (`help` lists them). No rank,
+#: suit, decision or bid is spelled like them; a ruleset's call or special card that is wins.
+COMMANDS = {
+    "last": "the last trick",
+    "tricks": "this hand's tricks so far",
+    "sheet": "the score sheet",
+    "rules": "the rules in force",
+    "help": "this list, then the table again (also ?)",
+}
+
+
 class HumanPlayer:
     """A person at the terminal: sees its seat's view, answers a prompt, and is asked again with
-    the reason when the answer is refused. Ctrl-C and end of input raise `Stop`."""
+    the reason when the answer is refused. At every prompt the COMMANDS show the table's past
+    (the last trick, the sheet, the rules) and the prompt comes back. Ctrl-C and end of input
+    raise `Stop`."""
 
     kind = HUMAN
     observes = True
@@ -434,10 +545,7 @@ class HumanPlayer:
             options = list(view.legal or ())
             prompt = Text({"trump": "Trump: ", "auction": "Auction bid or pass: "}.get(view.decision or "", "Blind or look: "), style="bold")
             while True:
-                answer = self._read(prompt).lower()
-                if answer in ("?", "help"):
-                    self.talk.before_decision(view)
-                    continue
+                answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()
                 if view.decision == "auction":
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
@@ -459,12 +567,9 @@ class HumanPlayer:
         if game.phase == BIDDING:
             self.talk.before_bid(view, game.forbidden_bids())
             prompt = Text("Your bid: ", style="bold")
+            calls = [name for name, _ in game.rules.calls]
             while True:
-                answer = self._read(prompt)
-                if answer in ("?", "help"):
-                    self.talk.before_bid(view, game.forbidden_bids())
-                    continue
-                calls = [name for name, _ in game.rules.calls]
+                answer = self._read(prompt, lambda: self.talk.before_bid(view, game.forbidden_bids()), calls)
                 try:
                     bid: int | str = answer.lower() if answer.lower() in calls else int(answer)
                 except ValueError:
@@ -480,11 +585,9 @@ class HumanPlayer:
             self.talk.before_card(view)
             hidden = view.hand is None
             prompt = Text("Press Enter to play your card: " if hidden else "Your card: ", style="bold")
+            specials = [w for s in game.rules.specials for w in (s.mark.lower(), s.name.lower())]
             while True:
-                answer = self._read(prompt)
-                if answer in ("?", "help"):
-                    self.talk.before_card(view)
-                    continue
+                answer = self._read(prompt, lambda: self.talk.before_card(view), specials)
                 try:
                     if hidden:
                         if answer:
@@ -492,21 +595,52 @@ class HumanPlayer:
                             continue
                         game.play(None)
                     else:
-                        if not answer:
-                            self._refuse("type a card, rank then suit: e.g. QH, TS, 10h, 7♦" + _special_help(game))
+                        chosen = typed_card(answer, view, game.rules.specials, lambda c: self.talk.card(c).plain)
+                        if isinstance(chosen, str):
+                            self._refuse(chosen)
                             continue
-                        game.play(parse_card(answer, game.rules.specials))
+                        game.play(chosen)
                     return
                 except (IllegalAction, CardSyntaxError) as e:
                     self._refuse(str(e))
 
-    def _read(self, prompt: Text) -> str:
+    def pause(self, finished: HandResult) -> None:
+        """The end of a hand: wait for Enter (commands work meanwhile) before the next deal."""
+        prompt = Text(f"Hand {finished.number} is over. Press Enter for the next hand (or type help): ", style="bold")
+        self.talk.pausing = True
         try:
-            return self.ask(prompt).strip()
-        except EOFError:
-            raise Stop("end of input", 1) from None
-        except KeyboardInterrupt:
-            raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+            while True:
+                answer = self._read(prompt, lambda: None)
+                if not answer:
+                    return
+                self._refuse(f"{printable(answer)!r} is not a command: press Enter for the next hand, or type help")
+        finally:
+            self.talk.pausing = False
+
+    def _read(self, prompt: Text, again: Callable[[], None], answers: Sequence[str] = ()) -> str:
+        """The next answer that is not a command (`answers`: words that answer here, never taken
+        for a command); a command is done and the prompt comes back."""
+        while True:
+            try:
+                answer = self.ask(prompt).strip()
+            except EOFError:
+                raise Stop("end of input", 1) from None
+            except KeyboardInterrupt:
+                raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+            word = answer.lower()
+            if word in answers or (word not in COMMANDS and word != "?"):
+                return answer
+            if word in ("help", "?"):
+                self.talk.commands()
+                again()
+            elif word == "last":
+                self.talk.last_trick()
+            elif word == "tricks":
+                self.talk.hand_tricks()
+            elif word == "sheet":
+                self.talk.sheet()
+            else:
+                self.talk.rules_in_force()
 
     def _refuse(self, reason: str) -> None:
         """One line: the reason, then the prompt again."""
@@ -516,6 +650,7 @@ class HumanPlayer:
 def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk, writer: RecordWriter | None) -> None:
     """Play `game` to the end, telling the table what happens and writing the record after every hand."""
     announced = -1
+    person = next((p for p in seats if isinstance(p, HumanPlayer)), None)
     while not game.over:
         if len(game.history) != announced:
             announced = len(game.history)
@@ -558,6 +693,8 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
             talk.hand_over(finished)
             if writer is not None:
                 writer.update()
+            if person is not None and not game.over:
+                person.pause(finished)
     if writer is not None:
         writer.update(force=True)
     talk.game_over()
@@ -611,14 +748,14 @@ def play_command(
     bots: Annotated[str, typer.Option("--bots", metavar="KIND[,KIND...]", help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.")] = DEFAULT_BOT,
     record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
     first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
-    resume: Annotated[Optional[Path], typer.Option("--resume", metavar="RECORD", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream).")] = None,
+    resume: Annotated[Optional[str], typer.Option("--resume", metavar="[RECORD]", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).")] = None,
     deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch)."""
     if resume is not None:
-        _resume_command(resume, ruleset, watch, record, root, settings or [])
+        _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [])
         return
     if ruleset is None:
         raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
@@ -692,7 +829,10 @@ def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
 
 
 def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None) -> None:
-    """Seat the players, write the record after every hand, play to the end or a clean stop."""
+    """Seat the players, write the record after every hand, play to the end or a clean stop.
+
+    The record goes to `record` (`--record FILE`, or the file resumed); a game with a person at
+    the table and no such file is kept in the kept-games folder (records/kept.py)."""
     n = game.players
 
     console = Console(highlight=False)
@@ -708,28 +848,32 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
             writer.update(force=True)  # the record as it stands: the file can be written
         except WriteError as e:
             raise _usage(f"--record: {e}") from None
+    elif you is not None:
+        writer = _kept_writer(game, kinds)
+    kept = writer is not None and _is_kept(writer.path)
 
     table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
-        talk.say(f"Type a bid as a number and a card as rank then suit (QH, TS, 10h, 7♦{_special_help(game)}); "
-                 "? shows the table again; Ctrl-D or Ctrl-C stops.", style="dim")
+        talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{_special_help(game)} (the rank alone when only one "
+                 "card of it may be played, Enter when only one card may); help lists the commands; "
+                 f"Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
     try:
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:
         stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
         console.print()
-        _say_error(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
+        _say_stopped(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
         raise typer.Exit(stop.code) from None
     except WriteError as e:
         assert writer is not None
         console.print()
-        _say_error(f"game stopped: {e}. {_last_good_record(writer)}")
+        _say_stopped(f"game stopped: {e}. {_last_good_record(writer)}")
         raise typer.Exit(WRITE_FAILED) from None
     except RuleError as e:
         console.print()
-        _say_error(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
+        _say_stopped(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
         raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
         if isinstance(e, IllegalAction) or not game.deals:
@@ -738,6 +882,49 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         _keep_complete_hands(writer)
         _say_error(f"--deal: {e}; the game stopped after {_hands(len(game.history))}")
         raise typer.Exit(2) from None
+    if kept:
+        assert writer is not None
+        talk.say(f"This game is kept in {writer.path} (`whistdsl games` lists the kept games).", style="dim")
+
+
+def _say_stopped(message: str) -> None:
+    """Why the game stopped and where it is kept, on standard error: on a terminal wrapped at
+    words to its width (a path is never cut), elsewhere one line."""
+    if not sys.stderr.isatty():
+        _say_error(message)
+        return
+    import shutil
+    import textwrap
+
+    from . import error_line
+
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False), err=True)
+
+
+def _kept_writer(game: Game, kinds: list[str]) -> RecordWriter | None:
+    """A writer of the game's record into the kept-games folder, or None (said) when the folder
+    cannot be made or written: the game is then played unkept, never refused."""
+    from ..records.kept import games_dir, new_game_path
+
+    try:
+        writer = RecordWriter(new_game_path(game.rules.name), game, kinds)
+        writer.update(force=True)
+        return writer
+    except (OSError, WriteError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        _say_error(f"cannot keep this game in {games_dir()}: {reason}; it is played without being kept")
+        return None
+
+
+def _is_kept(path: Path) -> bool:
+    """Whether `path` is a kept game (in the kept-games folder)."""
+    from ..records.kept import games_dir
+
+    try:
+        return path.resolve().parent == games_dir().resolve()
+    except OSError:
+        return False
 
 
 def _stopped(message: str, game: Game, writer: RecordWriter | None, record: Path | None, resumable: bool = False) -> str:
@@ -749,6 +936,9 @@ def _stopped(message: str, game: Game, writer: RecordWriter | None, record: Path
         return f"{message}. {kept}"
     if writer is None:
         return message + ("." if resumable else "")
+    if _is_kept(writer.path):
+        how = "; continue with: whistdsl play --resume" if resumable else ""
+        return f"{message}. The game is kept in {writer.path}{how}"
     if resumable:
         return f"{message}. The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
     return f"{message} (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
@@ -784,6 +974,46 @@ def _read_deals(path: Path, specials: tuple = ()) -> dict[int, PresetDeal]:
         raise _usage(f"--deal: {e}") from None
     except Disagreement as e:
         raise _usage(f"--deal: {path}: {e}") from None
+
+
+#: `--resume` with no record: the latest unfinished kept game.
+LATEST = ""
+
+
+def _latest_when_left_out(args: list[str]) -> list[str]:
+    """`--resume` with no value (at the end, or before another option) as `--resume=` (LATEST):
+    typer cannot say that an option's value may be left out."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--resume" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = f"--resume={LATEST}"
+    return out
+
+
+def _adjust_command(command) -> None:  # noqa: ANN001 (a click command)
+    parse_args = command.parse_args
+    command.parse_args = lambda ctx, args: parse_args(ctx, _latest_when_left_out(args))
+
+
+play_command.adjust_command = _adjust_command  # type: ignore[attr-defined]
+
+
+def _record_to_resume(value: str) -> Path:
+    """The record `--resume` names: a file, a kept game's name (as `whistdsl games` lists it), or
+    with no value the latest unfinished kept game."""
+    from ..records.kept import games_dir, latest_unfinished
+
+    if value == LATEST:
+        latest = latest_unfinished()
+        if latest is None:
+            raise _usage(f"--resume: no unfinished game is kept in {games_dir()}; name a record (see `whistdsl games`)")
+        return latest.path
+    path = Path(value)
+    if not path.exists() and path.name == value and (games_dir() / value).is_file():
+        return games_dir() / value
+    return path
 
 
 def _resume_command(

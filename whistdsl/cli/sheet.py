@@ -33,6 +33,7 @@ class SheetHand(Protocol):
 
     number: int
     size: int
+    kind: str
     mark: str
     trump: int
     sitting_out: tuple[int, ...]
@@ -58,6 +59,19 @@ def mark_label(mark: str) -> str:
     return f'"{mark}"' if mark.strip("-0123456789") == "" else mark
 
 
+#: How the sheet marks a hand of a kind with a view of its own but no `mark` of its own.
+VIEW_MARKS = {"forehead": "FH", "blind": "BL"}
+
+
+def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
+    """The mark a hand gets on the sheet: its kind's `mark` (`NV`), else `FH` for a forehead hand
+    and `BL` for a blind one, so that every hand not played the usual way is marked; or ``."""
+    if hand.mark:
+        return hand.mark
+    kind = rules.kinds.get(getattr(hand, "kind", ""))
+    return VIEW_MARKS.get(kind.view, "") if kind is not None else ""
+
+
 def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
     """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)` (names escaped)."""
     names = [printable(name) for name in names]
@@ -76,7 +90,7 @@ def score_sheet(
     symbols: bool = True,
 ) -> Table:
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
-    or the hand's mark (`0`, `NV`), then `bid / total` per player: `*` and green when the contract
+    or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then `bid / total` per player: `*` and green when the contract
     was made, red when missed, `-` for a seat sitting the hand out. With `winners`, a caption
     names them. The ruleset's name and the players' names are shown escaped, never as markup."""
     table = Table(
@@ -105,7 +119,8 @@ def score_sheet(
             mark = MADE_MARK if made else " "
             cells.append(Text(f"{bid:>{bid_width}}{mark} / {total}", style=MADE_STYLE if made else MISSED_STYLE))
         first = Text(f"{hand.size:>{bid_width}} ")
-        first.append_text(Text(mark_label(hand.mark)) if hand.mark else trump_label(hand.trump, symbols))
+        marked = hand_mark(rules, hand)
+        first.append_text(Text(mark_label(marked)) if marked else trump_label(hand.trump, symbols))
         table.add_row(Text(str(hand.number)), first, *cells)
     caption = Text(f"bid / running total; {MADE_MARK} = contract made", style="dim")
     if winners and hands:

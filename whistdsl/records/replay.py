@@ -607,6 +607,8 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None, settings: Seque
     random generator exactly where it was: it ends as the uninterrupted game would have. It keeps
     the parameters the record was played with (`settings` may only repeat them)."""
     state = record.get("resume")
+    if state is None and record.get("hands") == [] and record.get("final") is None and "seed" in record:
+        return _restart(record, rules, settings)
     if state is None:
         raise RecordError("the record has no resume point (it was written without one, or holds no complete hand)")
     if record.get("final") is not None:
@@ -626,6 +628,17 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None, settings: Seque
     game.keep_rng_states = True
     if not game.over:
         game._start_hand(game.index)
+    return game
+
+
+def _restart(record: dict[str, Any], rules: Ruleset | None, settings: Sequence[str]) -> Game:
+    """A game stopped before its first hand ended, started again from its seed: the same players,
+    the same first dealer and, since nothing was drawn yet but the deal, the same first deal."""
+    game = replay(record, rules, settings=settings).game  # the record's rules, parameters, seed, seats
+    again = Game(game.rules, game.players, seed=game.seed, names=list(game.names))
+    if again.first_dealer == game.first_dealer:  # the rules' own first dealer (drawn again alike), not --first-dealer
+        game = again
+    game.keep_rng_states = True
     return game
 
 

@@ -1,0 +1,167 @@
+"""Every game with a person at the table is kept (whistdsl/records/kept.py): stopped by Ctrl-C or
+the end of input, it is in the kept-games folder, `whistdsl games` lists it, and `whistdsl play
+--resume` (no file: the latest) goes on with it to the end, in a pseudo-terminal.
+
+Each test has its own kept-games folder (tests/conftest.py sets WHISTDSL_DATA_DIR), which the
+commands started here inherit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from test_play_cli import RECORD_SCHEMA, TINY, YOU, Terminal, inputs_for_the_whole_game, play
+from typer.testing import CliRunner
+
+from whistdsl.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def kept_folder() -> Path:
+    return Path(os.environ["WHISTDSL_DATA_DIR"]) / "games"
+
+
+def kept_files() -> list[Path]:
+    folder = kept_folder()
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def start(tiny: Path, *options: str) -> Terminal:
+    return Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent)
+
+
+def resume(tiny: Path, *options: str) -> Terminal:
+    return Terminal("--resume", *options, cwd=tiny.parent)
+
+
+def answer(t: Terminal, answers: list[str]) -> None:
+    """Type `answers`, each at its prompt (a bid, a card, Enter at the end of a hand)."""
+    for a in answers:
+        t.prompt()
+        t.type(a)
+
+
+def test_ctrl_c_keeps_the_game_says_where_and_play_resume_without_a_file_plays_it_to_the_end(tiny: Path) -> None:
+    seed = 5
+    answers = inputs_for_the_whole_game(tiny, seed)
+    first_hand = 1 + 5 + 1  # your bid, five cards, and Enter at the end of the hand
+    t = start(tiny, "--seed", str(seed))
+    try:
+        answer(t, answers[:first_hand])
+        assert "Hand 2 of 3" in t.prompt()
+        t.wait_until_reading()
+        t.send(b"\x03")  # Ctrl-C
+        assert t.wait() == 130, t.output[-3000:]
+    finally:
+        t.close()
+    (kept,) = kept_files()
+    assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
+    assert f"The game is kept in {kept}; continue with: whistdsl play --resume" in t.said
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    jsonschema.validate(data, RECORD_SCHEMA)
+    assert len(data["hands"]) == 1 and "final" not in data
+    assert re.fullmatch(r"\d{8}-\d{6}-tiny-whist\.json", kept.name)
+
+    listed = runner.invoke(app, ["games"])
+    assert listed.exit_code == 0, listed.output
+    assert kept.name in listed.stdout and "Tiny whist" in listed.stdout
+    assert "stopped after hand 1" in listed.stdout
+
+    t = resume(tiny)
+    try:
+        answer(t, answers[first_hand:])
+        assert t.wait() == 0, t.output[-3000:]
+    finally:
+        t.close()
+    assert "Hand 1 of 3" not in t.output and "Hand 2 of 3" in t.output
+    assert re.search(r"^Winners?( \(tied\))?: ", t.output, re.M)
+    assert f"This game is kept in {kept}" in t.said
+    assert kept_files() == [kept], "the resumed game goes on in its own file"
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    assert len(data["hands"]) == 3 and data["final"]["winners"]
+    assert "over, won by" in runner.invoke(app, ["games"]).stdout or "over, tied" in runner.invoke(app, ["games"]).stdout
+
+
+def test_end_of_input_in_the_first_hand_keeps_the_game_and_resume_deals_the_same_first_hand(tiny: Path) -> None:
+    t = start(tiny, "--seed", "3")
+    try:
+        shown = t.expect("Your bid: ")
+        t.send(b"\x04")  # Ctrl-D: end of input
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
+    assert "game stopped: end of input, after 0 complete hands. The game is kept in" in t.said
+    (kept,) = kept_files()
+    hand = re.search(r"Your hand: (.*)", shown).group(1)  # type: ignore[union-attr]
+
+    t = resume(tiny, str(kept))  # by its path this time
+    try:
+        again = t.expect("Your bid: ")
+    finally:
+        t.close()
+    assert "Hand 1 of 3" in again
+    assert f"Your hand: {hand}" in again, "the same first deal again, from the same seed"
+
+
+def test_resume_with_no_kept_game_says_so_and_exits_2() -> None:
+    result = play("--resume", "--watch")
+    assert result.exit_code == 2, result.output
+    assert "no unfinished game is kept in" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_kept_game_is_resumed_by_the_name_games_lists(tiny: Path) -> None:
+    seed = 5
+    t = start(tiny, "--seed", str(seed))
+    try:
+        t.expect("Your bid: ")
+        t.send(b"\x04")
+        t.wait()
+    finally:
+        t.close()
+    (kept,) = kept_files()
+    result = play("--resume", kept.name, "--watch")  # a computer player takes your seat
+    assert result.exit_code == 0, result.output
+    assert "Hand 3 of 3" in result.stdout
+
+
+def test_a_watched_game_is_not_kept() -> None:
+    result = play("romanian", "--watch", "--seed", "1", "--players", "3")
+    assert result.exit_code == 0, result.output
+    assert kept_files() == []
+
+
+def test_games_with_none_kept_says_so_and_lists_unreadable_files_without_a_traceback() -> None:
+    empty = runner.invoke(app, ["games"])
+    assert empty.exit_code == 0
+    assert "No games kept yet" in empty.stdout
+    kept_folder().mkdir(parents=True)
+    (kept_folder() / "20260101-000000-broken.json").write_text("{not json", encoding="utf-8")
+    (kept_folder() / "20260101-000001-odd.json").write_text(
+        json.dumps({"ruleset": {"name": "Odd\x1b[31m"}, "players": [{"name": "A\x07"}], "hands": []}), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0, result.output
+    assert "20260101-000000-broken.json" in result.stdout and "unreadable: not a game record" in result.stdout
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout, "a file's text is escaped"
+    assert "stopped in hand 1" in result.stdout
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("serbain", "serbian"), ("rumanian", "romanian"), ("oh-hel", "oh-hell")])
+def test_a_mistyped_bundled_ruleset_gets_a_did_you_mean(typed: str, meant: str) -> None:
+    result = play(typed, "--watch")
+    assert result.exit_code == 2
+    assert f"did you mean `{meant}`?" in result.stderr
