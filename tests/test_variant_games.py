@@ -819,16 +819,25 @@ NAMES = ["Ana", "Ben", "Cy"]
 YOU = 0
 
 
-def human_game(name: str, seed: int) -> Iterator[tuple[Game, str]]:
+def human_game(name: str, seed: int) -> Iterator[tuple[Game | None, str]]:
     """Your prompts, in order, in a 3-player game against random players: the game as the prompt
-    finds it, and your answer (the first legal bid or card; Enter for a card you cannot see).
+    finds it, and your answer (the first legal bid or card; Enter for a card you cannot see);
+    None and Enter for the pause at the end of every hand but the last.
     The command plays the same game: computer players draw from the game's one generator in the
     same order, and your answers draw nothing (a forehead card is drawn the same way)."""
     game = Game(load_rules(name), 3, seed=seed, names=NAMES)
     bot = RandomPlayer()
+    hands = 0
     while True:
         while not game.over and game.to_act != YOU:
+            if len(game.history) > hands:
+                break
             game.act(decide(game, bot))
+        if len(game.history) > hands:
+            hands = len(game.history)
+            if not game.over:
+                yield None, ""  # the end of a hand waits for Enter
+            continue
         if game.over:
             return
         if game.phase == "bidding":
@@ -873,7 +882,7 @@ def test_a_person_sees_the_other_players_forehead_cards_and_not_their_own(termin
     checked = []
     for game, answer in human_game("romanian-forehead", seed):
         shown = t.prompt()
-        if game.view(YOU).view == "forehead":
+        if game is not None and game.view(YOU).view == "forehead":
             own = next(iter(cards_now(game, YOU)))
             if game.phase == "bidding":  # what was shown since this hand's header
                 shown = shown[shown.index(f"Hand {game.hand_number} of 21") :]
@@ -898,7 +907,7 @@ def test_a_person_bids_the_nv_hand_before_their_cards_are_shown(terminal):
     seen = []
     for game, answer in human_game("romanian-nv", seed):
         shown = t.prompt()
-        if game.view(YOU).kind == "nv":
+        if game is not None and game.view(YOU).kind == "nv":
             mine = game.dealt[YOU]
             if game.phase == "bidding":
                 shown = shown[shown.index("Hand 22 of 22") :]

@@ -37,7 +37,7 @@ LATER_COMMANDS = {
     "games": ("whistdsl.cli.games", "games_command"),
 }
 #: The order `whistdsl --help` lists the commands in.
-COMMAND_ORDER = ("lint", "schema", "list", "reference", "compile", "score", "simulate", "play", "games", "replay")
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay")
 
 
 class _LaterCommands(dict):
@@ -161,6 +161,45 @@ def reference() -> None:
     from ..language.catalogue import reference_markdown
 
     typer.echo(reference_markdown().rstrip())
+
+
+class ExplainFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+
+
+@app.command()
+def explain(
+    rulesets: Annotated[list[str], typer.Argument(help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
+    diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
+    format: Annotated[ExplainFormat, typer.Option("--format", "-f", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+) -> None:
+    """Print the rules of a ruleset in words, as a person would write them for the table.
+
+    Examples: whistdsl explain rulesets/NAME.yaml --format markdown;
+    whistdsl explain --diff rulesets/NAME.yaml house.yaml
+    """
+    from .. import explain as words
+
+    if len(rulesets) != (2 if diff else 1):
+        raise _usage("explain --diff takes two rulesets: the base and the house rule" if diff else "explain takes one ruleset (two with --diff)")
+    loaded = [open_rules(r, root, settings if not diff or i == 1 else None) for i, r in enumerate(rulesets)]
+    n = players if players is not None else loaded[-1].players_default
+    for rules in loaded[-1:]:
+        if not rules.players_min <= n <= rules.players_max:
+            raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
+        if rules.table_problem(n) is not None:
+            raise _usage(f"--players {n}: {rules.table_problem(n)}")
+    explanation = words.diff(loaded[0], loaded[1], n) if diff else words.explain(loaded[0], n)
+    if format is ExplainFormat.markdown:
+        typer.echo(words.markdown(explanation).rstrip())
+        return
+    from rich.console import Console
+
+    words.to_console(Console(highlight=False), explanation)
 
 
 @app.command("compile")

@@ -1,0 +1,117 @@
+"""What a house rule changes against its base (`whistdsl explain --diff BASE HOUSE`).
+
+Both rulesets are explained at the same table size and compared section by section: the
+sentences that differ are shown as they were and as they are. Scoring is compared by numbers
+too, over the worked table's bid x tricks grid: each group of results (made, more tricks,
+fewer tricks, no trick at all) that moves by one amount says so ("a miss costs 10 more").
+"""
+
+from __future__ import annotations
+
+from ..language.expression import EvalError, Number
+from ..rules.ruleset import Ruleset
+from .document import Explanation, Section
+from .scores import grid, number, typical_size
+
+#: The groups of results the scores are compared over, each with how a sentence names it.
+GROUPS = (
+    ("made", "a made bid"),
+    ("over", "taking more tricks than bid"),
+    ("under", "taking fewer tricks than bid (at least one trick)"),
+    ("nothing", "no trick at all after a bid above 0"),
+)
+
+
+#: The most changed cells one sentence lists.
+SHOWN = 4
+
+
+def changes(base: Ruleset, house: Ruleset, players: int | None = None) -> Explanation:
+    """The sections of `house` that differ from `base`, each line marked `before:` / `now:`."""
+    from . import explain
+
+    n = players if players is not None else house.players_default
+    if not base.players_min <= n <= base.players_max:
+        n = house.players_default if base.players_min <= house.players_default <= base.players_max else n
+    old, new = explain(base, _within(base, n)), explain(house, n)
+    sections: list[Section] = []
+    keys = [s.key for s in new.sections] + [s.key for s in old.sections if new.section(s.key) is None]
+    for key in keys:
+        was, now = old.section(key), new.section(key)
+        before = list(was.lines) if was is not None else []
+        after = list(now.lines) if now is not None else []
+        lines: list[str] = []
+        if key == "scoring":
+            lines += score_changes(base, house, n)
+        gone = [line for line in before if line not in after]
+        added = [line for line in after if line not in before]
+        lines += [f"before: {line}" for line in gone] + [f"now: {line}" for line in added]
+        if lines:
+            title = (now or was).title  # type: ignore[union-attr]
+            sections.append(Section(key, title, tuple(lines)))
+    title = f"{house.name or 'The house rule'} against {base.name or 'its base'}"
+    description = "What changes, section by section." if sections else "No rule changes: the two rulesets play the same game."
+    return Explanation(title, description, n, tuple(sections))
+
+
+def _within(rules: Ruleset, n: int) -> int:
+    return min(max(n, rules.players_min), rules.players_max)
+
+
+def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
+    """Sentences saying how the points move, group by group, over the typical hand's grid."""
+    if base.points is None or house.points is None:
+        return []
+    reads_others = any(r.points is not None and (r.points.seat_reads or (r.points.checked is not None and r.points.checked.roles)) for r in (base, house))
+    if reads_others:
+        return []
+    size = typical_size(house, players)
+    if size is None:
+        return []
+    try:
+        old = grid(base, _within(base, players), size)
+        new = grid(house, players, size)
+    except (EvalError, KeyError):
+        return []
+    if old == new:
+        return []
+    moved: dict[str, set[Number]] = {g: set() for g, _ in GROUPS}
+    for (b, t), value in new.items():
+        moved[_group(b, t)].add(value - old[b, t])  # type: ignore[operator]
+    out: list[str] = []
+    said = {g: words for g, words in GROUPS}
+    steady = {g: next(iter(d)) for g, d in moved.items() if len(d) == 1}
+    misses = ("over", "under", "nothing")
+    if all(g in steady for g in misses) and len({steady[g] for g in misses}) == 1 and steady["over"] != 0:
+        out.append(f"scoring: a miss {_moves(steady['over'])}")
+        rest = ["made"]
+    else:
+        rest = [g for g, _ in GROUPS]
+    for g in rest:
+        deltas = moved[g]
+        if deltas == {0} or not deltas:
+            continue
+        if len(deltas) == 1:
+            out.append(f"scoring: {said[g]} {_moves(next(iter(deltas)), g == 'made')}")
+        else:
+            cells = [f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(new) if _group(b, t) == g and new[b, t] != old[b, t]]
+            shown = "; ".join(cells[:SHOWN]) + (f"; and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
+            out.append(f"scoring: {said[g]} scores differently ({shown})")
+    if out:
+        out[-1] += f" (compared over a {size}-card hand with {players} players, no trump)"
+    return out
+
+
+def _group(bid: int, tricks: int) -> str:
+    if tricks == bid:
+        return "made"
+    if tricks > bid:
+        return "over"
+    return "under" if tricks > 0 else "nothing"
+
+
+def _moves(delta: Number, made: bool = False) -> str:
+    """+5: "scores 5 more"; -10: "costs 10 more" (a made bid: "scores 10 less")."""
+    if delta > 0:
+        return f"scores {number(delta)} more"
+    return f"scores {number(-delta)} less" if made else f"costs {number(-delta)} more"  # type: ignore[operator]

@@ -1,0 +1,496 @@
+"""The sections of the rules in words, one function each, read from the compiled Ruleset.
+
+Every sentence is made from the ruleset's fields and its formulas (words.py): what the engine
+plays. Where a rule is worked out per player count (the deck, the hands, the dead hand) it is
+evaluated here with the ruleset's own helpers, so the counts are the ones a game has.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..language.expression import EvalError, value_text
+from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, Ruleset, hand_setup
+from .document import Section
+from .scores import worked_table
+from .words import Words, condition_words, limit_words, number_words, points_words
+
+# ---------------------------------------------------------------- small words
+
+
+def way(direction: int) -> str:
+    """`clockwise (to the left)` or `counter-clockwise (to the right)`."""
+    return "clockwise (to the left)" if direction == CLOCKWISE else "counter-clockwise (to the right)"
+
+
+def side(direction: int) -> str:
+    return "left" if direction == CLOCKWISE else "right"
+
+
+def listed(items: list[str], word: str = "and") -> str:
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def trump_name(suit: str) -> str:
+    return "no trump" if suit == "none" else suit
+
+
+def counts(rules: Ruleset) -> range:
+    return range(rules.players_min, rules.players_max + 1)
+
+
+def meanings(rules: Ruleset) -> dict[str, str]:
+    """What the ruleset's own names mean: running values, parameters, `let` values."""
+    out = {r.name: r.description or "a running value of the ruleset" for r in rules.running}
+    out.update({p.name: p.description or f"a table option ({p.domain_words()})" for p in rules.parameters})
+    for name, f in rules.lets:
+        out[name] = f"a value of the ruleset: {' '.join(f.source.split())}"
+    return out
+
+
+def said(w: Words) -> str:
+    return w.line()
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" + ("" if n == 1 else "s")
+
+
+def ranges(numbers: list[int]) -> str:
+    """`1 to 3, 7` for [1, 2, 3, 7]."""
+    out: list[str] = []
+    start = prev = None
+    for n in numbers + [None]:  # type: ignore[list-item]
+        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
+            out.append(str(start) if start == prev else f"{start} to {prev}")
+            start = None
+        if n is not None and start is None:
+            start = n
+        prev = n
+    return ", ".join(out)
+
+
+# ---------------------------------------------------------------- the sections
+
+
+def players_and_deck(rules: Ruleset, players: int) -> Section:
+    lines = []
+    low, high = rules.players_min, rules.players_max
+    who = f"{low} players" if low == high else f"{low} to {high} players ({rules.players_default} by default)"
+    lines.append(f"{who}; each plays alone.")
+    lines.append(f"Suits: {listed(list(rules.suits))}. Ranks from high to low: {' '.join(rules.ranks)}.")
+    if rules.deck_size is not None:
+        for n in counts(rules):
+            try:
+                kept = rules.deck_ranks(n)
+                lines.append(f"With {n} players the deck has {rules.deck_count(n)} cards: {kept[0]} down to {kept[-1]} in each suit (the lowest ranks are taken out).")
+            except EvalError as e:
+                lines.append(f"With {n} players the deck cannot be made: {e}.")
+    else:
+        lines.append(f"The deck has {rules.deck_count(players)} cards.")
+    if rules.copies is not None:
+        for n in counts(rules):
+            lines.append(f"With {n} players {rules.deck_copies(n)} packs are shuffled together ({rules.deck_count(n)} cards); two identical cards are equal.")
+    for s in rules.specials:
+        description = rules.source.get("deck", {}).get("specials", {}).get(s.name, {}).get("description", "")
+        lines.append(f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), without a suit" + (f": {description}" if description else "") + ".")
+    return Section("players", "Players and deck", tuple(lines))
+
+
+def options(rules: Ruleset, players: int) -> Section | None:
+    if not rules.parameters:
+        return None
+    lines = []
+    for p in rules.parameters:
+        value = rules.parameter_values.get(p.name, p.default)
+        chosen = "the default" if value == p.default else f"the default is {value_text(p.default)}"
+        about = f": {p.description}" if p.description else ""
+        lines.append(f"`{p.name}`{about}; {p.domain_words()}; here {value_text(value)} ({chosen}). Set it with --set {p.name}=VALUE.")
+    return Section("options", "Table options", tuple(lines))
+
+
+def values(rules: Ruleset, players: int) -> Section | None:
+    """The `let` values, worked out for the table: `run` is 10."""
+    if not rules.lets:
+        return None
+    try:
+        worked = rules.let_values(players)
+    except EvalError:
+        worked = {}
+    lines = []
+    for name, f in rules.lets:
+        written = " ".join(f.source.split())
+        value = worked.get(name)
+        shown = value_text(value) if value is not None else "not known here"
+        how = "" if written == shown else f" ({written})"
+        lines.append(f"`{name}` is {shown} with {players} players{how}.")
+    return Section("values", "Values used by the rules", tuple(lines))
+
+
+def deal(rules: Ruleset, players: int) -> Section:
+    lines = []
+    first = rules.first_dealer
+    if first == "random":
+        lines.append("The first dealer is chosen at random.")
+    elif first == "highest_card":
+        lines.append("To choose the first dealer, a card is dealt to each player; the highest card deals first.")
+    else:
+        lines.append(f"Seat {first} deals first.")
+    lines.append(f"After each hand the deal passes {way(rules.deal_direction)}.")
+    if rules.sits_out is not None:
+        always, sometimes = [], []
+        for n in counts(rules):
+            plan = _plan(rules, n)
+            out = [h.number for h in plan if _sits_out(rules, n, h, len(plan))]
+            if plan and len(out) == len(plan):
+                always.append(str(n))
+            elif out:
+                sometimes.append(f"with {n} players in hands {ranges(out)}")
+        if always:
+            lines.append(f"With {listed(always, 'or')} players the dealer sits out every hand (a dead hand): the others play it.")
+        for words in sometimes:
+            lines.append(f"The dealer sits out {words} (a dead hand).")
+        if not always and not sometimes:
+            lines.append(f"The dealer sits out when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}.")
+    return Section("deal", "The deal", tuple(lines))
+
+
+def _plan(rules: Ruleset, n: int):  # noqa: ANN202 (PlannedHand tuple)
+    try:
+        if rules.table_problem(n) is not None:
+            return ()
+        return rules.planned_hands(n)
+    except EvalError:
+        return ()
+
+
+def _sits_out(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN001
+    try:
+        return hand_setup(rules, n, hand, total).dealer_sits_out
+    except EvalError:
+        return False
+
+
+def hands(rules: Ruleset, players: int) -> Section:
+    lines = []
+    for n in counts(rules):
+        plan = _plan(rules, n)
+        if not plan:
+            problem = rules.table_problem(n)
+            if problem:
+                lines.append(f"With {n} players: not with these options ({problem}).")
+            continue
+        sizes = ", ".join(str(h.size) for h in plan)
+        lines.append(f"With {n} players, {_hands(len(plan))}: {sizes}.")
+        by_kind: dict[str, list[int]] = {}
+        for h in plan:
+            if h.kind != NORMAL:
+                by_kind.setdefault(h.kind, []).append(h.number)
+        for kind, numbers in by_kind.items():
+            lines.append(f"With {n} players, hands {ranges(numbers)} are {kind} hands.")
+    lines.append("A hand of n cards deals n cards to each player who plays it, and has n tricks.")
+    if rules.end is not None:
+        when = said(condition_words(rules.end.when, "end", meanings(rules)))
+        try:
+            cap = rules.end_cap(players)
+            most = f"at most {_hands(cap)} with {players} players"
+        except EvalError:
+            most = f"at most {' '.join(rules.end.hands.source.split())} hands"
+        lines.append(f"The hands above repeat in a loop, and the game ends after the first hand after which {when}; {most} (the list above is that cap).")
+    else:
+        lines.append("The game ends after the last hand of the list.")
+    if rules.tiebreak is not None:
+        try:
+            most, cards = rules.tiebreak_plan(players)
+            size = f"{cards}-card"
+            count = f"up to {most}"
+        except EvalError:
+            size, count = "extra", "some"
+        kind = rules.tiebreak.kind
+        lines.append(f"On a tie for the win, {count} extra {size} hands" + (f" ({kind} hands)" if kind != NORMAL else "") + f" are played with {players} players, until the tie is broken.")
+    return Section("hands", "Hands", tuple(lines))
+
+
+def special_hands(rules: Ruleset, players: int) -> Section | None:
+    kinds = [k for name, k in rules.kinds.items() if name != NORMAL]
+    if not kinds:
+        return None
+    lines = []
+    views = {
+        "forehead": "each player holds their cards on the forehead: they see everyone's cards but their own",
+        "blind": "the bids are made before anyone looks at their cards (blind)",
+        "normal": "played as usual",
+    }
+    for k in kinds:
+        parts = [views.get(k.view, k.view)]
+        if k.allowed is not None:
+            parts.append(said(limit_words(k.allowed, meanings(rules))))
+        if k.mark:
+            parts.append(f"the score sheet marks it {k.mark}")
+        about = f" ({k.description})" if k.description else ""
+        lines.append(f"A {k.name} hand{about}: " + "; ".join(parts) + ".")
+    return Section("kinds", "Special hands", tuple(lines))
+
+
+_SOURCE_WORDS = {
+    "turn_up": "the next card after the deal, turned face up",
+    "before_deal": "a card turned from the pack before the deal",
+    "dealer_last_card": "the dealer's own last card, shown to all (it stays in the dealer's hand)",
+    "random": "a suit drawn at random",
+}
+_WHO = {
+    "dealer": "the dealer",
+    "first_bidder": "the first bidder",
+    "highest_bidder": "the highest bidder (the earlier of equal bids)",
+    "declarer": "the declarer (the winner of the auction)",
+}
+
+
+def trump(rules: Ruleset, players: int) -> Section:
+    lines = []
+    plan = _plan(rules, players)
+    if rules.auction is not None and rules.auction.suits:
+        lines.append("The auction names trump: the declarer's bid names a suit or no trump (see Bidding).")
+    if rules.trump_cycle is not None and not (rules.trump_cycle == ("none",) and (rules.trump_choice or rules.auction)):
+        cycle = [trump_name(s) for s in rules.trump_cycle]
+        if len(cycle) == 1:
+            lines.append(f"Every hand is played with {'no trump' if cycle[0] == 'no trump' else cycle[0] + ' as trump'}.")
+        else:
+            again = f" (hand {len(cycle) + 1} is {cycle[0]} again)" if len(plan) > len(cycle) else ""
+            lines.append(f"Trump changes every hand, in turn: {', '.join(cycle)}; then the cycle starts again{again}.")
+    elif rules.trump_cycle is not None:
+        lines.append("Without a choice of trump the hand has no trump.")
+    if rules.turn_up or rules.trump_from:
+        sources = rules.trump_from or ("turn_up",)
+        said_sources = [_SOURCE_WORDS.get(s, s) for s in sources]
+        lines.append(f"Trump is the suit of {listed(said_sources, 'or else')}; when no card can be found there, the hand has no trump.")
+        if "before_deal" in sources:
+            lines.append("The card turned before the deal is " + ("dealt as usual." if rules.trump_turned == "dealt" else "set aside: it is not dealt this hand."))
+        if "turn_up" in sources and plan and len(sources) == 1:
+            empty = sorted({h.size for h in plan if _cards_left(rules, players, h, len(plan)) == 0})
+            if empty:
+                lines.append(f"With {players} players no card is left to turn in the {listed([str(s) for s in empty])}-card hands.")
+        if rules.specials:
+            lines.append("A special card turned up gives no trump.")
+    if rules.trump_none_when is not None:
+        w = condition_words(rules.trump_none_when, "deal", meanings(rules))
+        lines.append(f"No trump (and no card turned) when: {said(w)}.")
+        reads_card = any(n.startswith("turn_up_") for n in rules.trump_none_when.names)
+        if plan and not reads_card:
+            sizes = sorted({h.size for h in plan if _none_when(rules, players, h, len(plan))})
+            if sizes:
+                lines.append(f"With {players} players that is the {listed([str(s) for s in sizes])}-card hands.")
+    choice = rules.trump_choice
+    if choice is not None:
+        when = f" when {said(condition_words(choice.when, 'trump_choice', meanings(rules)))}" if choice.when is not None else ""
+        after = "after the bidding" if choice.after_bidding else "after the deal, before the bidding"
+        lines.append(f"{_WHO.get(choice.who, choice.who).capitalize()} names trump{when}, {after}: one of {listed([trump_name(o) for o in choice.options], 'or')}.")
+    if rules.trump_specials:
+        lines.append(f"The special cards {listed(list(rules.trump_specials))} are trumps, above the ace of trumps (strongest first).")
+        if rules.trump_specials_without:
+            lines.append(f"In a hand without trump they are the {rules.trump_specials_without} cards and follow no suit.")
+    if rules.trump_seen == "after_bidding":
+        lines.append("The bidders do not see trump: it is shown when the bidding ends.")
+    if not lines:
+        lines.append("No trump.")
+    return Section("trump", "Trump", tuple(lines))
+
+
+def _cards_left(rules: Ruleset, n: int, hand, total: int) -> int | None:  # noqa: ANN001
+    try:
+        return hand_setup(rules, n, hand, total).cards_left
+    except EvalError:
+        return None
+
+
+def _none_when(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN001
+    try:
+        env = hand_setup(rules, n, hand, total).env
+        return bool(rules.trump_none_when(env))  # type: ignore[misc]
+    except (EvalError, KeyError):
+        return False
+
+
+def bidding(rules: Ruleset, players: int) -> Section:
+    lines = []
+    order = way(rules.bidding_direction)
+    if rules.auction is not None:
+        a = rules.auction
+        low = a.min if isinstance(a.min, int) else " ".join(a.min.source.split())
+        named = f", each bid naming one of {listed([trump_name(s) for s in a.suits], 'or')} (lowest first; at an equal number a later one outbids)" if a.suits else ""
+        lines.append(
+            f"First an auction: in bidding order each player bids a number of tricks from {low} to the hand size{named}, or passes; "
+            "a pass is final, and the highest bidder, once all others have passed, is the declarer."
+        )
+        lines.append("The declarer bids first, with its auction bid as its bid; when everyone passes there is no declarer.")
+    if rules.first_bidder_choice is not None:
+        c = rules.first_bidder_choice
+        lines.append(
+            f"The player with the {'highest' if c.highest else 'lowest'} {said(number_words(c.formula, 'first_bidder', meanings(rules)))} bids first "
+            f"(ties to the seat nearest after the dealer); the bidding goes {order}."
+        )
+    elif rules.first_bidder == "dealer":
+        lines.append(f"The dealer bids first; the bidding goes {order}.")
+    elif rules.auction is not None:
+        lines.append(f"The auction, and the bidding without a declarer, start with the player to the {side(rules.bidding_direction)} of the dealer and go {order}.")
+    else:
+        lines.append(f"The player to the {side(rules.bidding_direction)} of the dealer bids first; the bidding goes {order}, so the dealer bids last.")
+    lines.append("Each player bids how many tricks they will take, from 0 to the hand size; a bid is final.")
+    if rules.calls:
+        lines.append("Besides the numbers, a player may make a named call: " + listed([f"{name} (counts as {n})" for name, n in rules.calls]) + ".")
+    if rules.blind_bids:
+        lines.append("Before bidding, each player chooses to bid blind (before looking at their cards) or to look; a blind bidder sees their cards once they have bid.")
+    if rules.bids_together:
+        lines.append("The bids are made together: each is hidden from the others until all have bid.")
+    if rules.skip is not None:
+        lines.append(f"A player is excused from bidding (its bid is 0, made for it) when: {said(condition_words(rules.skip, 'skip', meanings(rules)))}.")
+    if rules.allowed is None:
+        lines.append("Every bid from 0 to the hand size is allowed (no hook).")
+    else:
+        lines.append(said(limit_words(rules.allowed, meanings(rules))).capitalize() + ".")
+        example = hook_example(rules, players)
+        if example:
+            lines.append(example)
+    return Section("bidding", "Bidding", tuple(lines))
+
+
+def hook_example(rules: Ruleset, players: int) -> str | None:
+    """"Example: a 6-card hand with 4 players, after the bids 2, 0, 1 the last bidder may not bid 3."
+    (the bidding limit tried for every bid of the last bidder), or None."""
+    from ..language.environment import bidding_env, trump_env
+
+    f = rules.allowed
+    if f is None or f.seat_reads or (f.checked is not None and f.checked.roles) or rules.calls or rules.auction is not None:
+        return None
+    plan = _plan(rules, players)
+    if not plan:
+        return None
+    size = min({h.size for h in plan}, key=lambda s: (abs(s - 6), -s))
+    hand = next(h for h in plan if h.size == size and h.kind == NORMAL) if any(h.size == size and h.kind == NORMAL for h in plan) else None
+    if hand is None:
+        return None
+    try:
+        setup = hand_setup(rules, players, hand, len(plan))
+        base = trump_env(setup.env, "none")
+        earlier = [(2, 0, 1)[i % 3] for i in range(setup.playing - 1)]
+        earlier = [min(b, size) for b in earlier]
+        env = bidding_env(base, total=0, is_dealer=True, bids_made=len(earlier), bids_so_far=sum(earlier), bidders=setup.playing, running=_start(rules, players))
+        env.update({"seats": (), "others": (), "earlier": (), "later": ()})
+        refused = []
+        for b in range(size + 1):
+            env["bid"] = b
+            if not f(env):
+                refused.append(str(b))
+    except (EvalError, KeyError, TypeError):
+        return None
+    if not refused or len(refused) > size:
+        return None
+    bids = ", ".join(map(str, earlier))
+    who = "the dealer, who bids last," if rules.first_bidder == "after_dealer" and rules.first_bidder_choice is None else "the last bidder"
+    return f"Example: in a {size}-card hand with {setup.playing} players, after the bids {bids} {who} may not bid {listed(refused, 'or')}."
+
+
+def _start(rules: Ruleset, players: int) -> dict:
+    from ..engine.scoring import start_running
+
+    try:
+        return start_running(rules, players)
+    except EvalError:
+        return {}
+
+
+_VOID = {
+    "free": "may play any card (there is no obligation to trump)",
+    "must_trump": "must play a trump if they hold one; otherwise any card",
+    "must_overtrump": "must play a trump higher than any trump already in the trick if they can, else any trump, else any card",
+}
+_AMONG = {"trump": "trump", "led": "card of the suit led", "suited": "card of a suit"}
+
+
+def play(rules: Ruleset, players: int) -> Section:
+    lines = []
+    lead = rules.first_lead
+    if rules.first_lead_choice is not None:
+        c = rules.first_lead_choice
+        what = said(number_words(c.formula, "first_lead", meanings(rules)))
+        lines.append(f"The player with the {'highest' if c.highest else 'lowest'} {what.removeprefix('the ')} leads the first trick (ties to the earlier bidder).")
+    elif lead == "first_bidder":
+        where = ""
+        if rules.first_bidder == "after_dealer" and rules.first_bidder_choice is None:
+            where = f" (the player to the {side(rules.bidding_direction)} of the dealer" + (", or the declarer" if rules.auction else "") + ")"
+        lines.append(f"The first bidder leads the first trick{where}.")
+    elif lead == "after_dealer":
+        lines.append(f"The player to the {side(rules.play_direction)} of the dealer leads the first trick.")
+    else:
+        lines.append("The dealer leads the first trick.")
+    lines.append(f"Play goes {way(rules.play_direction)}; the winner of each trick leads the next.")
+    lines.append(f"A player must follow the suit led if they can; a player who cannot {_VOID.get(rules.when_void, rules.when_void)}.")
+    if rules.always_playable:
+        lines.append(f"The special cards {listed(list(rules.always_playable))} may be played at any time, even when holding the suit led.")
+    other = [s.name for s in rules.specials if s.name not in rules.always_playable and s.name not in rules.trump_specials]
+    if other:
+        lines.append(f"The special cards {listed(other)} are played only by a player who cannot follow suit.")
+    for name, asks in rules.special_led:
+        lines.append(f"A {name} led " + ("asks nothing: the others may play any card." if asks == "free" else "passes the lead on: the next card sets the suit to follow."))
+    if rules.trick_winner == STANDARD_WINNER:
+        lines.append("The highest trump wins the trick; if no trump was played, the highest card of the suit led.")
+    else:
+        rules_said = [f"the {w.pick} {_AMONG.get(w.among, w.among)}" + (" played" if w.pick in ("first", "last") else "") for w in rules.trick_winner]
+        lines.append("The trick goes to " + "; else ".join(rules_said) + ".")
+    if rules.copies is not None:
+        lines.append(f"Of two identical cards in one trick the {rules.identical} played wins.")
+    return Section("play", "Play", tuple(lines))
+
+
+def scoring(rules: Ruleset, players: int) -> Section:
+    lines = []
+    m = meanings(rules)
+    if rules.points is not None:
+        lines.append(f"Points for a hand: {said(points_words(rules.points, 'scoring', m))}.")
+    lines.append("Made means taking exactly the tricks bid.")
+    if rules.bonus is not None:
+        lines.append(f"A bonus is added to the points: {said(points_words(rules.bonus, 'bonus', m))}.")
+    for r in rules.running:
+        about = f" ({r.description})" if r.description else ""
+        start = said(number_words(r.start, "running_start", m))
+        after = said(points_words(r.after_hand, "running", m))
+        lines.append(f"Each player keeps a running value `{r.name}`{about}: it starts at {start}; after each hand it becomes: {after}.")
+    lines.append("A player's total is the sum of their points" + (" and bonuses" if rules.bonus is not None else "") + ".")
+    table, note = worked_table(rules, players)
+    if note:
+        lines.append(note)
+    return Section("scoring", "Scoring", tuple(lines), table)
+
+
+def winner(rules: Ruleset, players: int) -> Section:
+    lines = []
+    m = meanings(rules)
+    if rules.wins_outright is not None:
+        lines.append(f"A player for whom this holds at the end wins outright, before any ranking: {said(condition_words(rules.wins_outright, 'winner', m))}.")
+    keys = rules.rank or ()
+    if not keys:
+        lines.append("The highest total wins.")
+    for i, key in enumerate(keys):
+        what = said(number_words(key.formula, "winner", m)).removeprefix("the ")
+        word = "highest" if key.highest else "lowest"
+        lines.append(f"The {word} {what} wins." if i == 0 else f"A tie goes to the {word} {what}.")
+    if rules.tiebreak is None:
+        lines.append("Players still tied share the win.")
+    return Section("winner", "The winner", tuple(lines))
+
+
+SECTIONS: tuple[Callable[[Ruleset, int], Section | None], ...] = (
+    players_and_deck,
+    options,
+    values,
+    deal,
+    hands,
+    special_hands,
+    trump,
+    bidding,
+    play,
+    scoring,
+    winner,
+)
