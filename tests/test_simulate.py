@@ -400,6 +400,9 @@ def test_ctrl_c_keeps_the_games_played_and_marks_the_summary_partial() -> None:
     data = summary_json(summary)
     assert data["partial"] is True and data["games_asked"] == 40 and data["games"] == sum(seen)
     assert "partial" not in summary_json(simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=4), workers=1))
+    from whistdsl.cli.simulate import summary_csv
+
+    assert "run,partial,,,,,,,True" in summary_csv(summary) and "run,games_asked,,,,,,,40" in summary_csv(summary)
 
 
 def test_ctrl_c_at_a_terminal_stops_the_workers_quietly_and_shows_the_partial_report() -> None:

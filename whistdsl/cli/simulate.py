@@ -556,8 +556,9 @@ def summary_csv(summary: Summary) -> str:
         writer.writerow(line_row("hand_size", size, d))
     for who, d in data["dealer"].items():
         writer.writerow(line_row("dealer", who, d))
-    for key in ("ruleset", "players", "seed", "games", "workers", "seconds", "games_per_second"):
-        writer.writerow(["run", key, "", "", "", "", "", "", printable(_text(data[key]))])  # the name from the ruleset
+    for key in ("ruleset", "players", "seed", "games", "partial", "games_asked", "workers", "seconds", "games_per_second"):
+        if key in data:  # partial and games_asked: only for a simulation stopped by Ctrl-C
+            writer.writerow(["run", key, "", "", "", "", "", "", printable(_text(data[key]))])  # the name from the ruleset
     return out.getvalue()
 
 
