@@ -1,5 +1,7 @@
 """What `whistdsl lint` does once its options are read: which files, each one's result (from
-the per-user cache when it is there), and the report. Without typer, so that `main` (cli/
+the per-user cache when it is there), which findings to show (--select, --ignore: chosen after
+the cache, so a cached result serves every choice), the report (colour at a terminal,
+--quiet), and `--explain CODE`. Without typer, so that `main` (cli/
 __init__.py) can run `whistdsl lint PATH...` itself, and the typer command (commands.py) runs
 the same code for every other form.
 """
