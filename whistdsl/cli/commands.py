@@ -16,7 +16,7 @@ import typer
 from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
 from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
-from .options import ROOT_OPTION, SET_OPTION, open_rules, show
+from .options import ROOT_OPTION, SET_OPTION, open_rules, output_console, show
 from .options import err as _err
 from .options import usage as _usage
 
@@ -650,13 +650,15 @@ def replay(
 def _show_record(data: dict, game, with_tricks: bool) -> None:
     """The record's score sheet (and with `with_tricks` every hand's deal, bids and tricks).
     Player names come from the record: printed escaped, as plain text (never markup)."""
-    from rich.console import Console
+    with output_console() as console:  # plain text without padded line ends when piped
+        _print_record(console, game, with_tricks)
 
+
+def _print_record(console, game, with_tricks: bool) -> None:  # noqa: ANN001 (a rich Console)
     from ..engine.cards import card_text, sort_hand, suit_name
     from ..printable import printable_text
     from .sheet import print_sheet, score_sheet
 
-    console = Console(highlight=False)
     names = [printable(name) for name in game.names]
 
     def say(text: str) -> None:

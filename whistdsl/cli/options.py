@@ -5,14 +5,17 @@ The commands (commands.py, play.py, simulate.py) import from here, never from ea
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import typer
 
 from . import error_line
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..rules.ruleset import Ruleset
 
 #: What `--set NAME=VALUE` means, for every command that reads a ruleset.
@@ -69,18 +72,25 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
         raise typer.Exit(1) from None
 
 
-def show(renderable: object) -> None:
-    """Print something rich draws (a table, Markdown) on standard output: drawn for the terminal
-    there, and as plain text elsewhere (a pipe, a file), at the width the terminal would have,
-    without colour and without the spaces rich pads each line's end with."""
+@contextmanager
+def output_console() -> Iterator[Console]:
+    """A rich console for standard output: the terminal's own there; elsewhere (a pipe, a file)
+    one that writes plain text at the width the terminal would have, without colour and without
+    the spaces rich pads each line's end with (said when the block ends)."""
     import io
 
     from rich.console import Console
 
     console = Console(highlight=False)
     if console.is_terminal:
-        console.print(renderable)
+        yield console
         return
     buffer = io.StringIO()
-    Console(file=buffer, width=console.width, no_color=True, highlight=False).print(renderable)
+    yield Console(file=buffer, width=console.width, no_color=True, highlight=False)
     typer.echo("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()), nl=False)
+
+
+def show(renderable: object) -> None:
+    """Print something rich draws (a table, Markdown) on standard output, as output_console does."""
+    with output_console() as console:
+        console.print(renderable)

@@ -133,11 +133,15 @@ def score_sheet(
 
 def print_sheet(console: Console, table: Table) -> None:
     """Print `table` on `console`; when the output is not a terminal, at the table's full width
-    (no wrapped cells), since a file has no screen edge."""
-    width = None
-    if not console.is_terminal:
-        width = max(console.width, Measurement.get(console, console.options, table).maximum)
-    console.print(table, width=width)
+    (no wrapped cells), since a file has no screen edge, and without the spaces rich pads each
+    line's end with."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    width = max(console.width, Measurement.get(console, console.options, table).maximum)
+    with console.capture() as captured:
+        console.print(table, width=width)
+    console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 def score_sheet_text(
