@@ -370,3 +370,17 @@ def test_a_partial_record_is_said_in_words(romanian_record, tmp_path):
         path.write_text(json.dumps(record), encoding="utf-8")
         result = CliRunner().invoke(app, ["replay", str(path)])
         assert result.exit_code == 0 and said in result.output, result.output
+
+
+def test_the_sheet_shown_into_a_pipe_has_no_spaces_at_line_ends(romanian_record, tmp_path):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(romanian_record), encoding="utf-8")
+    for args in (["--show"], ["--show", "--tricks"]):
+        result = CliRunner().invoke(app, ["replay", str(path), *args])
+        lines = result.output.splitlines()
+        assert result.exit_code == 0 and len(lines) > 10
+        assert all(line == line.rstrip() for line in lines), [line for line in lines if line != line.rstrip()][:3]
