@@ -43,7 +43,7 @@ from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, SET_HELP, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
-from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, fitted_sheet, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -324,12 +324,13 @@ class TableTalk:
             self._trick_line(i, trick, trump)
 
     def rules_in_force(self) -> None:
-        """The rules in force: the ruleset's name and description, its parameters, this hand."""
+        """The rules in force, in words (whistdsl/explain, as `whistdsl explain` says them for this
+        table), then this hand's size, kind and trump."""
+        from ..explain import print_rules
+
         g = self.game
         rules = g.rules
-        self.say(Text(printable(rules.name), style="bold"), f": {g.players} players")
-        if rules.description:
-            self.say(rules.description)
+        print_rules(self.console, rules, g.players)
         if rules.parameter_values:
             self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
         if not g.over:
@@ -339,9 +340,14 @@ class TableTalk:
             self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
 
     def sheet(self, winners: Sequence[int] | None = None) -> None:
+        """The score sheet so far: on a terminal fitted to its width (names abbreviated, never
+        the numbers), elsewhere whole."""
         g = self.game
-        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         self.console.print()
+        if self.console.is_terminal:
+            self.console.print(fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
+            return
+        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
 
     def game_over(self) -> None:
@@ -606,7 +612,7 @@ class HumanPlayer:
 
     def pause(self, finished: HandResult) -> None:
         """The end of a hand: wait for Enter (commands work meanwhile) before the next deal."""
-        prompt = Text(f"Hand {finished.number} is over. Press Enter for the next hand (or type help): ", style="bold")
+        prompt = Text(f"Hand {finished.number} is over; press Enter (or type help): ", style="bold")
         self.talk.pausing = True
         try:
             while True:
