@@ -96,6 +96,7 @@ def test_the_compiled_hand_is_used_where_it_can_be_and_says_what_it_leaves_to_th
 
 
 def test_the_compiled_hand_really_plays_the_hands():
+    # players with their own rule: each hand is one call of the generated play_hand
     rules = load_rules("romanian")
     facts = table_facts(rules, 4)
     calls = []
@@ -104,6 +105,7 @@ def test_the_compiled_hand_really_plays_the_hands():
 
     class Spy:
         source, interpreted = facts.compiled.source, facts.compiled.interpreted
+        play_game_random = start_hand = None
 
         @staticmethod
         def play_hand(g, choose):
@@ -113,10 +115,70 @@ def test_the_compiled_hand_really_plays_the_hands():
     facts.__dict__["compiled"] = Spy
     try:
         game = Game(rules, players=4, seed=1)
-        play_out(game, [RandomPlayer() for _ in range(4)])
+        play_out(game, [LastLegal(pick_random=True) for _ in range(4)])
     finally:
         facts.__dict__["compiled"] = original
     assert calls == list(range(1, len(game.history) + 1))
+
+
+def test_random_games_run_in_one_generated_loop():
+    # random players: the generated game loop is entered once, and sets up every later hand itself
+    rules = load_rules("romanian")
+    compiled = table_facts(rules, 4).compiled
+    space = compiled.play_game_random.__globals__
+    real_start = space["start_hand"]
+    started = []
+
+    def spy(g, index):
+        plain = real_start(g, index)
+        started.append((index, plain))
+        return plain
+
+    space["start_hand"] = spy
+    try:
+        for seed in (1, 2):  # the second game finds every hand's set-up worked out
+            started.clear()
+            game = Game(rules, players=4, seed=seed)
+            play_out(game, [RandomPlayer() for _ in range(4)])
+    finally:
+        space["start_hand"] = real_start
+    assert game.over and len(game.history) == 24
+    assert started == [(index, True) for index in range(1, 24)]
+
+
+def test_the_plain_set_up_leaves_the_position_game_py_leaves():
+    # start_hand(g, index) against game.py's _start_hand, from the same position (the end of the
+    # hand before): every attribute of the game and the generator's state are the same, for
+    # rulesets of each version-1 trump step (turned card, cycle) and a dealer sitting out
+    for name, n in (("romanian", 4), ("romanian", 6), ("kachuful", 5), ("oh-hell", 4)):
+        rules = bundled(name)
+        compiled = table_facts(rules, n).compiled
+        assert compiled.start_hand is not None, name
+        play_out(Game(rules, players=n, seed=0), [RandomPlayer() for _ in range(n)])  # the set-ups worked out
+        game = Game(rules, players=n, seed=3)
+        compared = 0
+        while True:
+            game.stop_after_hand = True  # stop at the hand's end, before the next is set up
+            game.play_hand_unobserved(None)
+            index = game.index + 1
+            if index >= len(game.plan):
+                break
+            ours, theirs = game.clone(), game.clone()
+            for g in (ours, theirs):
+                g.rng = random.Random()
+                g.rng.setstate(game.rng.getstate())
+                g.stop_after_hand = False
+            if ours.kind.name == ours.plan[index].kind and index in table_facts(rules, n).setups:
+                assert compiled.start_hand(ours, index), (name, index)
+                theirs._start_hand(index, reuse_hands=True)
+                assert ours.rng.getstate() == theirs.rng.getstate(), (name, index)
+                assert {k: v for k, v in vars(ours).items() if k != "rng"} == {k: v for k, v in vars(theirs).items() if k != "rng"}, (name, index)
+                compared += 1
+            else:
+                assert not compiled.start_hand(ours, index)  # another kind, or not worked out yet: game.py sets it up
+                theirs._start_hand(index, reuse_hands=True)
+            game = theirs
+        assert compared >= 10, name  # most hands of the game compared
 
 
 @pytest.mark.parametrize("name", ["romanian", "wizard"])

@@ -359,6 +359,27 @@ def test_diff_of_a_house_rule_whose_miss_costs_10_more(tmp_path: Path) -> None:
     assert "Hands" not in result.stdout  # nothing else changes
 
 
+def test_diff_says_how_the_points_move_per_bid_when_they_move_by_a_multiple_of_it() -> None:
+    cypriot = section(diff(load_rules("oh-hell"), load_rules("cypriot")), "scoring")
+    # made: 10 + bid -> 10 + 5 x bid; a miss after a bid above 0 with no trick: 0 -> -5 x bid
+    assert "a made bid scores 4 x bid more" in cypriot
+    assert "no trick at all after a bid above 0 costs 5 x bid more" in cypriot
+    # the others are listed cell by cell: bid 0, 1 trick: 0 -> -10 (a missed 0 bid)
+    assert "bid 0, 1 trick: 0 -> -10" in cypriot
+
+
+def test_a_bidding_limit_with_a_yes_no_option_reads_when_it_is_on(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "whistdsl: 2\nextends: oh-hell\nparameters:\n  hook: {type: yes/no, default: true}\n"
+        "bidding:\n  allowed: not hook or not (is_last and bids_so_far + bid == hand_size)\n",
+        encoding="utf-8",
+    )
+    bidding = section(explain(load_rules(house)), "bidding")
+    assert "When hook is on, the last bid may not make the bids add up to the hand size (the hook)." in bidding
+    assert "`hook`" in section(explain(load_rules(house)), "options")
+
+
 def test_diff_of_the_winner_and_a_running_value() -> None:
     scratch = diff(load_rules("serbian"), load_rules("scoring/scratch"))
     winner = section(scratch, "winner")
@@ -413,6 +434,10 @@ def test_points_read_as_english(text: str, english: str) -> None:
         ("not (is_first and bid == 0)", "a bid is refused when it is the first bid and a bid of 0"),
         ("bids_so_far + bid != hand_size", "a bid is allowed only if: the bids do not add up to the hand size"),
         ('call != "x" or blind', "a bid is allowed only if: a call other than x or bid blind"),
+        (
+            "not (is_last and hand_size > 3 and bids_so_far + bid == hand_size)",
+            "the last bid may not make the bids add up to the hand size when the hand size is above 3 (the hook)",
+        ),
     ],
 )
 def test_bidding_limits_read_as_english(text: str, english: str) -> None:
@@ -476,7 +501,8 @@ def test_print_rules_fits_the_console_and_leaves_no_trailing_spaces() -> None:
     lines = out.getvalue().splitlines()
     assert lines and all(len(line) <= 60 for line in lines), [line for line in lines if len(line) > 60]
     assert not [line for line in lines if line != line.rstrip()]
-    assert "The dealer sits out" not in out.getvalue()  # with 4 players nobody sits out
+    assert "With 4 players the dealer plays every hand" in " ".join(out.getvalue().split())  # a dead hand only with 6
+    assert "With 3 players" not in out.getvalue()  # the rules at this table only
     assert "24 hands" in out.getvalue()
 
 
@@ -530,3 +556,31 @@ def test_readme_explain_excerpts_are_what_whistdsl_explain_prints() -> None:
         result = runner.invoke(app, args[1:])
         assert result.exit_code == 0, result.output
         assert "\n" + excerpt + "\n" in "\n" + result.stdout, command
+
+
+def _score_table(name: str, cards: int, players: int) -> dict[tuple[str, int], str]:
+    """{(bid, tricks): points} as `whistdsl score NAME --cards C --players P` prints them."""
+    result = runner.invoke(app, ["score", name, "--cards", str(cards), "--players", str(players)])
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    tricks = [int(t) for t in header.split()[1:]]
+    return {(row.split()[0], t): cell for row in rows for t, cell in zip(tricks, row.split()[1:])}
+
+
+@pytest.mark.parametrize("name", sorted(bundled_rulesets()))
+def test_the_worked_table_is_what_whistdsl_score_prints(name: str) -> None:
+    expl = rules_of(name)
+    table = expl.section("scoring").table
+    rules = load_rules(name)
+    if table is None:  # only where the points read the other seats, which `score` needs --others for
+        assert rules.points.seat_reads, name
+        return
+    cards = int(table.header[-1])
+    numbers = {cell: value for cell, value in table_cells(expl).items() if cell[0].isdigit()}
+    assert numbers == _score_table(name, cards, expl.players)
+
+
+def test_the_help_lists_explain() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert re.search(r"^\s+explain\s", result.stdout, re.M), result.stdout

@@ -173,7 +173,7 @@ def explain(
     rulesets: Annotated[list[str], typer.Argument(help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
     diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
     format: Annotated[ExplainFormat, typer.Option("--format", "-f", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
@@ -193,7 +193,7 @@ def explain(
             raise _usage(f"--players must be within {rules.players_min}..{rules.players_max} for {rules.name}")
         if rules.table_problem(n) is not None:
             raise _usage(f"--players {n}: {rules.table_problem(n)}")
-    explanation = words.diff(loaded[0], loaded[1], n) if diff else words.explain(loaded[0], n)
+    explanation = words.diff(loaded[0], loaded[1], players) if diff else words.explain(loaded[0], players)
     if format is ExplainFormat.markdown:
         typer.echo(words.markdown(explanation).rstrip())
         return

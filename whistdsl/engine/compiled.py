@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Callable
 
 from ..language.codegen import HELPERS, Untranslatable, python_source
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
-from .cards import SUIT_OF
-from .state import Phase, Trick
+from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
+from .state import Phase, PlayedTricks, Trick
+from .trump import ON_TABLE
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -69,6 +70,11 @@ class CompiledHand:
     source: str
     play_hand: Callable | None
     interpreted: tuple[str, ...]
+    #: plays this hand and the next ones at random for as long as their set-up is the plain one
+    #: (None when the ruleset's set-up is left to game.py)
+    play_game_random: Callable | None = None
+    #: the plain set-up of a hand (`start_hand(g, index)`; False: game.py's `_start_hand` sets it up)
+    start_hand: Callable | None = None
 
 
 def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
@@ -77,11 +83,24 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
     source = writer.module()
     if writer.declined:
         return CompiledHand(source, None, tuple(writer.notes))
-    namespace = dict(HELPERS, EvalError=EvalError, SUIT_OF=SUIT_OF, Trick=Trick, new_trick=tuple.__new__, PLAY=Phase.PLAY, MAX=MAX_NUMBER)
+    namespace = dict(
+        HELPERS,
+        EvalError=EvalError,
+        SUIT_OF=SUIT_OF,
+        Trick=Trick,
+        PlayedTricks=PlayedTricks,
+        new_trick=tuple.__new__,
+        PLAY=Phase.PLAY,
+        BIDDING=Phase.BIDDING,
+        MAX=MAX_NUMBER,
+        NO_TRUMP=NO_TRUMP,
+        SPECIAL=SPECIAL,
+        ON_TABLE=ON_TABLE,
+    )
     namespace.update(writer.constants)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
-    return CompiledHand(source, namespace["play_hand"], tuple(writer.notes))
+    return CompiledHand(source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"))
 
 
 def why_not_compiled(rules: "Ruleset") -> str | None:
@@ -147,6 +166,18 @@ class _Writer:
         bodies = {}
         for random in (True, False):
             bodies[random] = [*self._bidding(random), *self._play(random), *self._scoring()]
+        plain = self._plain_setup()
+        if plain is not None:
+            close = None if rules.end is not None else [  # `end`: game.py's _close_hand asks it after each hand
+                "    index = g.index",
+                "    if index + 1 < len(g.plan) and not g.stop_after_hand:  # the next hand of the schedule",
+                "        g._record_hand(points, bonuses, totals_after, running_after)",
+                "        if not start_hand(g, index + 1):",
+                "            g._start_hand(index + 1, reuse_hands=True)",
+                "    else:",
+                "        g._close_hand(points, bonuses, totals_after, running_after)",
+            ]
+            loop_body = [*self._bidding(True), *self._play(True), *self._scoring(close=close, leave="continue")]
         binds = [f"    {local} = E[{name!r}]" for name, local in sorted(self.hand_names.items())]
         start = [
             "    rnd = g.rng.random",
@@ -173,7 +204,138 @@ class _Writer:
             *start,
             *bodies[True],
         ]
+        if plain is not None:
+            lines += [
+                "def play_game_random(g):",
+                "    # this hand and the next ones, at random, while each begins its bidding with a",
+                "    # hand the compiled engine plays (start_hand set up the plain ones)",
+                "    while True:",
+                "        if g.phase != BIDDING or g.bid_log or g.kind.view == 'forehead':",
+                "            return",
+                *["    " + line for line in start + loop_body],
+                *plain,
+            ]
         return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------ the set-up of a hand
+
+    def _plain_setup(self) -> list[str] | None:
+        """The source of `start_hand(g, index)`: game.py's `_start_hand` for a hand of the
+        schedule already worked out (its set-up, seat orders and trump env kept on the table's
+        facts), of the same kind as the last one, dealt at random with version 1's trump step.
+        None when the ruleset's set-up has more (decisions, trump sources, a first bidder chosen
+        by a formula, `trump.none_when` reading the turned card): game.py sets those hands up."""
+        rules, n = self.rules, self.players
+        if rules.has_decisions or rules.trump_from or rules.first_bidder_choice is not None:
+            self._note("each hand is set up by game.py (decisions, trump sources or a chosen first bidder)")
+            return None
+        none_when = rules.trump_none_when
+        if none_when is not None and none_when.names & {"turn_up_suit", "turn_up_rank", "turn_up_special"}:
+            self._note("each hand is set up by game.py (trump.none_when reads the turned card)")
+            return None
+        lines = [
+            "",
+            "def start_hand(g, index):",
+            "    # game.py _start_hand's plain case; False (having drawn nothing): game.py sets the hand up",
+            "    p = g.plan[index]",
+            "    setup = SETUPS.get(index)",
+            "    if setup is None or setup.plan is not p or g.kind.name != p.kind or g.deals or index >= g.scheduled_hands:",
+            "        return False",
+        ]
+        if none_when is not None:
+            lines += [
+                "    kept = NO_TRUMP_KEPT.get(index)  # trump.none_when, asked before the deal",
+                "    if kept is None or kept[0] is not setup:",
+                "        return False",
+                "    none_first = kept[1]",
+            ]
+        lines += [
+            "    g.index = index",
+            "    g.setup = setup",
+            f"    dealer = g.dealer = g.rotation_dealer = (g.first_dealer + {rules.deal_direction} * index) % {n}",
+            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g._table(dealer, setup.dealer_sits_out)",
+            "    g.sitting_out = table.sitting_out",
+            "    order = g.bidding_order = table.bidding_order",
+            "    g.position = table.position",
+            "    g.play_orders = table.play_orders",
+            "    g.leader = table.first_leader",
+            "    size = p.size",
+            "    rnd = g.rng.random",
+            "    # the deal: a partial Fisher-Yates shuffle, each card to its seat as it is drawn (trump.py deal_from)",
+            "    d = g.deck = list(FULL_DECK)",
+            "    hands = g.hands",
+            f"    dealt = [()] * {n}",
+            "    i = 0",
+            "    for seat in table.deal_order:",
+            "        h = hands[seat]",
+            "        first = i",
+            "        for i in range(first, first + size):",
+            "            j = i + int(rnd() * (DECK_SIZE - i))",
+            "            c = d[j]",
+            "            d[j] = d[i]",
+            "            d[i] = c",
+            "            h[SUIT_OF[c]].append(c)",
+            "        i = first + size",
+            "        dealt[seat] = tuple(d[first:i])",
+            "    g.dealt = tuple(dealt)",
+            "    # version 1 turns the next card whenever one is left (trump.py draw)",
+            "    turned = None",
+            "    if i < DECK_SIZE:",
+            "        j = i + int(rnd() * (DECK_SIZE - i))",
+            "        turned = d[j]",
+            "        d[j] = d[i]",
+            "        d[i] = turned",
+            "    g.turn_up = None",
+            "    g.turn_up_place = ''",
+            "    g.trump_from = ''",
+        ]
+        find = []
+        if rules.trump_cycle:
+            self.constants["CYCLE"] = tuple(suit_number(s) for s in rules.trump_cycle)
+            find = ["trump = CYCLE[(p.number - 1) % len(CYCLE)]"]
+        elif rules.turn_up:
+            find = [
+                "if turned is None:",
+                "    trump = NO_TRUMP",
+                "else:",
+                "    trump = NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned]",
+                "    g.turn_up = turned",
+                "    g.turn_up_place = ON_TABLE",
+            ]
+        else:
+            find = ["trump = NO_TRUMP"]
+        if none_when is not None:
+            lines += ["    if none_first:", "        trump = NO_TRUMP", "    else:", *["        " + line for line in find]]
+        else:
+            lines += ["    " + line for line in find]
+        lines += [
+            "    g.hand_size = size",
+            "    # the hand's env, as game.py _set_trump keeps it per (hand, trump)",
+            "    cached = HAND_ENVS.get((index, trump))",
+            "    if cached is None:",
+            "        g._set_trump(trump)",
+            "    else:",
+            "        g.trump = trump",
+            "        g.hand_env, g._bid_hand_key, g._score_hand_key = cached",
+            "        g._bid_scratch = None",
+            "        g._legal_bids_cache = None",
+            f"    g.bids = [None] * {n}",
+            "    g.bid_log = []",
+            "    g.bids_so_far = 0",
+            f"    g.taken = [0] * {n}",
+            "    g.tricks = []",
+            "    g.trick = []",
+            "    g.phase = BIDDING",
+            "    g.to_act = order[0]",
+            "    g._legal_cache = None",
+            "    return True",
+            "",
+        ]
+        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+
+        facts = table_facts(rules, n)
+        self.constants.update(ORDERS=facts.orders, SETUPS=facts.setups, NO_TRUMP_KEPT=facts.no_trump, HAND_ENVS=facts.hand_envs, FULL_DECK=facts.deck, DECK_SIZE=len(facts.deck))
+        return lines
 
     # ------------------------------------------------------------ bidding
 
@@ -247,8 +409,11 @@ class _Writer:
             "        so_far += b",
             "    g.bids_so_far = so_far",
             "    g._legal_bids_cache = None",
-            "    g._begin_play()",
         ]
+        if rules.first_lead_choice is None:  # game.py _begin_play, with the leader the seat orders name
+            lines += ["    g.phase = PLAY", "    g.decision = None", "    g.to_act = g.leader", "    g.trick_order = g.play_orders[g.leader]"]
+        else:
+            lines += ["    g._begin_play()"]
         return lines
 
     def _note(self, note: str) -> None:
@@ -294,12 +459,16 @@ class _Writer:
         self.constants["SUITS"] = (0, 1, 2, 3)
         any_card = lambda indent: [" " * indent + line for line in self._ANY_CARD]  # noqa: E731
         lines = [
+            "    played = []  # every card of the hand, in playing order",
+            "    wins = []  # each trick's winner",
+            "    first_leader = leader",
             "    for t in range(size):",
             "        left = size - t  # every playing seat holds this many cards now",
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             *any_card(8),
-            "        cards = [c]  # the trick's cards, in the order of `seats`",
+            "        start = len(played)  # the trick's cards: played[start:], in the order of `seats`",
+            "        played.append(c)",
             "        led = win_suit = s",
             "        win_card = c",
             "        win = leader",
@@ -308,7 +477,7 @@ class _Writer:
             "            lst = h[led]",
             "            if lst:  # must follow suit",
             "                c = lst.pop(int(rnd() * len(lst)))",
-            "                cards.append(c)",
+            "                played.append(c)",
             "                if win_suit == led and c > win_card:",
             "                    win, win_card = seat, c",
             "                continue",
@@ -317,7 +486,7 @@ class _Writer:
             lines += ["            lst = h[trump] if trump >= 0 else None", "            if lst:"]
             if when_void == "must_overtrump":
                 lines += [
-                    "                best = max((x for x in cards if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
+                    "                best = max((x for x in played[start:] if SUIT_OF[x] == trump), default=-1)  # must over-trump if it can",
                     "                legal = [x for x in lst if x > best] or lst",
                     "                c = legal[int(rnd() * len(legal))]",
                     "                lst.remove(c)",
@@ -325,7 +494,7 @@ class _Writer:
             else:
                 lines += ["                c = lst.pop(int(rnd() * len(lst)))  # must trump"]
             lines += [
-                "                cards.append(c)",
+                "                played.append(c)",
                 "                if win_suit != trump or c > win_card:",
                 "                    win, win_card, win_suit = seat, c, trump",
                 "                continue",
@@ -333,12 +502,13 @@ class _Writer:
         lines += [
             "            # any card",
             *any_card(12),
-            "            cards.append(c)",
+            "            played.append(c)",
             "            if (s == win_suit and c > win_card) or (s == trump and win_suit != trump):",
             "                win, win_card, win_suit = seat, c, s",
-            "        tricks.append(new_trick(Trick, (leader, tuple(zip(seats, cards)), win)))",
+            "        wins.append(win)",
             "        taken[win] += 1",
             "        leader = win",
+            "    g.tricks = PlayedTricks(first_leader, play_orders, played, wins)  # its Tricks built when read",
         ]
         return lines
 
@@ -424,9 +594,11 @@ class _Writer:
 
     # ------------------------------------------------------------ scoring
 
-    def _scoring(self) -> list[str]:
+    def _scoring(self, close: list[str] | None = None, leave: str = "return") -> list[str]:
+        """The scoring, then `close` (the hand's end: by default game.py's `_close_hand`); `leave`
+        ends the generated function's hand where the interpreter took over."""
         rules = self.rules
-        handed_back = ["    g._finish_hand()  # the interpreter scores the hand", "    return", ""]
+        handed_back = ["    g._finish_hand()  # the interpreter scores the hand", f"    {leave}", ""]
         if rules.points is None or rules.scores_in_passes:
             self._note("the scoring reads the other seats' points: the interpreter scores each hand")
             return handed_back
@@ -440,7 +612,7 @@ class _Writer:
             "position": "(k + 1)",
             **_SEAT_FACTS,
             "points": "pts",
-            "bonus": "bon",
+            "bonus": "bon" if rules.bonus is not None else "0",
             **{name: f"run[{name!r}]" for name in rules.running_names},
         }
         try:
@@ -463,23 +635,23 @@ class _Writer:
         ]
         if after:
             lines.append("            run = running[seat]")
-        lines += [
-            f"            pts = {points}",
-            f"            bon = {bonus}",
-        ]
+        lines += [f"            pts = {points}"]
+        if rules.bonus is not None:
+            lines += [f"            bon = {bonus}"]
         if after:
             lines.append("            running_after[seat] = {" + ", ".join(f"{name!r}: {src}" for name, src in after) + "}")
+        if rules.bonus is not None:
+            lines += ["            points[seat] = pts + bon", "            bonuses[seat] = bon", "            total = totals[seat] + pts + bon"]
+        else:  # no bonus: every seat's stays 0
+            lines += ["            points[seat] = pts", "            total = totals[seat] + pts"]
         lines += [
-            "            points[seat] = pts + bon",
-            "            bonuses[seat] = bon",
-            "            total = totals[seat] + pts + bon",
             "            if type(total) is not int or not -MAX < total < MAX:",
             "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
             "            totals_after[seat] = total",
             "    except EvalError:",
             "        g._finish_hand()  # the interpreter scores the hand, and names a formula that fails",
-            "        return",
-            "    g._close_hand(points, bonuses, totals_after, running_after)",
+            f"        {leave}",
+            *(close or ["    g._close_hand(points, bonuses, totals_after, running_after)"]),
             "",
         ]
         return lines

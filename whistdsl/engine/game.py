@@ -41,7 +41,7 @@ from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, ne
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, look_ahead, seat_view
 from .scoring import ScoreError, result_env, score_in_passes, score_seat
-from .state import Phase, State, Trick
+from .state import Phase, PlayedTricks, State, Trick
 from .table import SeatOrders, table_facts
 from .tricks import NO_SUIT, NoWinner, TrickPlay
 from .trump import TrumpStep, trump_step
@@ -960,6 +960,17 @@ class Game(State):
             self.bid_unobserved(choose)
         self.play_tricks_unobserved(choose)
 
+    def play_hands_random(self) -> None:
+        """Bid and play the rest of this hand with every seat choosing uniformly at random (as
+        `play_hand_unobserved(None)`), and go on with the next hands for as long as the compiled
+        engine plays them whole: it returns at the end of the game or at a hand to be played
+        another way (a forehead hand, a decision), set up as game.py sets it up."""
+        loop = self.facts.compiled.play_game_random if self.use_compiled else None
+        if loop is not None and self.phase == BIDDING and not self.bid_log and self.kind.view != "forehead":
+            loop(self)
+        else:
+            self.play_hand_unobserved(None)
+
     def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None:
         """Finish this hand's bidding, asking `choose[seat](legal bids)` for each bid (see
         `play_tricks_unobserved`)."""
@@ -1103,35 +1114,8 @@ class Game(State):
         """The scored hand's end: the new totals and running values, the hand's result in the
         history, then the next hand or the end of the game (also called by engine/compiled.py's
         generated hands, which score by themselves)."""
+        self._record_hand(points, bonuses, totals_after, running_after)
         rules = self.rules
-        self.totals = totals_after
-        self.running = running_after
-        plan = self.plan[self.index]
-        self.history.append(
-            HandResult(  # positional, in the order of its fields (a hot path)
-                plan.number,
-                plan.size,
-                plan.kind,
-                self.kind.mark,
-                self.setup.extra,
-                self.dealer,
-                self.sitting_out,
-                self.trump,
-                self.turn_up,
-                self.dealt,
-                tuple(self.bid_log),
-                tuple(self.tricks),
-                tuple(self.taken),
-                tuple(points),
-                tuple(bonuses),
-                tuple(self.totals),
-                tuple(self.running),
-                self.rng.getstate() if self.keep_rng_states else None,
-                self.rules.specials,
-                *((tuple(self.choices), tuple(self.calls), tuple(self.blind), tuple(self.excused), self.declarer, self.auction_bid) if self._decides else ()),
-                trump_from=self.trump_from,
-            )
-        )
         if self.stop_after_hand:
             self.phase = OVER
             self.to_act = None
@@ -1151,6 +1135,47 @@ class Game(State):
         self.phase = OVER
         self.to_act = None
         self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
+
+    def _record_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
+        """The scored hand's new totals and running values, and its result in the history."""
+        self.totals = totals_after
+        self.running = running_after
+        plan = self.plan[self.index]
+        tricks = self.tricks
+        decides = self._decides
+        self.history.append(
+            tuple.__new__(  # HandResult's fields in order, every one given (a hot path)
+                HandResult,
+                (
+                    plan.number,
+                    plan.size,
+                    plan.kind,
+                    self.kind.mark,
+                    self.setup.extra,
+                    self.dealer,
+                    self.sitting_out,
+                    self.trump,
+                    self.turn_up,
+                    self.dealt,
+                    tuple(self.bid_log),
+                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # the compiled engine's: read when asked
+                    tuple(self.taken),
+                    tuple(points),
+                    tuple(bonuses),
+                    tuple(totals_after),
+                    tuple(running_after),
+                    self.rng.getstate() if self.keep_rng_states else None,
+                    self.rules.specials,
+                    tuple(self.choices) if decides else (),
+                    tuple(self.calls) if decides else (),
+                    tuple(self.blind) if decides else (),
+                    tuple(self.excused) if decides else (),
+                    self.declarer if decides else None,
+                    self.auction_bid if decides else 0,
+                    self.trump_from,
+                ),
+            )
+        )
 
     def _score_in_passes(self, rows: tuple[dict[str, Value], ...], set_names: tuple) -> list:
         """Every seat's (points, bonus, running values) when the bonus or a running value reads

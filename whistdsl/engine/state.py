@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
 from ..language.expression import Number, Value
 from .cards import Card
@@ -44,6 +44,54 @@ class Trick(NamedTuple):
     leader: int
     cards: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
     winner: int
+
+
+class PlayedTricks(Sequence[Trick]):
+    """A hand's tricks as the compiled engine keeps them (engine/compiled.py): every card in
+    playing order and each trick's winner, with the seat orders to read them by. The `Trick`
+    tuples are built the first time they are read (a record, a replay, the table); until then a
+    hand's play costs one list entry a card. Equal to the tuple of Tricks the interpreter keeps."""
+
+    __slots__ = ("_leader", "_orders", "_cards", "_winners", "_built")
+
+    def __init__(self, leader: int, orders: dict[int, tuple[int, ...]], cards: list[Card], winners: list[int]):
+        self._leader, self._orders, self._cards, self._winners = leader, orders, cards, winners
+        self._built: tuple[Trick, ...] | None = None
+
+    def tricks(self) -> tuple[Trick, ...]:
+        built = self._built
+        if built is None:
+            out, leader, cards, at = [], self._leader, self._cards, 0
+            for winner in self._winners:
+                seats = self._orders[leader]
+                out.append(Trick(leader, tuple(zip(seats, cards[at : at + len(seats)])), winner))
+                at += len(seats)
+                leader = winner
+            built = self._built = tuple(out)
+        return built
+
+    def __len__(self) -> int:
+        return len(self._winners)
+
+    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
+        return self.tricks()[index]
+
+    def __iter__(self) -> Iterator[Trick]:
+        return iter(self.tricks())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PlayedTricks):
+            other = other.tricks()
+        return self.tricks() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.tricks())
+
+    def __repr__(self) -> str:
+        return repr(self.tricks())
+
+    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
+        return (tuple, (self.tricks(),))
 
 
 class State:

@@ -8,6 +8,8 @@ fewer tricks, no trick at all) that moves by one amount says so ("a miss costs 1
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..language.expression import EvalError, Number
 from ..rules.ruleset import Ruleset
 from .document import Explanation, Section
@@ -33,7 +35,8 @@ def changes(base: Ruleset, house: Ruleset, players: int | None = None) -> Explan
     n = players if players is not None else house.players_default
     if not base.players_min <= n <= base.players_max:
         n = house.players_default if base.players_min <= house.players_default <= base.players_max else n
-    old, new = explain(base, _within(base, n)), explain(house, n)
+    old = explain(base, _within(base, players) if players is not None else None)
+    new = explain(house, players)
     sections: list[Section] = []
     keys = [s.key for s in new.sections] + [s.key for s in old.sections if new.section(s.key) is None]
     for key in keys:
@@ -91,8 +94,11 @@ def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
         deltas = moved[g]
         if deltas == {0} or not deltas:
             continue
+        fitted = _fit({cell: new[cell] - old[cell] for cell in new if _group(*cell) == g})  # type: ignore[operator]
         if len(deltas) == 1:
             out.append(f"scoring: {said[g]} {_moves(next(iter(deltas)), g == 'made')}")
+        elif fitted is not None:
+            out.append(f"scoring: {said[g]} {fitted}")
         else:
             cells = [f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(new) if _group(b, t) == g and new[b, t] != old[b, t]]
             shown = "; ".join(cells[:SHOWN]) + (f"; and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
@@ -100,6 +106,34 @@ def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
     if out:
         out[-1] += f" (compared over a {size}-card hand with {players} players, no trump)"
     return out
+
+
+def _fit(deltas: dict[tuple[int, int], Number]) -> str | None:
+    """How the points move when that is a constant plus an amount per unit of the bid, the tricks
+    or the tricks off, over at least 3 values of it: "scores 4 x bid more", "costs 11 x bid - 10
+    more"; else None."""
+    for word, unit in (("bid", lambda b, t: b), ("tricks", lambda b, t: t), ("d", lambda b, t: abs(b - t))):
+        points: dict[int, Number] = {}
+        for (b, t), d in deltas.items():
+            if points.setdefault(unit(b, t), d) != d:
+                break  # two amounts for one value: not a function of it
+        else:
+            if len(points) < 3:
+                continue
+            (u0, d0), (u1, d1) = sorted(points.items())[:2]
+            per = Fraction(d1 - d0) / (u1 - u0)
+            base = d0 - per * u0
+            if per == 0 or any(d != base + per * u for u, d in points.items()):
+                continue
+            sign = 1 if per > 0 else -1  # scores more, or costs more
+            k, c = per * sign, base * sign
+            amount = (word if k == 1 else f"{number(_whole(k))} x {word}") + ("" if c == 0 else f" {'+' if c > 0 else '-'} {number(_whole(abs(c)))}")
+            return f"scores {amount} more" if sign > 0 else f"costs {amount} more"
+    return None
+
+
+def _whole(v: Fraction) -> Number:
+    return v.numerator if v.denominator == 1 else v
 
 
 def _group(bid: int, tricks: int) -> str:

@@ -37,8 +37,9 @@ def trump_name(suit: str) -> str:
     return "no trump" if suit == "none" else suit
 
 
-def counts(rules: Ruleset) -> range:
-    return range(rules.players_min, rules.players_max + 1)
+def counts(rules: Ruleset, only: int | None = None) -> range:
+    """The player counts a per-count rule is said for: every count the ruleset allows, or `only`."""
+    return range(only, only + 1) if only is not None else range(rules.players_min, rules.players_max + 1)
 
 
 def meanings(rules: Ruleset) -> dict[str, str]:
@@ -75,14 +76,14 @@ def ranges(numbers: list[int]) -> str:
 # ---------------------------------------------------------------- the sections
 
 
-def players_and_deck(rules: Ruleset, players: int) -> Section:
+def players_and_deck(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     low, high = rules.players_min, rules.players_max
     who = f"{low} players" if low == high else f"{low} to {high} players ({rules.players_default} by default)"
     lines.append(f"{who}; each plays alone.")
     lines.append(f"Suits: {listed(list(rules.suits))}. Ranks from high to low: {' '.join(rules.ranks)}.")
     if rules.deck_size is not None:
-        for n in counts(rules):
+        for n in counts(rules, only):
             try:
                 kept = rules.deck_ranks(n)
                 lines.append(f"With {n} players the deck has {rules.deck_count(n)} cards: {kept[0]} down to {kept[-1]} in each suit (the lowest ranks are taken out).")
@@ -91,7 +92,7 @@ def players_and_deck(rules: Ruleset, players: int) -> Section:
     else:
         lines.append(f"The deck has {rules.deck_count(players)} cards.")
     if rules.copies is not None:
-        for n in counts(rules):
+        for n in counts(rules, only):
             lines.append(f"With {n} players {rules.deck_copies(n)} packs are shuffled together ({rules.deck_count(n)} cards); two identical cards are equal.")
     for s in rules.specials:
         description = rules.source.get("deck", {}).get("specials", {}).get(s.name, {}).get("description", "")
@@ -99,7 +100,7 @@ def players_and_deck(rules: Ruleset, players: int) -> Section:
     return Section("players", "Players and deck", tuple(lines))
 
 
-def options(rules: Ruleset, players: int) -> Section | None:
+def options(rules: Ruleset, players: int, only: int | None = None) -> Section | None:
     if not rules.parameters:
         return None
     lines = []
@@ -111,7 +112,7 @@ def options(rules: Ruleset, players: int) -> Section | None:
     return Section("options", "Table options", tuple(lines))
 
 
-def values(rules: Ruleset, players: int) -> Section | None:
+def values(rules: Ruleset, players: int, only: int | None = None) -> Section | None:
     """The `let` values, worked out for the table: `run` is 10."""
     if not rules.lets:
         return None
@@ -129,7 +130,7 @@ def values(rules: Ruleset, players: int) -> Section | None:
     return Section("values", "Values used by the rules", tuple(lines))
 
 
-def deal(rules: Ruleset, players: int) -> Section:
+def deal(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     first = rules.first_dealer
     if first == "random":
@@ -141,7 +142,7 @@ def deal(rules: Ruleset, players: int) -> Section:
     lines.append(f"After each hand the deal passes {way(rules.deal_direction)}.")
     if rules.sits_out is not None:
         always, sometimes = [], []
-        for n in counts(rules):
+        for n in counts(rules, only):
             plan = _plan(rules, n)
             out = [h.number for h in plan if _sits_out(rules, n, h, len(plan))]
             if plan and len(out) == len(plan):
@@ -153,7 +154,8 @@ def deal(rules: Ruleset, players: int) -> Section:
         for words in sometimes:
             lines.append(f"The dealer sits out {words} (a dead hand).")
         if not always and not sometimes:
-            lines.append(f"The dealer sits out when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}.")
+            at = f"With {only} players the dealer plays every hand; " if only is not None else ""
+            lines.append(f"{at}{'the' if at else 'The'} dealer sits out (a dead hand) when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}.")
     return Section("deal", "The deal", tuple(lines))
 
 
@@ -173,9 +175,9 @@ def _sits_out(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN001
         return False
 
 
-def hands(rules: Ruleset, players: int) -> Section:
+def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
-    for n in counts(rules):
+    for n in counts(rules, only):
         plan = _plan(rules, n)
         if not plan:
             problem = rules.table_problem(n)
@@ -213,7 +215,7 @@ def hands(rules: Ruleset, players: int) -> Section:
     return Section("hands", "Hands", tuple(lines))
 
 
-def special_hands(rules: Ruleset, players: int) -> Section | None:
+def special_hands(rules: Ruleset, players: int, only: int | None = None) -> Section | None:
     kinds = [k for name, k in rules.kinds.items() if name != NORMAL]
     if not kinds:
         return None
@@ -248,7 +250,7 @@ _WHO = {
 }
 
 
-def trump(rules: Ruleset, players: int) -> Section:
+def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     plan = _plan(rules, players)
     if rules.auction is not None and rules.auction.suits:
@@ -313,7 +315,7 @@ def _none_when(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN00
         return False
 
 
-def bidding(rules: Ruleset, players: int) -> Section:
+def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     order = way(rules.bidding_direction)
     if rules.auction is not None:
@@ -409,7 +411,7 @@ _VOID = {
 _AMONG = {"trump": "trump", "led": "card of the suit led", "suited": "card of a suit"}
 
 
-def play(rules: Ruleset, players: int) -> Section:
+def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     lead = rules.first_lead
     if rules.first_lead_choice is not None:
@@ -444,7 +446,7 @@ def play(rules: Ruleset, players: int) -> Section:
     return Section("play", "Play", tuple(lines))
 
 
-def scoring(rules: Ruleset, players: int) -> Section:
+def scoring(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     m = meanings(rules)
     if rules.points is not None:
@@ -464,7 +466,7 @@ def scoring(rules: Ruleset, players: int) -> Section:
     return Section("scoring", "Scoring", tuple(lines), table)
 
 
-def winner(rules: Ruleset, players: int) -> Section:
+def winner(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     m = meanings(rules)
     if rules.wins_outright is not None:
@@ -481,7 +483,7 @@ def winner(rules: Ruleset, players: int) -> Section:
     return Section("winner", "The winner", tuple(lines))
 
 
-SECTIONS: tuple[Callable[[Ruleset, int], Section | None], ...] = (
+SECTIONS: tuple[Callable[[Ruleset, int, int | None], Section | None], ...] = (
     players_and_deck,
     options,
     values,

@@ -600,17 +600,47 @@ def condition_words(formula: Formula | Node, context: str, meanings: Mapping[str
 def limit_words(formula: Formula | Node, meanings: Mapping[str, str] | None = None) -> Words:
     """A bidding limit (`bidding.allowed`, a kind's `allowed`): "the last bid may not make the bids
     add up to the hand size (the hook)", or the bids it allows."""
-    tree = _tree(formula)
     try:
-        if is_hook(tree):
-            return Words("the last bid may not make the bids add up to the hand size (the hook)", True)
-        if isinstance(tree, Binary) and tree.op == "==" and _is(tree.left, "bid") and _constant(tree.right) is not None:
-            return Words(f"every bid must be {_number(_constant(tree.right))}", True)
-        if isinstance(tree, Unary) and tree.op == "not":
-            return Words(f"a bid is refused when {condition(tree.operand)}", True)
-        return Words(f"a bid is allowed only if: {condition(tree)}", True)
+        return Words(limit(_tree(formula)), True)
     except NoWords:
         return Words(_source(formula), False, names_explained(formula, "bidding", meanings))
+
+
+def limit(tree: Node) -> str:
+    """A bidding limit as words (see `limit_words`). Raises NoWords."""
+    if is_hook(tree):
+        return "the last bid may not make the bids add up to the hand size (the hook)"
+    hook_when = _hook_with(tree)
+    if hook_when is not None:
+        return f"the last bid may not make the bids add up to the hand size when {hook_when} (the hook)"
+    if isinstance(tree, Binary) and tree.op == "or":  # `not hook or ...`: the rule when an option is on
+        for off, rest in ((tree.left, tree.right), (tree.right, tree.left)):
+            if isinstance(off, Unary) and off.op == "not" and isinstance(off.operand, Name) and off.operand.name not in FLAGS:
+                return f"when {off.operand.name} is on, {limit(rest)}"
+    if isinstance(tree, Binary) and tree.op == "==" and _is(tree.left, "bid") and _constant(tree.right) is not None:
+        return f"every bid must be {_number(_constant(tree.right))}"
+    if isinstance(tree, Unary) and tree.op == "not":
+        return f"a bid is refused when {condition(tree.operand)}"
+    return f"a bid is allowed only if: {condition(tree)}"
+
+
+def _and_parts(node: Node) -> list[Node]:
+    if isinstance(node, Binary) and node.op == "and":
+        return _and_parts(node.left) + _and_parts(node.right)
+    return [node]
+
+
+def _hook_with(tree: Node) -> str | None:
+    """`not (is_last and C and bids_so_far + bid == hand_size)`: the hook only when C, as words."""
+    if not (isinstance(tree, Unary) and tree.op == "not"):
+        return None
+    parts = _and_parts(tree.operand)
+    last = [p for p in parts if _is(p, "is_last")]
+    sums = [p for p in parts if isinstance(p, Binary) and p.op == "==" and any(adds_up(s) for s in (p.left, p.right)) and any(_is(s, "hand_size") for s in (p.left, p.right))]
+    rest = [p for p in parts if p not in last and p not in sums]
+    if len(last) != 1 or len(sums) != 1 or not rest:
+        return None
+    return " and ".join(condition(p) for p in rest)
 
 
 def number_words(formula: Formula | Node, context: str, meanings: Mapping[str, str] | None = None) -> Words:

@@ -101,7 +101,10 @@ def play_out(game: Game, players: list[Player]) -> None:
         elif game.kind.view != "forehead":
             if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
                 game.bid_unobserved(choose)  # type: ignore[arg-type]
-            game.play_hand_unobserved(None if every_seat_random else choose)  # type: ignore[arg-type]
+            if every_seat_random:
+                game.play_hands_random()
+            else:
+                game.play_hand_unobserved(choose)  # type: ignore[arg-type]
         elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)  # type: ignore[arg-type]
         else:
