@@ -219,3 +219,20 @@ def test_ctrl_c_in_the_middle_of_a_hand_resumes_where_it_stopped_and_ends_as_the
     assert [h["totals"] for h in data["hands"]] == [list(h.totals) for h in expected.history]
     assert data["final"]["totals"] == list(expected.result.totals)
     assert "unfinished" not in data
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_and_the_game_is_played_unkept(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tiny.parent / "not-a-folder"
+    blocker.write_text("a file where the data folder would be\n", encoding="utf-8")
+    monkeypatch.setenv("WHISTDSL_DATA_DIR", str(blocker))
+    t = start(tiny, "--seed", "3")
+    try:
+        shown = t.expect("Your bid: ")
+        t.send(b"\x04")
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
+    assert f"cannot keep this game in {blocker / 'games'}" in " ".join(shown.split())
+    assert "it is played without being kept" in " ".join(shown.split())
+    assert "game stopped: end of input, after 0 complete hands." in t.said
+    assert "Traceback" not in t.output

@@ -482,6 +482,7 @@ def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_wi
     assert t.wait() == 0, t.output[-3000:]
     assert re.search(r"^Winners?( \(tied\))?: .*\(-?\d+\)", t.output, re.M)
     assert re.search(r"^ *3 +2 NV ", t.output, re.M), "the blind hand's row is marked NV"
+    assert re.search(r"^ *2 +1 FH ", t.output, re.M), "the forehead hand's row is marked FH (its kind has no mark)"
     assert "Traceback" not in t.output
 
 
