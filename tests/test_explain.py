@@ -328,7 +328,69 @@ def test_language_2_trump_choice_specials_calls_blind_hidden_bids_parameters_auc
     assert "highest bidder" in section(highest, "trump") and "after the bidding" in section(highest, "trump")
     assert "highest bid leads" in section(highest, "play")
     kachuful = rules_of("kachuful")
-    assert "repeat in a loop" in section(kachuful, "hands") and "at least target" in section(kachuful, "hands")
+    assert "played in a loop" in section(kachuful, "hands") and "at least target" in section(kachuful, "hands")
+    assert "`target` is 100" in section(kachuful, "values")
+
+
+ODD = """\
+whistdsl: 2
+name: Odd table
+parameters:
+  size: {type: number, min: 1, max: 52 // players, default: 5, description: the largest hand}
+players: {min: 3, max: 5, default: 4}
+schedule:
+  - map(size .. 1, n -> [n, n])
+dealer:
+  first: 0
+  sits_out: players == 5 and hand_size == 1
+trump:
+  cycle: [hearts, none]
+decisions:
+  - name: trump
+    who: first_bidder
+    when: hand_size >= 3
+    options: [spades, hearts, none]
+  - name: bid
+bidding:
+  first: dealer
+play:
+  first_lead: dealer
+  when_void: must_overtrump
+scoring:
+  points: if made then 10 + bid else -(bid % 2)
+running:
+  best:
+    start: 0
+    after_hand: max(best, points)
+    description: the best hand so far
+end:
+  when: max(seats, total) >= 30
+  hands: 12
+winner:
+  rank: [highest total, highest best]
+"""
+
+
+def test_a_house_rule_of_many_language_2_rules_says_each(tmp_path: Path) -> None:
+    (tmp_path / "odd.yaml").write_text(ODD, encoding="utf-8")
+    rules = load_rules(tmp_path / "odd.yaml", settings=["size=3"])
+    expl = explain(rules)
+    assert "`size`: the largest hand" in section(expl, "options") and "here 3" in section(expl, "options")
+    assert hands_of(expl, 4) == [3, 3, 2, 2, 1, 1] * 2  # map(3 .. 1, n -> [n, n]) in a loop up to 12
+    assert "at most 12 hands" in section(expl, "hands") and "at least 30" in section(expl, "hands")
+    assert "Seat 0 deals first" in section(expl, "deal")
+    assert "The dealer sits out with 5 players in hands 5 to 6, 11 to 12" in section(expl, "deal")
+    trump = section(expl, "trump")
+    assert "hearts, no trump" in trump and "hand 3 is hearts again" in trump
+    assert "The first bidder names trump when the hand size is at least 3" in trump
+    assert "The dealer bids first" in section(expl, "bidding") and "no hook" in section(expl, "bidding")
+    play = section(expl, "play")
+    assert "The dealer leads the first trick" in play and "higher than any trump already in the trick" in play
+    scoring = section(expl, "scoring")
+    assert "if made then 10 + bid else -(bid % 2)" in scoring  # `%` has no English: shown as written
+    assert "bid: this player's bid" in scoring  # ... with its names explained
+    assert "`best` (the best hand so far): it starts at 0" in scoring and "the larger of best and the points" in scoring
+    assert "A tie goes to the highest best" in section(expl, "winner")
 
 
 # ---------------------------------------------------------------- diffs of house rules

@@ -107,8 +107,8 @@ def options(rules: Ruleset, players: int, only: int | None = None) -> Section | 
     for p in rules.parameters:
         value = rules.parameter_values.get(p.name, p.default)
         chosen = "the default" if value == p.default else f"the default is {value_text(p.default)}"
-        about = f": {p.description}" if p.description else ""
-        lines.append(f"`{p.name}`{about}; {p.domain_words()}; here {value_text(value)} ({chosen}). Set it with --set {p.name}=VALUE.")
+        about = f"{p.description}; " if p.description else ""
+        lines.append(f"`{p.name}`: {about}{p.domain_words()}; here {value_text(value)} ({chosen}). Set it with --set {p.name}=VALUE.")
     return Section("options", "Table options", tuple(lines))
 
 
@@ -200,7 +200,7 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
             most = f"at most {_hands(cap)} with {players} players"
         except EvalError:
             most = f"at most {' '.join(rules.end.hands.source.split())} hands"
-        lines.append(f"The hands above repeat in a loop, and the game ends after the first hand after which {when}; {most} (the list above is that cap).")
+        lines.append(f"The game ends after the first hand after which {when}, or after the hands above: the schedule played in a loop, {most}.")
     else:
         lines.append("The game ends after the last hand of the list.")
     if rules.tiebreak is not None:
@@ -290,7 +290,7 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
         after = "after the bidding" if choice.after_bidding else "after the deal, before the bidding"
         lines.append(f"{_WHO.get(choice.who, choice.who).capitalize()} names trump{when}, {after}: one of {listed([trump_name(o) for o in choice.options], 'or')}.")
     if rules.trump_specials:
-        lines.append(f"The special cards {listed(list(rules.trump_specials))} are trumps, above the ace of trumps (strongest first).")
+        lines.append(f"The {listed(list(rules.trump_specials))} cards are trumps, above the ace of trumps (strongest first).")
         if rules.trump_specials_without:
             lines.append(f"In a hand without trump they are the {rules.trump_specials_without} cards and follow no suit.")
     if rules.trump_seen == "after_bidding":
@@ -330,7 +330,7 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     if rules.first_bidder_choice is not None:
         c = rules.first_bidder_choice
         lines.append(
-            f"The player with the {'highest' if c.highest else 'lowest'} {said(number_words(c.formula, 'first_bidder', meanings(rules)))} bids first "
+            f"The player with the {'highest' if c.highest else 'lowest'} {said(number_words(c.formula, 'first_bidder', meanings(rules))).removeprefix('the ')} bids first "
             f"(ties to the seat nearest after the dealer); the bidding goes {order}."
         )
     elif rules.first_bidder == "dealer":
@@ -420,7 +420,11 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append(f"The player with the {'highest' if c.highest else 'lowest'} {what.removeprefix('the ')} leads the first trick (ties to the earlier bidder).")
     elif lead == "first_bidder":
         where = ""
-        if rules.first_bidder == "after_dealer" and rules.first_bidder_choice is None:
+        if rules.first_bidder_choice is not None:
+            c = rules.first_bidder_choice
+            what = said(number_words(c.formula, "first_bidder", meanings(rules))).removeprefix("the ")
+            where = f" (the player with the {'highest' if c.highest else 'lowest'} {what})"
+        elif rules.first_bidder == "after_dealer":
             where = f" (the player to the {side(rules.bidding_direction)} of the dealer" + (", or the declarer" if rules.auction else "") + ")"
         lines.append(f"The first bidder leads the first trick{where}.")
     elif lead == "after_dealer":
@@ -430,10 +434,10 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines.append(f"Play goes {way(rules.play_direction)}; the winner of each trick leads the next.")
     lines.append(f"A player must follow the suit led if they can; a player who cannot {_VOID.get(rules.when_void, rules.when_void)}.")
     if rules.always_playable:
-        lines.append(f"The special cards {listed(list(rules.always_playable))} may be played at any time, even when holding the suit led.")
+        lines.append(f"The {listed(list(rules.always_playable))} cards may be played at any time, even when holding the suit led.")
     other = [s.name for s in rules.specials if s.name not in rules.always_playable and s.name not in rules.trump_specials]
     if other:
-        lines.append(f"The special cards {listed(other)} are played only by a player who cannot follow suit.")
+        lines.append(f"The {listed(other)} cards are played only by a player who cannot follow suit.")
     for name, asks in rules.special_led:
         lines.append(f"A {name} led " + ("asks nothing: the others may play any card." if asks == "free" else "passes the lead on: the next card sets the suit to follow."))
     if rules.trick_winner == STANDARD_WINNER:
