@@ -27,6 +27,15 @@ def test_an_unreadable_ruleset_path_is_a_usage_error(tmp_path, monkeypatch):
 
 
 def test_reference_prints_the_catalogue_tables():
-    result = CliRunner().invoke(app, ["reference"])
+    result = CliRunner().invoke(app, ["reference", "--markdown"])
     assert result.exit_code == 0
     assert "| `bids_so_far` |" in result.output and "| `tri(number)` -> number |" in result.output
+
+
+def test_reference_draws_the_tables_as_text_without_markdown_or_long_lines():
+    result = CliRunner().invoke(app, ["reference"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert "bids_so_far" in result.output and "tri(number) -> number" in result.output
+    assert "| `" not in result.output and "---|" not in result.output  # drawn, not Markdown source
+    assert all(len(line) <= 100 and line == line.rstrip() for line in lines)

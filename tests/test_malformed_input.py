@@ -233,7 +233,7 @@ def test_text_format_is_path_line_col_code_message_then_the_line_and_a_caret(typ
     assert result.stdout.splitlines() == [
         f"{typo}:4:3: W200 {TYPO_MESSAGE}",
         "    4 |   rnaks: [A, K, Q]",
-        "      |   ^",
+        "      |   ^^^^^",  # the whole key underlined (issue 12)
     ]
     assert result.stderr.strip() == "1 ruleset(s) checked: 1 finding(s) in 1 file(s)"
 

@@ -233,7 +233,7 @@ def test_a_format_1_record_without_parameters_still_replays():
     assert data["format"] == "whistdsl-record/1" and "parameters" not in data
     assert replay(data, load_rules("romanian")).hands == 5
     result = run("replay", str(saved), "--ruleset", "romanian")
-    assert result.exit_code == 0 and "5 complete hand(s) so far agrees" in result.output
+    assert result.exit_code == 0 and "the game so far (5 hands finished) agrees" in result.output
 
 
 def test_a_setup_without_recorded_parameters_takes_them_from_set(one_hand):

@@ -96,9 +96,76 @@ def test_readme_reference_tables_are_the_ones_generated_from_the_catalogue() -> 
 
 
 def test_whistdsl_reference_prints_the_same_tables() -> None:
-    result = runner.invoke(app, ["reference"])
+    result = runner.invoke(app, ["reference", "--markdown"])
     assert result.exit_code == 0
     assert result.stdout.strip() == reference_markdown().strip()
+
+
+HELP_START = "<!-- help:start -->"
+HELP_END = "<!-- help:end -->"
+#: The width the README's command reference is written at.
+HELP_WIDTH = 100
+
+
+def command_help(*args: str) -> str:
+    """`whistdsl ARGS --help` as a terminal HELP_WIDTH columns wide shows it."""
+    result = runner.invoke(app, [*args, "--help"], prog_name="whistdsl", terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH)})
+    assert result.exit_code == 0, result.output
+    return result.output.rstrip() + "\n"
+
+
+def render_help_block() -> str:
+    """The README's command reference: `whistdsl --help`, then each command's --help."""
+    from whistdsl.cli.commands import COMMAND_ORDER
+
+    parts = [HELP_START, "", "```text", "$ whistdsl --help", command_help().rstrip(), "```"]
+    for name in COMMAND_ORDER:
+        parts += ["", f"#### `whistdsl {name}`", "", "```text", f"$ whistdsl {name} --help", command_help(name).rstrip(), "```"]
+    return "\n".join([*parts, "", HELP_END])
+
+
+def rewrite_help_block() -> bool:
+    """Put the help as the commands print it now between the markers; True if README.md changed."""
+    text = readme()
+    pattern = re.compile(re.escape(HELP_START) + r".*?" + re.escape(HELP_END), re.S)
+    assert pattern.search(text), "README.md lacks the command reference markers"
+    updated = pattern.sub(lambda _: render_help_block(), text, count=1)
+    if updated != text:
+        README.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
+def test_the_readme_command_reference_is_the_help_the_commands_print() -> None:
+    text = readme()
+    embedded = text[text.index(HELP_START) : text.index(HELP_END) + len(HELP_END)]
+    assert embedded == render_help_block(), "regenerate it: python tests/test_readme.py"
+
+
+CODES_HEADER = "| code | what it finds | example | write instead |\n|---|---|---|---|\n"
+
+
+def render_codes_table() -> str:
+    """The README's table of finding codes, from the one table of codes (diagnostics/codes.py)."""
+    from whistdsl.diagnostics.codes import DOCS
+
+    return CODES_HEADER + "".join(f"| {code} | {d.finds} | {d.example} | {d.write_instead} |\n" for code, d in DOCS.items())
+
+
+def rewrite_codes_table() -> bool:
+    """Put the table of codes generated from codes.py under "## Finding codes"; True if README.md changed."""
+    text = readme()
+    at = text.index(CODES_HEADER, text.index("## Finding codes"))
+    end = text.index("\n\n", at) + 1
+    updated = text[:at] + render_codes_table() + text[end:]
+    if updated != text:
+        README.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
+def test_the_readme_table_of_finding_codes_is_the_one_lint_explain_reads() -> None:
+    text = readme()
+    at = text.index(CODES_HEADER, text.index("## Finding codes"))
+    assert text[at : text.index("\n\n", at) + 1] == render_codes_table(), "regenerate it: python tests/test_readme.py"
 
 
 def test_every_finding_code_has_a_row_in_the_readme_and_every_row_is_a_real_code() -> None:
@@ -194,7 +261,7 @@ def test_readme_score_examples_are_what_whistdsl_score_prints() -> None:
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     command = fenced_block_after("<!-- test-command -->").strip()
-    assert command == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    assert command == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest --slow"
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     steps = [step.strip() for step in command.split("&&")]
     lines = [line.split(" || ")[0].split(" <")[0].strip() for line in script]
@@ -226,4 +293,5 @@ def test_readme_ci_snippet_uses_github_annotations() -> None:
 
 
 if __name__ == "__main__":
-    print("README.md updated" if rewrite_reference_block() else "README.md already up to date")
+    changed = [rewrite_reference_block(), rewrite_codes_table(), rewrite_help_block()]
+    print("README.md updated" if any(changed) else "README.md already up to date")

@@ -242,7 +242,7 @@ def test_replay_command_exit_codes_and_messages(tmp_path, romanian_record):
     bad_path.write_text(json.dumps(bad))
     result = runner.invoke(app, ["replay", str(bad_path)])
     assert result.exit_code == 1
-    assert "hand 3, scoring: seat 0: the record says points 99" in result.output
+    assert "hand 3, scoring: Player 1: the record says points 99" in result.output  # named as the table names it
 
     truncated = tmp_path / "cut.json"
     truncated.write_text(json.dumps(romanian_record)[:500])
@@ -334,3 +334,39 @@ def test_a_set_up_file_of_deals_only_replays_as_far_as_it_goes_and_checks_every_
     result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
     assert result.exit_code == 1
     assert "hand 2, deal:" in result.output and "AD" in result.output and "twice" in result.output
+
+
+def test_the_command_names_the_players_as_the_table_does(romanian_record, tmp_path):
+    """`seat 2` is `Player 3` at a table of default names: replay says the name (issue 12)."""
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    record = copy.deepcopy(romanian_record)
+    assert [p["name"] for p in record["players"]] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    right = record["hands"][6]["points"][2]
+    record["hands"][6]["points"][2] = right + 1
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert f"hand 7, scoring: Player 3: the record says points {right + 1}; the rules say {right}" in result.output
+    assert "seat 2" not in result.output
+    record["players"][1]["name"] = "Player 3"  # two players of one name: the seat is said too
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert "Player 3 (seat 2): the record says points" in CliRunner().invoke(app, ["replay", str(path)]).output
+
+
+def test_a_partial_record_is_said_in_words(romanian_record, tmp_path):
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+
+    for kept, said in ((0, "the game so far (no hand finished yet) agrees"), (1, "the game so far (1 hand finished) agrees"), (3, "the game so far (3 hands finished) agrees")):
+        record = copy.deepcopy(romanian_record)
+        record["hands"] = record["hands"][:kept]
+        record.pop("final", None)
+        path = tmp_path / f"part{kept}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        result = CliRunner().invoke(app, ["replay", str(path)])
+        assert result.exit_code == 0 and said in result.output, result.output

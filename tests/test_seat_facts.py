@@ -293,7 +293,7 @@ def test_estimation_records_replay_and_a_wrong_first_leader_is_caught(tmp_path, 
     (tmp_path / "bad.json").write_text(json.dumps(record))
     refused = runner.invoke(app, ["replay", "bad.json"])
     assert refused.exit_code != 0
-    assert f"the record says seat {other} led; by the rules seat {highest} leads" in refused.output
+    assert f"the record says Player {other + 1} led; by the rules Player {highest + 1} leads" in refused.output  # named as at the table
 
 
 def test_first_to_30_ends_the_game_after_the_hand_that_reaches_it(tmp_path):

@@ -36,7 +36,10 @@ runner = CliRunner()
 
 
 def run(*args: str) -> Result:
-    return runner.invoke(app, ["simulate", *args])
+    """`whistdsl simulate ARGS`, with random players unless --bots says otherwise (they are the
+    quickest; the default players, as `play`'s, are tested on their own below)."""
+    bots = [] if "--bots" in args or "-b" in args else ["--bots", "random"]
+    return runner.invoke(app, ["simulate", *args, *bots])
 
 
 def simulate_json(*args: str) -> dict:
@@ -343,3 +346,107 @@ def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: py
     monkeypatch.setattr(module, "in_flight", watched)
     summary = simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=40), workers=2)
     assert limits == [2 * CHUNKS_PER_WORKER] and summary.tally.games == 40
+
+
+# ---------------------------------------------------------------- what a person sees (issue 12)
+
+
+def test_the_default_players_are_plays_and_one_kind_shows_no_bots_table() -> None:
+    from whistdsl.players.base import DEFAULT_BOT
+
+    assert DEFAULT_BOT == "heuristic"
+    summary = json.loads(runner.invoke(app, ["simulate", "oh-hell", "-n", "4", "-s", "1", "-w", "1", "-f", "json"]).stdout)
+    assert summary["bots_in_game_0"] == ["heuristic"] * 4
+    table = runner.invoke(app, ["simulate", "oh-hell", "-n", "4", "-s", "1", "-w", "1", "--bots", "random"])
+    assert table.exit_code == 0, table.output
+    assert "random at every seat" in table.stdout
+    assert "Bots (" not in table.stdout and "100.0%" not in table.stdout  # no table of one bot winning every game
+    two = runner.invoke(app, ["simulate", "oh-hell", "-n", "4", "-s", "1", "-w", "1", "--bots", "random,heuristic,random,heuristic"])
+    assert "Bots (" in two.stdout and "random" in two.stdout and "heuristic" in two.stdout
+
+
+def test_plain_tables_have_no_spaces_at_line_ends(tmp_path: Path) -> None:
+    piped = run("oh-hell", "-n", "4", "-s", "1", "-w", "1")
+    out = tmp_path / "report.txt"
+    written = run("oh-hell", "-n", "4", "-s", "1", "-w", "1", "--out", str(out))
+    assert piped.exit_code == written.exit_code == 0
+    for text in (piped.stdout, out.read_text(encoding="utf-8")):
+        lines = text.splitlines()
+        assert len(lines) > 10 and all(line == line.rstrip() for line in lines)
+
+
+@pytest.mark.parametrize(
+    "games, seconds, said",
+    [(1000, 2.0, "500 games/s"), (20, 8.0, "2.5 games/s"), (20, 283.8, "14.2 s a game"), (0, 3.0, "no game finished")],
+)
+def test_the_speed_is_never_a_rounded_zero(games: int, seconds: float, said: str) -> None:
+    tally = Tally()
+    tally.games = games
+    summary = Summary(Simulation("oh-hell", 4, ("mc",) * 4, seed=1, games=20), "Oh Hell", tally, seconds, 1)
+    assert summary.speed() == said
+
+
+def test_ctrl_c_keeps_the_games_played_and_marks_the_summary_partial() -> None:
+    sim = Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=40)
+    seen: list[int] = []
+
+    def progress(done: int) -> None:
+        seen.append(done)
+        if len(seen) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C would, between two chunks
+
+    summary = simulate(sim, workers=1, progress=progress)
+    assert summary.partial and summary.tally.games == sum(seen) < 40
+    data = summary_json(summary)
+    assert data["partial"] is True and data["games_asked"] == 40 and data["games"] == sum(seen)
+    assert "partial" not in summary_json(simulate(Simulation("oh-hell", 3, ("random",) * 3, seed=4, games=4), workers=1))
+
+
+def test_ctrl_c_at_a_terminal_stops_the_workers_quietly_and_shows_the_partial_report() -> None:
+    """In a pseudo-terminal, as a person would: Ctrl-C once the progress bar shows. The terminal
+    sends SIGINT to every process of the group; no worker may print a traceback of its own."""
+    import os
+    import pty
+    import re
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a suite started in the background ignores it
+        env = dict(os.environ, COLUMNS="100", LINES="40", TERM="xterm", WHISTDSL_NO_CACHE="1")
+        os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "simulate", "oh-hell", "-n", "1000000", "-s", "3", "-w", "2", "--bots", "random"], env)
+    raw = b""
+
+    def read_until(done, timeout: float = 120) -> str:  # noqa: ANN001
+        nonlocal raw
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", raw.decode("utf-8", "replace"))
+            if done(text):
+                return text
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", raw.decode("utf-8", "replace"))
+                raw += chunk
+        raise AssertionError(f"timed out; the terminal shows:\n{raw[-3000:]!r}")
+
+    try:
+        read_until(lambda text: re.search(r"playing.*[1-9][0-9]*/1000000", text) is not None)  # a chunk is back
+        os.write(fd, b"\x03")
+        shown = read_until(lambda text: False, timeout=60)  # to the end of the output
+        _, status = os.waitpid(pid, 0)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130, shown
+    assert "PARTIAL: stopped by Ctrl-C after" in shown and "of 1000000 games" in shown and "Seats" in shown
+    assert "Traceback" not in shown and "Process " not in shown and "KeyboardInterrupt" not in shown

@@ -104,14 +104,14 @@ def _answer(args: list[str]) -> int | None:
     if len(args) >= 2 and args[0] == "lint" and not any(a.startswith("-") for a in args[1:]):
         from pathlib import Path
 
-        from .linting import PathProblem, lint_files, report, ruleset_files
+        from .linting import PathProblem, lint_files, report, ruleset_files, wants_colour
 
         try:
             files = ruleset_files([Path(a) for a in args[1:]])
             results = lint_files(files, None, ())
         except PathProblem:
             return None
-        return report(len(files), results, "text", _say)
+        return report(len(files), results, "text", _say, colour=wants_colour(sys.stdout))
     if len(args) == 2 and args[0] == "replay" and not args[1].startswith("-"):
         from pathlib import Path
 

@@ -16,7 +16,7 @@ import typer
 from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
 from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
-from .options import ROOT_OPTION, SET_OPTION, open_rules
+from .options import ROOT_OPTION, SET_OPTION, open_rules, show
 from .options import err as _err
 from .options import usage as _usage
 
@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 # `whistdsl schema`) should not wait for them.
 
 #: Commands built only when named (or listed by --help): their modules import the engine, the
-#: players and rich, which `lint`, `schema` and `replay` do not need. Name -> (module, function).
+#: players and rich, which `lint`, `schema` and `replay` do not need.
+#: Name -> (module, function, the line `whistdsl --help` lists it with).
 LATER_COMMANDS = {
-    "simulate": ("whistdsl.cli.simulate", "simulate_command"),
-    "play": ("whistdsl.cli.play", "play_command"),
-    "games": ("whistdsl.cli.games", "games_command"),
+    "simulate": ("whistdsl.cli.simulate", "simulate_command", "Play many games between computer players; measure them."),
+    "play": ("whistdsl.cli.play", "play_command", "Play a game at the terminal against computer players."),
+    "games": ("whistdsl.cli.games", "games_command", "List the kept games, to resume one with play --resume."),
 }
 #: The order `whistdsl --help` lists the commands in.
 COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay")
@@ -49,9 +50,9 @@ class _LaterCommands(dict):
             raise KeyError(name)
         import importlib
 
-        module, function = LATER_COMMANDS[name]
+        module, function, short_help = LATER_COMMANDS[name]
         callback = getattr(importlib.import_module(module), function)
-        info = typer.models.CommandInfo(name=name, callback=callback)
+        info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback)
         command = typer.main.get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
@@ -62,8 +63,44 @@ class _LaterCommands(dict):
         return command
 
 
+class _Command(typer.core.TyperCommand):
+    """A command whose help reads like ruff's or pytest's: `PATH...` and `[RULESET]` in the usage
+    line, every option with the metavar it is given (never a Python type such as `<str>` or
+    `<int range>`), ranges said in the option's own words rather than as `x>=1`."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = _argument_name(param)
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: typer.Context, formatter) -> None:  # noqa: ANN001 (click's HelpFormatter)
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            param._get_number_range_help_str = lambda: None  # the help says the range in words
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((_argument_name(param), param.help or ""))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _argument_name(param) -> str:  # noqa: ANN001 (a click parameter)
+    name = param.metavar or param.name.upper()
+    return name + ("..." if param.nargs != 1 else "")
+
+
 class _Commands(typer.core.TyperGroup):
-    """The group of whistdsl's commands, with those of LATER_COMMANDS made when first asked for."""
+    """The group of whistdsl's commands, with those of LATER_COMMANDS made when first asked for.
+    Its help lists each command with the whole first line of its help (never cut with "...")."""
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 (click's own)
         super().__init__(*args, **kwargs)
@@ -73,15 +110,45 @@ class _Commands(typer.core.TyperGroup):
         names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
         return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
 
+    def format_commands(self, ctx: typer.Context, formatter) -> None:  # noqa: ANN001 (click's HelpFormatter)
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.short_help or _first_line(command.help or "")))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def get_command(self, ctx: typer.Context, cmd_name: str):  # noqa: ANN201 (a click command)
         if cmd_name in LATER_COMMANDS:
             self.commands[cmd_name]  # built on first use
         return super().get_command(ctx, cmd_name)
 
 
+def _first_line(text: str) -> str:
+    """The first paragraph of a command's help, joined into one line."""
+    import inspect
+
+    return " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
+
+
+#: What `whistdsl --help` says above the options and the commands.
+APP_HELP = """Write, check and play the rules of Oh Hell-family card games.
+
+\b
+Examples:
+  whistdsl list                  the bundled rulesets
+  whistdsl explain NAME          its rules in words
+  whistdsl play NAME             a game against computer players
+  whistdsl lint house.yaml       check a ruleset you wrote
+  whistdsl COMMAND --help        a command's options and examples
+"""
+
 app = typer.Typer(
     cls=_Commands,
-    help="Write, check and play the rules of Oh Hell-family card games.",
+    help=APP_HELP,
+
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -111,39 +178,80 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
-    paths: Annotated[list[Path], typer.Argument(help="Ruleset files, or directories to search for *.yaml / *.yml.")],
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text, json or github (annotations).")] = OutputFormat.text,
+    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
+    select: Annotated[
+        Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
+    ] = None,
+    ignore: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore", metavar="CODES", help="Do not show these codes (or codes beginning so): --ignore W209,W407."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the findings and nothing else (no summary line).")] = False,
+    explain: Annotated[
+        Optional[str], typer.Option("--explain", metavar="CODE", help="Say what a finding code means, with an example and the fix (`all`: every code).")
+    ] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
     """Check rulesets and say exactly what is wrong and where (file:line:col).
 
     With --set NAME=VALUE, the ruleset is checked with that value of the parameter (the other
-    parameters still over every value they can take)."""
-    from .linting import PathProblem, lint_files, report, ruleset_files
+    parameters still over every value they can take).
+
+    Findings are in colour at a terminal (not in a pipe; NO_COLOR turns it off).
+    A ruleset may silence warnings in itself: `lint: {ignore: [W209]}`.
+
+    \b
+    Examples:
+      whistdsl lint house.yaml
+      whistdsl lint rulesets/ --format github
+      whistdsl lint rulesets/ --ignore W407 --quiet
+      whistdsl lint --explain W404
+    """
+    from .linting import Choice, PathProblem, explain_code, lint_files, report, ruleset_files, wants_colour
 
     try:
+        if explain is not None:
+            if paths:
+                raise PathProblem("--explain CODE says what a code means: give it without paths")
+            typer.echo(explain_code(explain))  # our own text: the code named is said only when it is one
+            return
+        if not paths:
+            raise PathProblem("name the ruleset files or folders to check (or --explain CODE)")
+        choice = Choice(select or (), ignore or ())
         files = ruleset_files(paths)
-    except PathProblem as e:
-        raise _usage(str(e)) from None
-    try:
         results = lint_files(files, root, settings or ())
     except PathProblem as e:
         raise _usage(str(e)) from None
-    raise typer.Exit(report(len(files), results, format.value, typer.echo))
+    colour = format is OutputFormat.text and wants_colour(sys.stdout)
+    raise typer.Exit(report(len(files), results, format.value, typer.echo, choice, quiet, colour))
 
 
-@app.command()
+
+@app.command(cls=_Command, short_help="Print the JSON Schema of ruleset files.")
 def schema() -> None:
-    """Print the JSON Schema of ruleset files."""
+    """Print the JSON Schema of ruleset files, for editors and other tools.
+
+    \b
+    Example:
+      whistdsl schema > ruleset.schema.json
+    """
     typer.echo(schema_path().read_text(encoding="utf-8").rstrip())
 
 
-@app.command("list")
+@app.command("list", cls=_Command, short_help="List the bundled rulesets.")
 def list_rulesets() -> None:
-    """List the bundled rulesets, with a one-line description each."""
+    """List the bundled rulesets, with a one-line description each.
+
+    Wherever a command takes a RULESET, a bundled ruleset may be named by its name.
+
+    \b
+    Example:
+      whistdsl list
+    """
     from ..diagnostics.lint import RulesetError, load_rules
 
     for name, path in bundled_rulesets().items():
@@ -155,12 +263,29 @@ def list_rulesets() -> None:
         typer.echo(f"{printable(name):32} {line}")
 
 
-@app.command()
-def reference() -> None:
-    """Print the expression language's reference tables (names per context, functions)."""
+@app.command(cls=_Command, short_help="Print the formula language's names and functions.")
+def reference(
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the tables as Markdown, for a file or a web page.")] = False,
+) -> None:
+    """Print the expression language's reference tables (names per context, functions).
+
+    At a terminal the tables are drawn to fit its width; --markdown prints their Markdown source
+    (what the README holds).
+
+    \b
+    Examples:
+      whistdsl reference | less
+      whistdsl reference --markdown > reference.md
+    """
     from ..language.catalogue import reference_markdown
 
-    typer.echo(reference_markdown().rstrip())
+    text = reference_markdown().rstrip()
+    if markdown:
+        typer.echo(text)
+        return
+    from rich.markdown import Markdown
+
+    show(Markdown(text))
 
 
 class ExplainFormat(str, Enum):
@@ -168,19 +293,22 @@ class ExplainFormat(str, Enum):
     markdown = "markdown"
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Print the rules of a ruleset in words.")
 def explain(
-    rulesets: Annotated[list[str], typer.Argument(help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
+    rulesets: Annotated[list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
     diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
-    format: Annotated[ExplainFormat, typer.Option("--format", "-f", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
+    format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
     """Print the rules of a ruleset in words, as a person would write them for the table.
 
-    Examples: whistdsl explain rulesets/NAME.yaml --format markdown;
-    whistdsl explain --diff rulesets/NAME.yaml house.yaml
+    \b
+    Examples:
+      whistdsl explain NAME
+      whistdsl explain rulesets/NAME.yaml --format markdown > rules.md
+      whistdsl explain --diff rulesets/NAME.yaml house.yaml
     """
     from .. import explain as words
 
@@ -202,16 +330,18 @@ def explain(
     words.to_console(Console(highlight=False), explanation)
 
 
-@app.command("compile")
+@app.command("compile", cls=_Command, short_help="Print the Python the compiled engine writes for a ruleset.")
 def compile_ruleset(
-    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
 ) -> None:
     """Print the Python the compiled engine writes for a ruleset's hands at one table size.
 
-    Example: whistdsl compile house.yaml --players 4
+    \b
+    Example:
+      whistdsl compile house.yaml --players 4
     """
     from ..engine.errors import RuleError
     from ..engine.table import table_facts
@@ -237,22 +367,28 @@ def _number(value: int | Fraction) -> str:
     return str(value)
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Print the points of a bid and its tricks, or the whole table.")
 def score(
-    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
-    cards: Annotated[int, typer.Option("--cards", "-c", help="The hand size.", min=1)],
-    bid: Annotated[Optional[int], typer.Option("--bid", "-b", help="The bid.", min=0)] = None,
-    tricks: Annotated[Optional[int], typer.Option("--tricks", "-t", help="Tricks taken.", min=0)] = None,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table.")] = None,
-    trump: Annotated[str, typer.Option("--trump", help="spades, hearts, diamonds, clubs or none.")] = "none",
-    kind: Annotated[str, typer.Option("--kind", help="The hand's kind (normal or a name from `kinds`).")] = "normal",
-    hand: Annotated[int, typer.Option("--hand", help="The hand's number in the game.", min=1)] = 1,
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
+    cards: Annotated[int, typer.Option("--cards", "-c", metavar="N", help="The hand size (1 or more).", min=1)],
+    bid: Annotated[Optional[int], typer.Option("--bid", "-b", metavar="N", help="The bid.", min=0)] = None,
+    tricks: Annotated[Optional[int], typer.Option("--tricks", "-t", metavar="N", help="Tricks taken.", min=0)] = None,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    trump: Annotated[str, typer.Option("--trump", metavar="SUIT", help="spades, hearts, diamonds, clubs or none.")] = "none",
+    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The hand's kind: normal, or a name from the ruleset's `kinds`.")] = "normal",
+    hand: Annotated[int, typer.Option("--hand", metavar="N", help="The hand's number in the game (1 or more).", min=1)] = 1,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
     others: Annotated[Optional[str], typer.Option("--others", metavar="B/T,B/T,...", help=OTHERS_HELP)] = None,
     dealer: Annotated[Optional[int], typer.Option("--dealer", metavar="PLACE", help=DEALER_HELP, min=1)] = None,
 ) -> None:
-    """Print the points the scoring formula gives (one cell, or the whole bid x tricks table)."""
+    """Print the points the scoring formula gives (one cell, or the whole bid x tricks table).
+
+    \b
+    Examples:
+      whistdsl score house.yaml --cards 5
+      whistdsl score house.yaml --cards 5 --bid 2 --tricks 2
+    """
     from ..engine.scoring import hand_points
     from ..language.catalogue import SUITS
     from ..language.environment import trump_env
@@ -475,10 +611,10 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     return rules, given
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Check a game record against its rules, show its score sheet.")
 def replay(
-    record: Annotated[Path, typer.Argument(help="A game record (JSON) written by `whistdsl play --record`.")],
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Check against this ruleset instead of the copy in the record.")] = None,
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON) written by `whistdsl play --record`.")],
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help="Check against this ruleset instead of the copy in the record.")] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
@@ -492,7 +628,15 @@ def replay(
         ),
     ] = None,
 ) -> None:
-    """Re-run a game record against its rules and report the first disagreement."""
+    """Re-run a game record against its rules and report the first disagreement.
+
+    \b
+    Examples:
+      whistdsl replay game.json
+      whistdsl replay game.json --show --tricks
+      whistdsl replay game.json --ruleset house.yaml
+    """
+
     from .replaying import replayed, verdict
 
     code, data, result = replayed(record, lambda: open_rules(ruleset, root) if ruleset is not None else None, settings or (), typer.echo)

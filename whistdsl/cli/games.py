@@ -19,7 +19,12 @@ def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
 def games_command() -> None:
     """List the kept games, newest first: every game played with a person is kept.
 
-    Example: whistdsl games; then whistdsl play --resume (the latest) or --resume NAME.
+    Then `whistdsl play --resume` continues the latest, or `--resume NAME` another.
+
+    \b
+    Examples:
+      whistdsl games
+      whistdsl play --resume
     """
     from ..records.kept import games_dir, kept_games
 

@@ -87,13 +87,72 @@ def lint_files(files: list[tuple[Path, Path | None]], root: Path | None, setting
     return results
 
 
-def report(checked: int, results: list[LintResult], format: str, say: Callable[..., None]) -> int:
-    """Say the findings in `format` (text, json or github) with `say(text, err=...)`, and return
-    the exit code: 1 when there is an error, else 0 (warnings, W407, do not fail lint: the
-    ruleset plays, and the engine stops a game that reaches the case)."""
+class Choice:
+    """Which findings `lint` shows: `--select` (only codes with these prefixes; none: all) and
+    `--ignore` (not these), as ruff reads them: a code (W404) or a prefix of codes (W4, W40)."""
+
+    def __init__(self, select: Sequence[str] = (), ignore: Sequence[str] = ()):
+        self.select = _codes("--select", select)
+        self.ignore = _codes("--ignore", ignore)
+
+    def shows(self, code: str) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
+
+def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """`--select W404,W2 --select W3` as ("W404", "W2", "W3"); a PathProblem (usage error) for a
+    text that is no code nor the start of one."""
+    from ..diagnostics.findings import CODES
+
+    found: list[str] = []
+    for text in texts:
+        for part in text.split(","):
+            code = part.strip().upper()
+            if not code:
+                continue
+            if not any(c.startswith(code) for c in CODES):
+                import difflib
+
+                close = difflib.get_close_matches(code, list(CODES), n=1, cutoff=0.6)
+                raise PathProblem(
+                    f"{option} {part.strip()}: no finding code is or begins with that"
+                    + (f"; did you mean {close[0]}?" if close else "")
+                    + " (the codes: whistdsl lint --explain all)"
+                )
+            found.append(code)
+    return tuple(found)
+
+
+def wants_colour(stream: object) -> bool:
+    """Colour for a terminal, never for a pipe or a file, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def report(
+    checked: int,
+    results: list[LintResult],
+    format: str,
+    say: Callable[..., None],
+    choice: Choice | None = None,
+    quiet: bool = False,
+    colour: bool = False,
+) -> int:
+    """Say the findings `choice` shows (all by default) in `format` (text, json or github) with
+    `say(text, err=...)`, and return the exit code: 1 when one of them is an error, else 0
+    (warnings do not fail lint: the ruleset plays, and the engine stops a game that reaches the
+    case). `quiet`: the findings alone, without the summary line. `colour`: ANSI colours (text)."""
     from ..diagnostics.findings import render_github, render_json, render_text
 
-    findings = [f for r in results for f in r.findings]
+    every = [f for r in results for f in r.findings]
+    findings = every if choice is None else [f for f in every if choice.shows(f.code)]
     if format == "json":
         say(render_json(findings))
     elif format == "github":
@@ -102,8 +161,14 @@ def report(checked: int, results: list[LintResult], format: str, say: Callable[.
     else:
         sources = {k: v for r in results for k, v in r.sources.items()}
         if findings:
-            say(render_text(findings, sources))
-        say(lint_summary(checked, results), err=bool(findings))
+            say(render_text(findings, sources, colour))
+        if not quiet:
+            from ..diagnostics.lint import LintResult
+
+            hidden = len(every) - len(findings)
+            shown = [LintResult(r.path, [f for f in r.findings if f in findings]) for r in results] if hidden else results
+            summary = lint_summary(checked, shown) + (f" ({hidden} not shown: --select/--ignore)" if hidden else "")
+            say(summary, err=bool(findings))
     return 1 if any(f.severity == "error" for f in findings) else 0
 
 
@@ -119,3 +184,52 @@ def lint_summary(checked: int, results: list[LintResult]) -> str:
     if not n_errors:
         return head + f"no errors, {n_warnings} warning(s) in {len(warned)} file(s)"
     return head + f"{n_errors} finding(s) in {len(errors)} file(s)" + (f", {n_warnings} warning(s)" if n_warnings else "")
+
+
+def explain_code(code: str) -> str:
+    """What `whistdsl lint --explain CODE` prints: the code's entry of the one table of codes
+    (diagnostics/codes.py), as ruff's `rule` command prints a rule; `all` lists every code.
+    A PathProblem (usage error) for a code there is not."""
+    from ..diagnostics.codes import DOCS, WARNINGS
+
+    wanted = code.strip().upper()
+    if wanted == "ALL":
+        return "\n".join(f"{c}  {'warning' if c in WARNINGS else 'error  '}  {d.summary}" for c, d in DOCS.items())
+    doc = DOCS.get(wanted)
+    if doc is None:
+        import difflib
+
+        close = difflib.get_close_matches(wanted, list(DOCS), n=1, cutoff=0.6)
+        raise PathProblem(
+            f"--explain {code}: no such finding code" + (f"; did you mean {close[0]}?" if close else "") + " (every code: whistdsl lint --explain all)"
+        )
+    warning = wanted in WARNINGS
+    kind = "a warning: it does not fail lint, and the ruleset still plays" if warning else "an error: the ruleset cannot be played until it is fixed"
+    silence = (
+        f"Silence it: `--ignore {wanted}` on the command line, or in the ruleset itself:\n    lint:\n      ignore: [{wanted}]"
+        if warning
+        else f"Hide it: `--ignore {wanted}` hides it from the report (the ruleset still cannot be played)."
+    )
+    return "\n".join(
+        [
+            f"{wanted}: {doc.summary}",
+            "",
+            f"It is {kind}.",
+            "",
+            "What it finds:",
+            f"    {_plain(doc.finds)}",
+            "",
+            "For example:",
+            f"    {_plain(doc.example)}",
+            "",
+            "Write instead:",
+            f"    {_plain(doc.write_instead)}",
+            "",
+            silence,
+        ]
+    )
+
+
+def _plain(markdown: str) -> str:
+    """A cell of the table of codes for the terminal: its Markdown escapes undone."""
+    return markdown.replace("\\|", "|")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 #: What `--set NAME=VALUE` means, for every command that reads a ruleset.
 SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
 #: What `--root DIR` means, for every command that reads a ruleset.
-ROOT_HELP = "The folder that `extends:` paths may lead into (default: the folder of the ruleset named; for `lint DIR`, DIR)."
+ROOT_HELP = "The folder `extends:` may lead into (default: the ruleset's own folder; for `lint DIR`, DIR)."
 
 
 def err(message: str) -> None:
@@ -67,3 +67,20 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
         typer.echo(render_text(e.result.findings, e.result.sources), err=True)
         err(f"{argument} does not lint clean; fix the findings above first")
         raise typer.Exit(1) from None
+
+
+def show(renderable: object) -> None:
+    """Print something rich draws (a table, Markdown) on standard output: drawn for the terminal
+    there, and as plain text elsewhere (a pipe, a file), at the width the terminal would have,
+    without colour and without the spaces rich pads each line's end with."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    buffer = io.StringIO()
+    Console(file=buffer, width=console.width, no_color=True, highlight=False).print(renderable)
+    typer.echo("".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines()), nl=False)

@@ -36,7 +36,7 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..language.expression import MAX_DIGITS, EvalError, value_text
-from ..players.base import BOTS, Player, decide
+from ..players.base import BOTS, DEFAULT_BOT, Player, decide
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset
@@ -729,9 +729,6 @@ def _bot_kinds(value: str, computer_seats: list[int]) -> dict[int, str]:
     return dict(zip(computer_seats, kinds))
 
 
-DEFAULT_BOT = "heuristic" if "heuristic" in BOTS else "random"
-
-
 def _with(rules: Ruleset) -> str:
     """` with tricks = 13` when the ruleset has parameters (the player range may depend on them)."""
     shown = " and ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items())
@@ -753,7 +750,14 @@ def play_command(
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
 ) -> None:
-    """Play a whole game at the terminal against computer players (or watch them: --watch)."""
+    """Play a whole game at the terminal against computer players (or watch them: --watch).
+
+    \b
+    Examples:
+      whistdsl play NAME                 a bundled ruleset (see `whistdsl list`)
+      whistdsl play house.yaml --players 5 --record game.json
+      whistdsl play --resume game.json
+    """
     if resume is not None:
         _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [])
         return

@@ -35,13 +35,20 @@ def replayed(
         say(error_line(str(e)), err=True)
         return 2, None, None
     except Disagreement as e:
-        say(printable(f"{record}: {e}"))
+        say(printable(f"{record}: {e.said(_names(data))}"))
         return 1, None, None
     except RuleError as e:
-        names = [p.get("name", "") for p in data.get("players", [])] if isinstance(data, dict) else None
-        say(error_line(f"{record}: {e.describe(names)}"), err=True)
+        say(error_line(f"{record}: {e.describe(_names(data))}"), err=True)
         return 1, None, None
     return 0, data, result
+
+
+def _names(data: object) -> list[str] | None:
+    """The players' names by seat, as the record gives them (None when it does not)."""
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        return None
+    names = [p.get("name", "") if isinstance(p, dict) else "" for p in data["players"]]
+    return names if all(isinstance(n, str) and n for n in names) else None
 
 
 def verdict(record: Path, data: dict[str, Any], result: ReplayResult, against_other: bool) -> str:
@@ -52,7 +59,13 @@ def verdict(record: Path, data: dict[str, Any], result: ReplayResult, against_ot
     against = f" against {rules_used.name}" if against_other else ""
     if "ruleset" in data and data["ruleset"].get("sha256") not in (None, rules_used.sha256):
         against += " (a different ruleset from the one recorded)"
-    state = "the whole game" if result.complete else f"{result.hands} complete hand(s) so far"
+    if result.complete:
+        state = "the whole game"
+    elif result.hands == 0:
+        state = "the game so far (no hand finished yet)"
+    else:
+        state = f"the game so far ({result.hands} hand{'' if result.hands == 1 else 's'} finished)"
+
     winners = ""
     if result.complete and game.result is not None:
         winners = "; winner: " + ", ".join(game.names[s] for s in game.result.winners)

@@ -29,7 +29,7 @@ import typer
 from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
-from ..players.base import BOTS, play_out
+from ..players.base import BOTS, DEFAULT_BOT, play_out
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
@@ -283,7 +283,13 @@ _WORKER_FAILED = ""  # why this worker has no rules, if it could not load them
 
 def _start_worker(simulation: Simulation) -> None:
     """A worker's set-up: a forked worker has the parent's compiled rules already; a spawned one
-    compiles them again (a failure there is reported by the first chunk, not as a traceback)."""
+    compiles them again (a failure there is reported by the first chunk, not as a traceback).
+    A worker ignores Ctrl-C: the terminal sends it to every process of the group, and the parent
+    alone answers it (it stops the workers and reports the games played so far), so no worker
+    prints a traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _WORKER, _WORKER_FAILED
     if _WORKER is not None and _WORKER.simulation == simulation:
         return
@@ -300,9 +306,10 @@ def _play_chunk_in_worker(chunk: Chunk) -> Tally:
     return play_games(_WORKER.simulation, _WORKER.rules, *chunk)
 
 
-def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int) -> Tally:
-    """Play games start..stop-1 of `simulation` and tally them."""
-    tally = Tally()
+def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int, tally: Tally | None = None) -> Tally:
+    """Play games start..stop-1 of `simulation` and tally them (into `tally` when given: each
+    game is added as it ends, so an interruption loses only the game being played)."""
+    tally = Tally() if tally is None else tally
     for g in range(start, stop):
         seat_bots = simulation.seat_bots(g)
         seed = simulation.game_seed(g)
@@ -361,9 +368,23 @@ class Summary:
     workers: int
     parameters: dict[str, Any] = field(default_factory=dict)  # the ruleset's parameters as played
 
+    #: True when the simulation was stopped (Ctrl-C) before every game was played.
+    partial: bool = False
+
     @property
     def games_per_second(self) -> float:
         return self.tally.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def speed(self) -> str:
+        """`561 games/s`, `2.4 games/s`, or for slow players `14.2 s a game`: never a rounded 0."""
+        rate = self.games_per_second
+        if rate == float("inf"):
+            return "no time measured"
+        if rate >= 100:
+            return f"{rate:.0f} games/s"
+        if rate >= 1:
+            return f"{rate:.1f} games/s"
+        return f"{self.seconds / self.tally.games:.1f} s a game" if self.tally.games else "no game finished"
 
 
 def _play_in_processes(
@@ -391,6 +412,8 @@ def _play_in_processes(
                     progress(tally.games)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # a failed game or ^C: play no more chunks
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()  # a chunk being played is given up, not waited for
             raise
 
 
@@ -403,28 +426,37 @@ def simulate(
 ) -> Summary:
     """Play the simulation's games in `workers` processes (default: every core; 1 plays here, in
     this process), or on the workers of the Dask cluster whose scheduler is at `scheduler`
-    (whistdsl/cli/cluster.py), calling `progress(games just finished)` as chunks come back."""
+    (whistdsl/cli/cluster.py), calling `progress(games just finished)` as chunks come back.
+
+    Ctrl-C (KeyboardInterrupt) stops the games: the summary of the games finished so far is
+    returned, marked `partial`."""
     if rules is None:
         rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)
     total = Tally()
     began = time.perf_counter()
-    if scheduler is not None:
-        from .cluster import play_on_cluster
+    partial = False
+    used = workers or 1
+    try:
+        if scheduler is not None:
+            from .cluster import play_on_cluster
 
-        workers = play_on_cluster(scheduler, simulation, rules, total, progress)
-    else:
-        workers = workers or available_cores()
-        work = chunks(simulation.games, workers)
-        workers = max(1, min(workers, math.ceil(simulation.games / chunk_size(simulation.games, workers))))  # one per chunk at most
-        if workers == 1:
-            for start, stop in work:
-                total.merge(play_games(simulation, rules, start, stop))
-                if progress:
-                    progress(stop - start)
+            used = play_on_cluster(scheduler, simulation, rules, total, progress)
         else:
-            _play_in_processes(simulation, rules, work, workers, total, progress)
+            used = workers or available_cores()
+            work = chunks(simulation.games, used)
+            used = max(1, min(used, math.ceil(simulation.games / chunk_size(simulation.games, used))))  # one per chunk at most
+            if used == 1:
+                for start, stop in work:
+                    before = total.games
+                    play_games(simulation, rules, start, stop, total)
+                    if progress:
+                        progress(total.games - before)
+            else:
+                _play_in_processes(simulation, rules, work, used, total, progress)
+    except KeyboardInterrupt:
+        partial = True
     seconds = time.perf_counter() - began
-    return Summary(simulation, rules.name, total, seconds, workers, dict(rules.parameter_values))
+    return Summary(simulation, rules.name, total, seconds, used, dict(rules.parameter_values), partial)
 
 
 # ------------------------------------------------------------------ reports
@@ -475,6 +507,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "players": sim.players,
         "seed": sim.seed,
         "games": tally.games,
+        **({"partial": True, "games_asked": sim.games} if summary.partial else {}),
         "bots_in_game_0": list(sim.bots),
         "bots": bots,
         "seats": [
@@ -489,7 +522,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         },
         "workers": summary.workers,
         "seconds": round(summary.seconds, 3),
-        "games_per_second": round(summary.games_per_second, 1),
+        "games_per_second": float(f"{summary.games_per_second:.4g}"),
     }
 
 
@@ -546,21 +579,28 @@ def render_tables(summary: Summary, console: Any) -> None:
     from ..printable import printable_text
 
     data = summary_json(summary)
+    kinds = list(data["bots"])
+    at_every_seat = f"{kinds[0]} at every seat" if len(kinds) == 1 else "bots " + ",".join(summary.simulation.bots) + " (rotated each game)"
+    played = f"{data['games']} games" if not summary.partial else f"{data['games']} of {summary.simulation.games} games"
+    if summary.partial:
+        console.print(Text(f"PARTIAL: stopped by Ctrl-C after {played}; the figures are of those games only", style="bold yellow"))
     console.print(
         Text.assemble(
             printable_text(data["ruleset"], style="bold"),  # the ruleset's name: escaped, never markup
             printable_text("".join(f", {name} = {value_text(v)}" for name, v in summary.parameters.items())),
-            f", {data['players']} players, {data['games']} games, seed {data['seed']}: "
-            f"{data['games_per_second']:.0f} games/s ({data['seconds']:.1f} s, {data['workers']} worker(s))",
+            f", {data['players']} players, {at_every_seat}, {played}, seed {data['seed']}: "
+            f"{summary.speed()} ({data['seconds']:.1f} s, {data['workers']} worker(s))",
         )
     )
-    bots = Table(title="Bots (games: seats played; mean final score ± 95% interval)", title_justify="left")
-    for column in ("bot", "games", "mean score", "win share", "made share", "contracts"):
-        bots.add_column(column, justify="left" if column == "bot" else "right")
-    for bot, d in data["bots"].items():
-        bots.add_row(bot, str(d["games"]), _mean_ci(d), _percent(d["win_share"]), _percent(d["made_share"]), str(d["contracts"]))
-    console.print(bots)
-    seats = Table(title="Seats", title_justify="left")
+    if len(kinds) > 1:  # with one kind of bot at every seat, its line is the whole table's: nothing to compare
+        bots = Table(title="Bots (games: seats played; mean final score ± 95% interval)", title_justify="left")
+        for column in ("bot", "games", "mean score", "win share", "made share", "contracts"):
+            bots.add_column(column, justify="left" if column == "bot" else "right")
+        for bot, d in data["bots"].items():
+            bots.add_row(bot, str(d["games"]), _mean_ci(d), _percent(d["win_share"]), _percent(d["made_share"]), str(d["contracts"]))
+        console.print(bots)
+    seats = Table(title="Seats (mean final score ± 95% interval)", title_justify="left")
+
     for column in ("seat", "games", "mean score", "win share", "made share"):
         seats.add_column(column, justify="right")
     for d in data["seats"]:
@@ -651,23 +691,39 @@ def _with(rules: Any) -> str:
 
 
 def simulate_command(
-    ruleset: Annotated[str, typer.Argument(help="A ruleset file or a bundled ruleset's name.")],
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.", min=1)] = 1000,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the ruleset's).")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="A bot for every seat, or one per seat: heuristic,mc,random,random.")] = "random",
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="The tournament's seed (default: a random one, reported).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="Processes to play in (default: every core).", min=1)] = None,
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="table, json or csv.")] = ReportFormat.table,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the report to this file instead of standard output.")] = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (1 or more).", min=1)] = 1000,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", "-b", metavar="KIND[,KIND...]",
+            help=f"Computer players ({', '.join(BOTS)}): one kind for every seat, or one per seat, rotated each game "
+            "(by default the computer players of `play`).",
+        ),
+    ] = DEFAULT_BOT,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="S", help="The tournament's seed (default: a random one, reported).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: every core).", min=1)] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table, json or csv.")] = ReportFormat.table,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
     scheduler: Annotated[
         Optional[str],
-        typer.Option("--scheduler", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
+        typer.Option("--scheduler", metavar="ADDRESS", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
     ] = None,
 ) -> None:
-    """Play many games between computer players and measure bots, seats and bidding positions."""
+    """Play many games between computer players and measure bots, seats and bidding positions.
+
+    Ctrl-C stops the games and reports those finished, marked partial (exit 130).
+
+    \b
+    Examples:
+      whistdsl simulate house.yaml
+      whistdsl simulate house.yaml -n 200 --bots heuristic,random
+      whistdsl simulate house.yaml --format json --out results.json
+    """
     import importlib.util
     import json
     import random
@@ -735,22 +791,25 @@ def simulate_command(
     except SimulationError as e:
         typer.echo(f"whistdsl: {printable(e)}", err=True)
         raise typer.Exit(1) from None
+    if summary.partial:
+        typer.echo(f"whistdsl: interrupted after {summary.tally.games} of {games} games: the report is partial", err=True)
     if format is ReportFormat.json:
         text = json.dumps(summary_json(summary), indent=2) + "\n"
     elif format is ReportFormat.csv:
         text = summary_csv(summary)
     else:
         text = ""
-    if format is ReportFormat.table and out is None:
-        render_tables(summary, Console())
+    shown = Console()
+    if format is ReportFormat.table and out is None and shown.is_terminal:
+        render_tables(summary, shown)
     elif format is ReportFormat.table:
         buffer = io.StringIO()
-        render_tables(summary, Console(file=buffer, width=100, no_color=True, highlight=False))
-        text = buffer.getvalue()
+        render_tables(summary, Console(file=buffer, width=100 if out is not None else shown.width, no_color=True, highlight=False))
+        text = "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())  # plain text: no padding at line ends
     try:
         if out is not None:
             write_text_atomically(out, text)  # a temporary file renamed: never half a report
-            typer.echo(f"wrote {printable(out)} ({summary.games_per_second:.0f} games/s)", err=True)
+            typer.echo(f"wrote {printable(out)} ({summary.speed()})", err=True)
         elif text:
             typer.echo(printable(text, newline=True), nl=False)
         if plot is not None:
@@ -759,3 +818,5 @@ def simulate_command(
     except WriteError as e:
         typer.echo(f"whistdsl: {e}", err=True)
         raise typer.Exit(1) from None
+    if summary.partial:
+        raise typer.Exit(130)

@@ -1,89 +1,23 @@
 """Findings: what `whistdsl lint` reports, one shape for every stage, and its renderers.
 
 A finding has a file, a line and column (1-based), a stable code, a severity and a message.
-The table of codes lives here, so every stage names its findings from one place.
+Every stage names its findings from one table of codes (codes.py).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from ..printable import json_text, printable
+from .codes import DOCS, WARNINGS
 
-#: Every finding code, with a one-line meaning. Codes are stable: tools may filter on them.
-CODES: dict[str, str] = {
-    # file and YAML
-    "W100": "the file cannot be read as text (binary, not UTF-8, or too large)",
-    "W101": "YAML syntax error",
-    "W102": "duplicate key in a mapping",
-    "W103": "YAML anchors, aliases, merge keys (<<) and tags (!!str) are not allowed in rulesets",
-    "W104": "an unquoted YAML 1.1 value that would silently change type: quote it",
-    "W105": "the file is empty or is not a mapping",
-    # schema
-    "W200": "unknown key (a typo would otherwise be silently ignored)",
-    "W201": "a required key is missing",
-    "W202": "a value has the wrong type",
-    "W203": "a value is not one of the allowed choices or out of range",
-    "W204": "unsupported language version",
-    "W205": "a key of language version 2 in a file that states `whistdsl: 1`",
-    "W206": "a decision is written twice (`decisions`)",
-    "W207": "a key belongs to another kind of decision (`decisions`)",
-    "W208": "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
-    "W209": "a parameter that no formula reads (a warning)",
-    "W210": "keys of `trump` that do not go together (`from` beside `cycle` or `turn_up`; `turned` without a card turned before the deal)",
-    "W211": "the auction is written after the decisions it comes before (`decisions`)",
-    "W212": "a number parameter's step, default or bound is written wrong (not a number, not above 0, not a multiple of the step)",
-    # expressions
-    "W300": "expression syntax error",
-    "W301": "unknown name",
-    "W302": "type error",
-    "W303": "name not available in this context",
-    "W304": "expression too long or too deeply nested",
-    "W305": "expression cannot be evaluated (number too large, division by zero, ...)",
-    "W306": "unknown function or wrong number of arguments",
-    "W307": "a fact of the other seats that is not known there (a bid not yet made, this seat's own turn or points)",
-    "W308": "an aggregate over seats written wrong: not a seat set first, a seat set used as a value, aggregates nested",
-    "W309": "a fact of one seat written wrong: an unknown role or fact (`dealer.bid`, `me.bid`), or a fact that is the same for every seat",
-    "W310": "a map() whose formula cannot work: not `n -> formula`, a taken item name, or a result that is not numbers",
-    "W311": "a fact of the dealer (`dealer.bid`) read where the dealer may sit out a hand",
-    "W312": "a parameter's range, a formula, cannot be worked out at some table (a division by zero, ...)",
-    "W313": "with the parameters' defaults, an allowed player count is outside a parameter's range (a formula of `players`)",
-    # meaning
-    "W400": "extends: target not found",
-    "W401": "extends: cycle",
-    "W402": "the deck is too small for a hand",
-    "W403": "the schedule is empty or too long",
-    "W404": "a player can be left without a legal bid",
-    "W405": "a name refers to something the ruleset does not define",
-    "W406": "inconsistent player counts or deck",
-    "W407": "a formula or a bidding limit can fail at values lint cannot enumerate (running values, totals)",
-    "W416": "the end of the game: `end.hands` is not a hand count within the limit",
-    "W417": "the end of the game: `end.when` never holds within the cap in the games lint plays",
-    "W418": "a YAML flow list [ ... ] split a formula at a comma: quote the formula",
-    "W419": "a trick can be left without a winner (trick.winner)",
-    "W420": "a card rule names a special card the deck does not have",
-    "W421": "identical cards of two packs can meet in a trick and trick.identical does not say which wins",
-    "W422": "a special card's name or mark can be mistaken for something else",
-    "W423": "a decision has no options, or options that are not in the game",
-    "W424": "a decision's `who` is not a seat that plays (or has nothing to go by yet)",
-    "W425": "a formula reads what the decider cannot see yet (hidden bids, a trump named later)",
-    "W426": "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids)",
-    "W427": "a named call has a reserved name",
-    "W428": "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",
-    "W429": "a trump source that is never tried, or can find nothing (after `random`; the dealer's last card when the dealer sits out)",
-    "W430": "a warning: `trump.none_when` reads the turned card but gives the same answer for every card the deck can turn",
-    "W431": "special cards that are trumps (`trump.specials`) without saying what they are in a hand without trump, or with a power of their own elsewhere",
-    "W432": "an auction's lowest bid does not fit a hand (below 1, or above the hand size)",
-    "W433": "a trump decision that does not fit the auction (`who: declarer` without an auction; trump named twice)",
-    "W434": "a formula reads the auction or an excused seat, but the ruleset has none (`is_declarer`, `auction_bid`, `excused`)",
-    "W435": "a warning: seats may be excused from bidding, but the scoring does not read `excused`",
-    "W436": "an auction names a suit the deck does not have",
-}
+__all__ = ["CODES", "WARNINGS", "Finding", "Position", "render_github", "render_json", "render_text"]
+
+#: Every finding code, with a one-line meaning (the codes and their documentation: codes.py).
+CODES: dict[str, str] = {code: doc.summary for code, doc in DOCS.items()}
 
 SEVERITIES = ("error", "warning")
-#: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
-#: (if a game reaches the case, the engine stops it with a rule error). Every other code is an error.
-WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430", "W435"})
 
 
 @dataclass(frozen=True, order=True)
@@ -126,22 +60,96 @@ def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:
     return lines[finding.line - 1]
 
 
-def render_text(findings: list[Finding], sources: dict[str, list[str]]) -> str:
+#: The ANSI styles of a finding on a colour terminal (ruff's): the place bold, an error's code
+#: and underline red, a warning's yellow, the gutter blue.
+_STYLES = {"place": "1", "error": "1;31", "warning": "1;33", "gutter": "1;34"}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*|[0-9]+(\.[0-9]+)?(/[0-9]+)?")
+_OPERATOR = re.compile(r"==|!=|<=|>=|->|\.\.|//|[-+*/%^<>]")
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+#: Words that begin a whole expression: `if ... then ... else ...` is underlined to its end.
+_OPENING_WORDS = ("if",)
+
+
+def _paint(text: str, style: str, colour: bool) -> str:
+    return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if colour and text else text
+
+
+def underline_span(line: str, column: int, code: str) -> int:
+    """How many characters of `line` from `column` (1-based) a finding is about, to underline
+    them all as ruff does: a name (`dealer.bid`), a number, a quoted text, a bracketed part, an
+    operator; a whole `if ... else ...` or, for a finding about a YAML value rather than a spot
+    in a formula, the whole value written on the line (without a comment after it)."""
+    at = max(column - 1, 0)
+    rest = line[at:]
+    if not rest.strip():
+        return 1
+    value = _value_end(line, at) - at
+    if not code.startswith("W3") and _starts_value(line, at):
+        return max(1, value)
+    word = _WORD.match(rest)
+    if word:
+        if word.group(0) in _OPENING_WORDS:
+            return max(1, value)
+        return len(word.group(0))
+    first = rest[0]
+    if first in "\"'":
+        close = rest.find(first, 1)
+        return close + 1 if close > 0 else max(1, value)
+    if first in _CLOSING:
+        depth = 0
+        for i, ch in enumerate(rest):
+            depth += ch == first
+            depth -= ch == _CLOSING[first]
+            if depth == 0:
+                return i + 1
+        return max(1, value)
+    operator = _OPERATOR.match(rest)
+    return len(operator.group(0)) if operator else 1
+
+
+def _starts_value(line: str, at: int) -> bool:
+    """Whether `at` is where a value begins on `line`: after `key:`, a list's `- `, or inside a
+    flow list or mapping (`[`, `{`, `,`)."""
+    return line[:at].rstrip().endswith((":", "-", ",", "[", "{"))
+
+
+def _value_end(line: str, at: int) -> int:
+    """Where the value written from `at` ends on `line`: before a ` #` comment, less trailing spaces."""
+    end = len(line)
+    quote = ""
+    in_flow = "{" in line[:at] or "[" in line[:at]  # a value of a flow mapping or list ends at `,` `}` `]`
+    for i in range(at, len(line)):
+        ch = line[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif (ch == "#" and i > at and line[i - 1] in " \t") or (in_flow and ch in ",}]"):
+            end = i
+            break
+    return len(line[:end].rstrip())
+
+
+def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: bool = False) -> str:
     """`path:line:col: CODE message` (`CODE warning: message` for a warning), then the source
-    line and a caret under the spot. Paths,
+    line and the spot underlined (`^^^^`: the whole name, value or expression). Paths,
     messages and source lines come from files: each is printed with its controls escaped
-    (the caret still lands under the spot of the escaped line)."""
+    (the underline still lands under the spot of the escaped line). With `colour`, in ANSI
+    colours for a terminal."""
     out: list[str] = []
     for f in findings:
-        label = f"{f.code} warning:" if f.severity == "warning" else f.code
-        out.append(printable(f"{f.path}:{f.line}:{f.column}: {label} {f.message}"))
+        style = "warning" if f.severity == "warning" else "error"
+        label = _paint(f.code, style, colour) + (" " + _paint("warning:", style, colour) if f.severity == "warning" else "")
+        out.append(_paint(printable(f"{f.path}:{f.line}:{f.column}:"), "place", colour) + f" {label} " + printable(f.message))
         line = _source_line(sources, f)
         if line is not None and len(line) <= 300:
             gutter = f"{f.line:>5} | "
-            out.append(gutter + printable(line, tab=True))
-            before = printable(line[: max(f.column - 1, 0)], tab=True)
+            out.append(_paint(gutter, "gutter", colour) + printable(line, tab=True))
+            start = max(f.column - 1, 0)
+            before = printable(line[:start], tab=True)
+            marked = printable(line[start : start + underline_span(line, f.column, f.code)], tab=True)
             caret_pad = "".join(c if c == "\t" else " " for c in before)
-            out.append(" " * (len(gutter) - 2) + "| " + caret_pad + "^")
+            out.append(_paint(" " * (len(gutter) - 2) + "| ", "gutter", colour) + caret_pad + _paint("^" * max(1, len(marked)), style, colour))
     return "\n".join(out)
 
 

@@ -135,7 +135,25 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
 
 
 def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
-    """The stages after loading: versions, schema, expressions, meaning."""
+    """The stages after loading: versions, schema, expressions, meaning; less the warnings the
+    ruleset itself says not to report (`lint: {ignore: [W209]}`: warnings only, never an error)."""
+    result = _lint_stages(loaded, shown, settings)
+    ignored = ignored_in_ruleset(loaded.data)
+    if ignored:
+        result.findings = [f for f in result.findings if not (f.severity == "warning" and f.code in ignored)]
+    return result
+
+
+def ignored_in_ruleset(data: object) -> frozenset[str]:
+    """The warning codes a ruleset's `lint.ignore` names (after `extends:`, as every key)."""
+    from .findings import WARNINGS
+
+    section = data.get("lint") if isinstance(data, dict) else None
+    codes = section.get("ignore") if isinstance(section, dict) else None
+    return frozenset(c for c in codes if isinstance(c, str) and c in WARNINGS) if isinstance(codes, list) else frozenset()
+
+
+def _lint_stages(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
     from ..rules.check import compile_ruleset
     from ..rules.validate import check_versions
 

@@ -130,3 +130,6 @@ def _register_bots() -> None:
 
 
 _register_bots()
+
+#: The computer player that `play` and `simulate` seat when no `--bots` is given.
+DEFAULT_BOT = "heuristic"

@@ -52,6 +52,24 @@ class Disagreement(Exception):
         self.hand = hand
         self.where = where
 
+    def said(self, names: Sequence[str] | None) -> str:
+        """The disagreement as the table would say it: each `seat N` by the player's name, as the
+        table and the score sheet call them (`seat 2` is `Player 3` at a table of default names),
+        or `NAME (seat N)` when two players share a name."""
+        text = str(self)
+        if not names:
+            return text
+        unique = len(set(names)) == len(names)
+
+        def named(match: re.Match) -> str:
+            seat = int(match.group(1))
+            if not 0 <= seat < len(names):
+                return match.group(0)
+            return names[seat] if unique else f"{names[seat]} (seat {seat})"
+
+        return re.sub(r"\bseat (\d+)\b", named, text)
+
+
 
 @cache
 def _record_validator() -> jsonschema.Draft202012Validator:

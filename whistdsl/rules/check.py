@@ -122,6 +122,7 @@ class _Compiler:
         self.dealer_reads: list[tuple[JsonPath, Position]] = []
         self._declare_parameters(running)
         self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
+        self.failed: set[JsonPath] = set()  # the paths of the formulas that did not compile
 
     def _declare_parameters(self, running: Any) -> None:
         """The `parameters:` mapping: each name free, each default and range right (W208)."""
@@ -344,6 +345,7 @@ class _Compiler:
         try:
             compiled = formula(source, context, self.running_names, expect, self.lets, self.parameters)
         except ExprError as e:
+            self.failed.add(tuple(path))
             ref = self.loaded.ref(path)
             for p in e.problems:
                 column = p.column + (column_offset if p.line == 1 else 0)
@@ -393,6 +395,7 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
     parameters do not allow (once its formulas compile: a ruleset with errors says those first)."""
     c, rules = _compile_formulas(loaded)
     if c.findings:
+        _check_deal_despite_formulas(c, rules)
         return None, sorted(set(c.findings))
     chosen = read_settings(rules, settings) if settings else None
     rules = _check_meaning(c, rules, chosen)
@@ -400,6 +403,33 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
     if c.errors():
         return None, findings
     return rules, findings  # warnings (W407) do not refuse a ruleset
+
+
+#: The keys whose formulas the deal checks evaluate (the table, the deck, the schedule, who
+#: plays a hand, trump's `none_when`, the running values' starts): with one of them broken, the
+#: deal cannot be worked out.
+_DEAL_KEYS = frozenset({"players", "parameters", "let", "deck", "dealer", "kinds", "schedule", "tiebreak", "end", "running", "trump"})
+
+
+def _check_deal_despite_formulas(c: _Compiler, rules: Ruleset) -> None:
+    """The checks of the deal (the deck holds every hand at every player count, the schedule is
+    not empty, enough players play each hand) for a ruleset whose formulas have errors elsewhere
+    (scoring, bidding, ...): those do not depend on the broken formulas, so one run of lint
+    reports them too, and fixing one finding does not reveal another. Not for a ruleset with
+    parameters (their ranges are formulas); the other meaning checks need every formula, and
+    wait for them."""
+    if not c.failed or any(path[0] in _DEAL_KEYS for path in c.failed) or not all(f.code.startswith("W3") for f in c.findings):
+        return  # a finding of another stage, or a broken formula the deal reads
+    if rules.parameters:
+        return  # the parameters' ranges and values are formulas too: checked once all compile
+    before = c.errors()
+    if not _check_players(c, rules) and c.errors() > before:
+        return
+    for players in range(rules.players_min, rules.players_max + 1):
+        before = c.errors()
+        _check_player_count(c, rules, players, None, None, deal_only=True)  # type: ignore[arg-type]
+        if c.errors() > before:
+            return
 
 
 def expression_findings(loaded: Loaded, running_names: Iterable[str], parameter_names: Iterable[str] = ()) -> list[Finding]:
@@ -1272,7 +1302,9 @@ def _unknown_kind(name: str, rules: Ruleset) -> str:
     return f"hand kind `{name}` is not defined under `kinds` (known: {', '.join(rules.kinds)})"
 
 
-def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: FormulaCases, budget: Budget) -> None:
+def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: FormulaCases, budget: Budget, deal_only: bool = False) -> None:
+    """The meaning checks at one player count; `deal_only`: only those of the deal (the deck,
+    the schedule, who plays), which read no formula of the bidding, play or scoring."""
     with_n = f"with {players} players"
     try:
         deck = rules.deck_count(players)
@@ -1349,6 +1381,9 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
             )
             return
         setups.append((setup, path))
+    if deal_only:
+        return
+
 
     start: dict[str, Number] = {"total": 0, **start_running(rules, players)}
     for setup, path in setups:

@@ -1,0 +1,199 @@
+"""`whistdsl lint` as a person meets it (issue 12, item 5): colour at a terminal only, the whole
+token or expression underlined, --quiet, --select/--ignore, warnings silenced in the ruleset
+itself, --explain CODE from the one table of codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from whistdsl.cli import app
+from whistdsl.diagnostics.codes import DOCS, WARNINGS
+from whistdsl.diagnostics.findings import CODES, Finding, render_text
+from whistdsl.resources import schema_path
+
+runner = CliRunner()
+# The README's own example: a typo (W301) and a formula whose two branches disagree (W302).
+TYPO = """whistdsl: 1
+extends: romanian
+name: Romanian whist, no premium
+scoring:
+  points: if made then trick else -diff
+bidding:
+  allowed: if is_last then bids_so_far + bid != hand_size else 1
+"""
+UNREAD = """whistdsl: 2
+extends: oh-hell
+name: Oh Hell with a parameter for later
+parameters:
+  hook: {type: yes/no, default: true}
+"""
+
+
+def lint(*args: str, cwd: Path, **env: str):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(app, ["lint", *args], env=env or None)
+    finally:
+        os.chdir(old)
+
+
+def carets(output: str) -> list[str]:
+    return [m.group(1) for m in re.finditer(r"\| +(\^+)$", output, re.M)]
+
+
+def test_the_whole_name_and_the_whole_expression_are_underlined(tmp_path: Path) -> None:
+    (tmp_path / "typo.yaml").write_text(TYPO, encoding="utf-8")
+    result = lint("typo.yaml", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert carets(result.output) == ["^" * len("trick"), "^" * len("if is_last then bids_so_far + bid != hand_size else 1")]
+    assert "\x1b[" not in result.output  # not a terminal: no colour
+
+
+@pytest.mark.parametrize(
+    "line, column, code, marked",
+    [
+        ("  points: 10 + trick  # the bonus", 16, "W301", "trick"),
+        ("  allowed: dealr.bid > 2", 12, "W309", "dealr.bid"),
+        ("players: {min: 3, max: 7, default: seven}", 36, "W202", "seven"),
+        ("  view: forhead   # typo", 9, "W203", "forhead"),
+        ("  points: max(1, 2) + 3", 14, "W300", "(1, 2)"),
+        ("  points: '10 + x'", 11, "W202", "'10 + x'"),
+        ("scoreing:", 1, "W200", "scoreing"),
+    ],
+)
+def test_underlines_cover_the_token_or_the_value(line: str, column: int, code: str, marked: str) -> None:
+    shown = render_text([Finding("f.yaml", 1, column, code, "m")], {"f.yaml": [line]})
+    underline = shown.splitlines()[-1]
+    start = underline.index("^")
+    assert underline[start:] == "^" * len(marked)
+    assert ("    1 | " + line)[start : start + len(marked)] == marked
+
+
+def test_colour_only_when_asked_and_never_with_no_color() -> None:
+    finding = [Finding("f.yaml", 1, 11, "W301", "unknown name"), Finding("f.yaml", 1, 1, "W209", "unread", "warning")]
+    plain = render_text(finding, {"f.yaml": ["  points: trick"]})
+    coloured = render_text(finding, {"f.yaml": ["  points: trick"]}, colour=True)
+    assert "\x1b[" not in plain and "\x1b[1;31mW301\x1b[0m" in coloured and "\x1b[1;33mW209\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+
+
+def _at_a_terminal(args: list[str], cwd: Path, **env: str) -> str:
+    """`whistdsl ARGS` in a pseudo-terminal, all it prints (it ends by itself)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        environment.update(env, TERM="xterm", WHISTDSL_NO_CACHE="1")
+        os.execve(sys.executable, [sys.executable, "-m", "whistdsl", *args], environment)
+    out = b""
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+        os.waitpid(pid, 0)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.close(fd)
+    return out.decode("utf-8", "replace")
+
+
+def test_lint_at_a_terminal_is_in_colour_unless_no_color(tmp_path: Path) -> None:
+    (tmp_path / "typo.yaml").write_text(TYPO, encoding="utf-8")
+    coloured = _at_a_terminal(["lint", "typo.yaml"], tmp_path)  # answered without typer (cli/__init__.py)
+    assert "\x1b[1;31mW301\x1b[0m" in coloured and "^^^^^" in coloured
+    through_typer = _at_a_terminal(["lint", "--quiet", "typo.yaml"], tmp_path)
+    assert "\x1b[1;31mW302\x1b[0m" in through_typer and "ruleset(s) checked" not in through_typer
+    plain = _at_a_terminal(["lint", "typo.yaml"], tmp_path, NO_COLOR="1")
+    assert "W301" in plain and "\x1b[1" not in plain
+
+
+def test_select_and_ignore_choose_the_findings_and_the_exit_code(tmp_path: Path) -> None:
+    (tmp_path / "typo.yaml").write_text(TYPO, encoding="utf-8")
+    only = lint("typo.yaml", "--select", "W301", cwd=tmp_path)
+    assert only.exit_code == 1 and "W301" in only.output and "W302" not in only.output
+    assert "(1 not shown: --select/--ignore)" in only.output
+    prefix = lint("typo.yaml", "--select", "w3", "--ignore", "W302", cwd=tmp_path)
+    assert "W301" in prefix.output and "W302" not in prefix.output
+    none = lint("typo.yaml", "--ignore", "W301,W302", cwd=tmp_path)
+    assert none.exit_code == 0 and "W30" not in none.output.replace("W301,W302", "")
+    as_json = lint("typo.yaml", "--ignore", "W302", "--format", "json", cwd=tmp_path)
+    assert [f["code"] for f in json.loads(as_json.stdout)] == ["W301"]
+    wrong = lint("typo.yaml", "--select", "W999", cwd=tmp_path)
+    assert wrong.exit_code == 2 and "--select W999: no finding code" in wrong.output
+
+
+def test_quiet_prints_the_findings_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "typo.yaml").write_text(TYPO, encoding="utf-8")
+    (tmp_path / "fine.yaml").write_text("whistdsl: 1\nextends: romanian\nname: Romanian whist again\n", encoding="utf-8")
+    quiet = lint("--quiet", "typo.yaml", cwd=tmp_path)
+    assert quiet.exit_code == 1 and "W301" in quiet.output and "checked" not in quiet.output
+    clean = lint("-q", "fine.yaml", cwd=tmp_path)
+    assert clean.exit_code == 0 and clean.output == ""
+
+
+def test_a_ruleset_silences_its_own_warnings_but_not_errors(tmp_path: Path) -> None:
+    (tmp_path / "unread.yaml").write_text(UNREAD, encoding="utf-8")
+    (tmp_path / "silenced.yaml").write_text(UNREAD + "lint:\n  ignore: [W209]\n", encoding="utf-8")
+    (tmp_path / "error.yaml").write_text(UNREAD + "lint:\n  ignore: [W209, W404]\n", encoding="utf-8")
+    (tmp_path / "child.yaml").write_text("whistdsl: 2\nextends: silenced.yaml\nname: a child\n", encoding="utf-8")
+    assert "W209 warning" in lint("unread.yaml", cwd=tmp_path).output
+    for name in ("silenced.yaml", "child.yaml"):  # merged through extends: like every key
+        result = lint(name, cwd=tmp_path)
+        assert result.exit_code == 0 and "W209" not in result.output and "all clean" in result.output
+    refused = lint("error.yaml", cwd=tmp_path)
+    assert refused.exit_code == 1 and "W203" in refused.output and "W404" in refused.output
+
+
+def test_the_schema_knows_the_lint_key_and_lists_the_warnings() -> None:
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    assert schema["properties"]["lint"]["properties"]["ignore"]["items"]["enum"] == sorted(WARNINGS)
+
+
+def test_explain_says_a_code_from_the_one_table(tmp_path: Path) -> None:
+    result = lint("--explain", "w404", cwd=tmp_path)
+    assert result.exit_code == 0
+    doc = DOCS["W404"]
+    assert result.output.startswith(f"W404: {CODES['W404']}\n")
+    assert doc.example in result.output and doc.write_instead in result.output and "It is an error" in result.output
+    warning = lint("--explain", "W209", cwd=tmp_path)
+    assert "It is a warning" in warning.output and "ignore: [W209]" in warning.output
+    every = lint("--explain", "all", cwd=tmp_path)
+    assert [line.split()[0] for line in every.output.splitlines()] == list(DOCS)
+    unknown = lint("--explain", "W4044", cwd=tmp_path)
+    assert unknown.exit_code == 2 and "did you mean W404?" in unknown.output
+    assert lint("--explain", "W404", "x.yaml", cwd=tmp_path).exit_code == 2
+    assert lint(cwd=tmp_path).exit_code == 2
+
+
+def test_cached_results_are_filtered_after_the_cache(tmp_path: Path) -> None:
+    """--select/--ignore/--quiet/colour act on the result after the per-user cache: a second run
+    with other options says what a first run without the cache says."""
+    (tmp_path / "typo.yaml").write_text(TYPO, encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = lint("typo.yaml", "--ignore", "W302", cwd=tmp_path, WHISTDSL_CACHE_DIR=str(cache))
+    second = lint("typo.yaml", cwd=tmp_path, WHISTDSL_CACHE_DIR=str(cache))
+    fresh = lint("typo.yaml", cwd=tmp_path, WHISTDSL_NO_CACHE="1")
+    assert list(cache.rglob("*.json")), "the first run kept its result"
+    assert "W302" not in first.output and second.output == fresh.output and "W302" in second.output
