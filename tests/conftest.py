@@ -37,7 +37,50 @@ _DATA = tempfile.mkdtemp(prefix="whistdsl-test-data-")
 os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 
+#: The tests that take seconds each (the longest of a loaded run's `--durations`): marked slow
+#: here, in one list, and run only with `--slow` (the README's test command and CI pass it), so
+#: that a plain `pytest` answers in about two minutes on two cores. Each is named without its
+#: parameters: every case of it is slow.
+SLOW = frozenset(
+    {
+        "tests/test_fuzz_rulesets.py::test_every_mutant_of_a_bundled_ruleset_lints_with_findings_or_plays_or_stops_with_a_rule_error",
+        "tests/test_fuzz_rulesets.py::test_every_bundled_ruleset_unchanged_plays_a_whole_game",
+        "tests/test_fuzz_records.py::test_replay_of_a_mutated_record_rejects_it_disagrees_or_replays_never_crashes",
+        "tests/test_lint_cache.py::test_the_command_line_says_the_same_byte_for_byte_cold_and_warm",
+        "tests/test_lint_cache.py::test_every_lint_case_and_bundled_ruleset_says_the_same_from_the_cache",
+        "tests/test_lint_cache.py::test_a_record_replays_the_same_from_the_cache_and_a_changed_one_is_checked_again",
+        "tests/test_expression.py::test_a_well_typed_formula_evaluates_to_its_type_or_raises_only_eval_error",
+        "tests/test_expression.py::test_any_text_either_compiles_or_raises_expr_error_never_anything_else",
+        "tests/test_parameters.py::test_score_set_sets_parameters_and_every_name_the_scoring_context_sees",
+        "tests/test_cluster.py::test_a_cluster_plays_the_games_of_a_local_run_with_the_same_seed",
+        "tests/test_cluster.py::test_the_cluster_plays_with_the_parameters_set_here",
+        "tests/test_lint_contract.py::test_a_ruleset_with_too_many_cases_stops_within_the_budget_and_says_so",
+        "tests/test_lint_contract.py::test_the_schedule_is_not_expanded_past_the_cap",
+        "tests/test_simulate.py::test_plot_draws_a_png",
+        "tests/test_malformed_input.py::test_a_mangled_ruleset_gets_findings_inside_the_file_never_an_exception",
+        "tests/test_roles.py::test_score_with_the_other_seats_results",
+        "tests/test_lint_findings.py::test_every_finding_is_an_error_or_a_warning_of_its_code_with_a_message",
+        "tests/test_nil_and_blind.py::test_whole_highest_bidder_trump_games_follow_the_rules",
+        "tests/test_safety_files.py::test_merge_work_grows_with_the_files_not_with_their_product",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the SLOW tests, and leave out every slow test unless `--slow` (or a `-m` of one's own) asks for it."""
+    for item in items:
+        if item.nodeid.split("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
+    if config.getoption("slow") or config.getoption("markexpr"):
+        return
+    kept = [item for item in items if item.get_closest_marker("slow") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("slow") is not None])
+        items[:] = kept
+
+
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow (seconds each; CI and the README's test command do)")
     if pluginmanager.has_plugin("xdist"):
         return
     group = parser.getgroup("xdist", "parallel runs (pytest-xdist is not installed or is disabled: one process)")

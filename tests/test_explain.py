@@ -164,6 +164,49 @@ def test_serbian_winner_highest_total() -> None:
     assert "The highest total wins" in section(rules_of("serbian"), "winner")
 
 
+#: RULES.md's alternative scoring systems, each checked in the worked 3-card table with 4 players:
+#: (bid, tricks): points, by hand from the table's row (n = 3, d = |bid - tricks|), and whether
+#: the lowest total wins.
+ALTERNATIVES = {
+    "scoring/exact": ({(2, 2): "12", (2, 1): "0", (2, 3): "0"}, False),
+    "scoring/exact-penalty": ({(3, 2): "-3", (0, 1): "0", (1, 1): "11"}, False),
+    "scoring/ten-times-exact": ({(3, 3): "30", (1, 0): "0"}, False),
+    "scoring/penalty-under-zero-over": ({(2, 2): "12", (2, 3): "0", (2, 1): "-2"}, False),
+    "cypriot": ({(3, 3): "25", (0, 1): "-10", (3, 1): "-15"}, False),
+    "scoring/fixed-penalty": ({(2, 2): "12", (2, 3): "3", (2, 1): "-10"}, False),
+    "scoring/progressive-penalty": ({(2, 1): "-12", (2, 3): "-12", (2, 0): "-22"}, False),
+    "scoring/reduced-zero": ({(0, 0): "5", (1, 1): "11", (1, 0): "-10"}, False),
+    "scoring/adjusted-zero": ({(0, 0): "8", (2, 2): "12"}, False),
+    "scoring/progressive": ({(3, 3): "19", (3, 1): "1"}, False),
+    "scoring/montreal": ({(3, 3): "16", (3, 2): "0"}, False),
+    "scoring/negative": ({(3, 0): "6", (2, 2): "0", (0, 2): "3"}, True),
+    "scoring/simplified-negative": ({(3, 0): "9", (1, 1): "0"}, True),
+    "scoring/variant-negative": ({(1, 0): "3", (1, 1): "0"}, True),
+    "scoring/spades-double": ({(2, 2): "12", (2, 0): "-10"}, False),  # no trump in the table
+    "scoring/trick-points": ({(0, 0): "1/2", (2, 2): "2", (3, 1): "-2"}, False),
+    "scoring/binary": ({(2, 2): "10", (2, 1): "0"}, False),
+    "scoring/binary-zero-rule": ({(0, 0): "10", (1, 1): "10"}, False),  # 3 cards, 4 players: not n > players
+    "scoring/scratch": ({(2, 2): "0", (2, 1): "1"}, True),
+    "scoring/adjusted-exact": ({(2, 2): "5", (2, 1): "0"}, False),
+    "scoring/get-fred": ({(2, 2): "12", (3, 1): "-2"}, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALTERNATIVES))
+def test_serbian_alternative_scoring_systems_in_the_worked_table(name: str) -> None:
+    expl = rules_of(name)
+    cells, lowest = ALTERNATIVES[name]
+    table = table_cells(expl)
+    assert {cell: table[str(cell[0]), cell[1]] for cell in cells} == cells
+    assert ("The lowest total wins" in section(expl, "winner")) is lowest
+
+
+def test_spades_double_and_the_zero_rule_say_their_condition() -> None:
+    assert "doubled when spades are trump" in section(rules_of("scoring/spades-double"), "scoring")
+    zero = section(rules_of("scoring/binary-zero-rule"), "scoring")
+    assert "more cards in the hand than players and a bid of 0: (made: 20, otherwise -10)" in zero
+
+
 # ---------------------------------------------------------------- RULES.md section 2: Romanian whist
 
 
@@ -634,11 +677,17 @@ def test_the_worked_table_is_what_whistdsl_score_prints(name: str) -> None:
     expl = rules_of(name)
     table = expl.section("scoring").table
     rules = load_rules(name)
-    if table is None:  # only where the points read the other seats, which `score` needs --others for
-        assert rules.points.seat_reads, name
-        return
     cards = int(table.header[-1])
     numbers = {cell: value for cell, value in table_cells(expl).items() if cell[0].isdigit()}
+    if rules.points.seat_reads:  # the others make their bids: 0, but the last takes the tricks left
+        others = expl.players - 1
+        for bid, tricks in [(b, b) for b in range(cards + 1)] + [(2, 1), (0, cards), (cards, 0)]:
+            rest = cards - tricks
+            given = ",".join(["0/0"] * (others - 1) + [f"{rest}/{rest}"])
+            result = runner.invoke(app, ["score", name, "--cards", str(cards), "--bid", str(bid), "--tricks", str(tricks), "--others", given])
+            assert result.exit_code == 0, result.output
+            assert numbers[str(bid), tricks] == result.stdout.strip(), (bid, tricks)
+        return
     assert numbers == _score_table(name, cards, expl.players)
 
 

@@ -19,6 +19,9 @@ from test_play_cli import RECORD_SCHEMA, TINY, YOU, Terminal, inputs_for_the_who
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
+from whistdsl.diagnostics.lint import load_rules
+from whistdsl.engine import Game
+from whistdsl.players import RandomPlayer, decide
 
 runner = CliRunner()
 
@@ -165,3 +168,71 @@ def test_a_mistyped_bundled_ruleset_gets_a_did_you_mean(typed: str, meant: str) 
     result = play(typed, "--watch")
     assert result.exit_code == 2
     assert f"did you mean `{meant}`?" in result.stderr
+
+
+def the_whole_game(tiny: Path, seed: int) -> Game:
+    """The game `inputs_for_the_whole_game` answers, played through the engine."""
+    game = Game(load_rules(tiny), 4, seed=seed)
+    bot = RandomPlayer()
+    while not game.over:
+        if game.to_act != YOU:
+            game.act(decide(game, bot))
+        elif game.phase == "bidding":
+            game.bid(game.legal_actions()[0])
+        else:
+            game.play(game.legal_actions()[0] if game.can_see_own_hand(YOU) else None)
+    return game
+
+
+def test_ctrl_c_in_the_middle_of_a_hand_resumes_where_it_stopped_and_ends_as_the_game_uninterrupted(tiny: Path) -> None:
+    seed = 5
+    answers = inputs_for_the_whole_game(tiny, seed)
+    played = 1 + 3  # your bid and three of your five cards in hand 1
+    t = start(tiny, "--seed", str(seed))
+    try:
+        answer(t, answers[:played])
+        assert t.prompt().endswith("Your card: ")
+        t.wait_until_reading()
+        t.send(b"\x03")  # Ctrl-C, with two cards of the hand still to play
+        assert t.wait() == 130, t.output[-3000:]
+    finally:
+        t.close()
+    (kept,) = kept_files()
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    jsonschema.validate(data, RECORD_SCHEMA)
+    assert data["hands"] == [] and data["unfinished"]["hand"] == 1
+    assert len(data["unfinished"]["answers"]) == played, "every answer of the hand is kept at once"
+    assert data["unfinished"]["answers"][0] == {"seat": YOU, "bid": int(answers[0])}
+
+    t = resume(tiny)
+    try:
+        shown = t.prompt()
+        assert f"Hand 1 is played again up to where it stopped ({played} of your answers)." in shown
+        assert shown.count("You played ") == played - 1 and shown.endswith("Your card: "), "asked only for the next card"
+        t.type(answers[played])
+        answer(t, answers[played + 1 :])
+        assert t.wait() == 0, t.output[-3000:]
+    finally:
+        t.close()
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    expected = the_whole_game(tiny, seed)
+    assert [h["totals"] for h in data["hands"]] == [list(h.totals) for h in expected.history]
+    assert data["final"]["totals"] == list(expected.result.totals)
+    assert "unfinished" not in data
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_and_the_game_is_played_unkept(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tiny.parent / "not-a-folder"
+    blocker.write_text("a file where the data folder would be\n", encoding="utf-8")
+    monkeypatch.setenv("WHISTDSL_DATA_DIR", str(blocker))
+    t = start(tiny, "--seed", "3")
+    try:
+        shown = t.expect("Your bid: ")
+        t.send(b"\x04")
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
+    assert f"cannot keep this game in {blocker / 'games'}" in " ".join(shown.split())
+    assert "it is played without being kept" in " ".join(shown.split())
+    assert "game stopped: end of input, after 0 complete hands." in t.said
+    assert "Traceback" not in t.output

@@ -9,13 +9,16 @@ draw nothing, so the command deals and plays exactly the same cards.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
 import re
 import select
 import signal
+import struct
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Iterator
@@ -190,7 +193,7 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
 # ---------------------------------------------------------------- a person at a terminal
 
 
-PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card|Press Enter for the next hand \(or type help\)): ")
+PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card|Hand \d+ is over; press Enter \(or type help\)): ")
 #: The number of read() in /proc/PID/syscall, by machine (x86_64, i386, arm64 and the generic table).
 READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
@@ -199,11 +202,13 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
-    def __init__(self, *args: str, cwd: Path):
-        env = dict(os.environ, COLUMNS="160", LINES="50", TERM="xterm-256color")
+    def __init__(self, *args: str, cwd: Path, columns: int = 160):
+        env = dict(os.environ, COLUMNS=str(columns), LINES="50", TERM="xterm-256color")
         env.pop("NO_COLOR", None)
+        self.columns = columns
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the pseudo-terminal as its terminal
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))  # the window's size too
             os.chdir(cwd)
             # a test run started in the background by a shell ignores Ctrl-C, and a child would
             # inherit that (Python then installs no KeyboardInterrupt): give the command the default
@@ -306,8 +311,8 @@ class Terminal:
 def terminal(tiny: Path) -> Iterator[callable]:
     opened: list[Terminal] = []
 
-    def start(*options: str) -> Terminal:
-        t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent)
+    def start(*options: str, columns: int = 160) -> Terminal:
+        t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent, columns=columns)
         opened.append(t)
         return t
 
@@ -477,6 +482,7 @@ def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_wi
     assert t.wait() == 0, t.output[-3000:]
     assert re.search(r"^Winners?( \(tied\))?: .*\(-?\d+\)", t.output, re.M)
     assert re.search(r"^ *3 +2 NV ", t.output, re.M), "the blind hand's row is marked NV"
+    assert re.search(r"^ *2 +1 FH ", t.output, re.M), "the forehead hand's row is marked FH (its kind has no mark)"
     assert "Traceback" not in t.output
 
 
@@ -528,7 +534,7 @@ def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_t
         t.prompt()
         t.type(answer)
     shown = t.prompt()
-    assert shown.endswith("Hand 1 is over. Press Enter for the next hand (or type help): ")
+    assert shown.endswith("Hand 1 is over; press Enter (or type help): ")
     assert "Hand 1, taken/bid: " in shown and "Hand 2 of 3" not in shown, "the next deal waits"
     assert re.search(r"^ *1 +5 ", shown, re.M), "the sheet so far comes before the pause"
     t.type("last")
@@ -539,7 +545,7 @@ def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_t
     assert re.search(r"^ *1 +5 ", t.prompt(), re.M)
     t.type("rules")
     rules = t.prompt()
-    assert "Tiny whist: 4 players" in rules and "three short hands" in rules
+    assert "Tiny whist" in rules and "three short hands" in rules
     assert "The next hand: 1 card, a forehead hand" in rules
     t.type("what")
     assert "'what' is not a command: press Enter for the next hand" in t.prompt()
@@ -563,4 +569,31 @@ def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_t
 def test_a_watched_game_never_waits(tiny: Path) -> None:
     result = play(str(tiny), "--watch", "--seed", "5")
     assert result.exit_code == 0, result.output
-    assert "is over. Press Enter" not in result.stdout
+    assert "is over; press Enter" not in result.stdout
+
+
+# ---------------------------------------------------------------- narrow terminals
+
+LONG_NAMES = ["Bartholomew", "Christabella", "Maximiliane", "Konstantinos"]
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_at_a_narrow_terminal_every_line_fits_and_words_and_numbers_are_never_cut(tiny: Path, terminal, columns: int) -> None:
+    seed = 2
+    t = terminal("--seed", str(seed), "--names", ",".join(LONG_NAMES), columns=columns)
+    for answer in inputs_for_the_whole_game(tiny, seed):
+        t.prompt()
+        t.type(answer)
+    assert t.wait() == 0, t.output[-3000:]
+    lines = t.output.splitlines()
+    too_wide = [line for line in lines if len(line) > columns]
+    assert not too_wide, f"lines wider than {columns} columns: {too_wide[:3]}"
+    for name in LONG_NAMES:
+        for k in range(1, len(name)):
+            assert f"{name[:k]}\n{name[k:]}" not in t.output, f"{name} cut at the screen's edge"
+    final = t.output[[m.start() for m in re.finditer(r"^Tiny whist *$", t.output, re.M)][-1] :]
+    rows = re.findall(r"^ *3 +2 NV .*$", final, re.M)
+    assert rows, "the last sheet has the last hand's row"
+    assert "\u2026" not in final, "nothing on the sheet is cut with an ellipsis"
+    if columns == 60:
+        assert all(name in final for name in LONG_NAMES[1:]), "abbreviated names are given in full under the sheet"

@@ -261,7 +261,7 @@ def test_readme_score_examples_are_what_whistdsl_score_prints() -> None:
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     command = fenced_block_after("<!-- test-command -->").strip()
-    assert command == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    assert command == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest --slow"
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     steps = [step.strip() for step in command.split("&&")]
     lines = [line.split(" || ")[0].split(" <")[0].strip() for line in script]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+import textwrap
+
 import typer
 
 from ..printable import printable
@@ -34,15 +38,21 @@ def games_command() -> None:
         typer.echo(f"No games kept yet in {printable(str(folder))}.")
         return
     typer.echo(f"Kept games in {printable(str(folder))}, newest first:")
-    rows = [
-        (printable(g.name), printable(g.ruleset), ", ".join(printable(p) for p in g.players), _state(g))
-        for g in games
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(2)]
-    for name, ruleset, players, state in rows:
-        line = f"  {name:<{widths[0]}}  {ruleset:<{widths[1]}}  {state}"
-        typer.echo(line.rstrip())
-        if players:
-            typer.echo(f"  {'':<{widths[0]}}  {players}".rstrip())
+    width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
+    for g in games:
+        typer.echo(f"  {printable(g.name)}")
+        facts = ", ".join(part for part in (printable(g.ruleset), _state(g)) if part)
+        for line in _lines(facts, width) + _lines(", ".join(printable(p) for p in g.players), width):
+            typer.echo(line)
     if any(g.resumable for g in games):
-        typer.echo("Continue the latest unfinished game: whistdsl play --resume; another: whistdsl play --resume NAME")
+        for line in _lines("Continue the latest unfinished game: whistdsl play --resume; another: whistdsl play --resume NAME", width, ""):
+            typer.echo(line)
+
+
+def _lines(text: str, width: int | None, indent: str = "      ") -> list[str]:
+    """`text` indented, wrapped at words to `width` on a terminal, one line elsewhere."""
+    if not text:
+        return []
+    if width is None:
+        return [indent + text]
+    return textwrap.wrap(text, max(width, 40), initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)

@@ -43,7 +43,7 @@ from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, SET_HELP, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
-from .sheet import RED_SUITS, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, fitted_sheet, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -324,12 +324,13 @@ class TableTalk:
             self._trick_line(i, trick, trump)
 
     def rules_in_force(self) -> None:
-        """The rules in force: the ruleset's name and description, its parameters, this hand."""
+        """The rules in force, in words (whistdsl/explain, as `whistdsl explain` says them for this
+        table), then this hand's size, kind and trump."""
+        from ..explain import print_rules
+
         g = self.game
         rules = g.rules
-        self.say(Text(printable(rules.name), style="bold"), f": {g.players} players")
-        if rules.description:
-            self.say(rules.description)
+        print_rules(self.console, rules, g.players)
         if rules.parameter_values:
             self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
         if not g.over:
@@ -339,9 +340,14 @@ class TableTalk:
             self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
 
     def sheet(self, winners: Sequence[int] | None = None) -> None:
+        """The score sheet so far: on a terminal fitted to its width (names abbreviated, never
+        the numbers), elsewhere whole."""
         g = self.game
-        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         self.console.print()
+        if self.console.is_terminal:
+            self.console.print(fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
+            return
+        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
 
     def game_over(self) -> None:
@@ -529,9 +535,41 @@ class HumanPlayer:
     kind = HUMAN
     observes = True
 
-    def __init__(self, talk: TableTalk, ask: Ask):
+    def __init__(self, talk: TableTalk, ask: Ask, on_answer: Callable[[dict], None] | None = None, replaying: Sequence[dict] = ()):
+        """`on_answer` is told every answer taken (to keep it in the record at once); `replaying`
+        are the answers of a hand stopped in the middle (a record's `unfinished`), played again
+        first, without asking."""
         self.talk = talk
         self.ask = ask
+        self.on_answer = on_answer
+        self.replaying = list(replaying)
+
+    def _answered(self, answer: dict) -> None:
+        if self.on_answer is not None:
+            self.on_answer(answer)
+
+    def _replay(self, game: Game, seat: int) -> bool:
+        """Play the next answer kept from a hand stopped in the middle; False (and no more of them)
+        when there is none or it does not fit the game as it is."""
+        if not self.replaying:
+            return False
+        answer = self.replaying.pop(0)
+        try:
+            if answer.get("seat") != seat:
+                raise ValueError("another seat's answer")
+            if "bid" in answer and game.phase == BIDDING and type(answer["bid"]) in (int, str):
+                game.bid(answer["bid"])
+            elif "decision" in answer and game.phase == DECISION:
+                game.decide(answer["decision"])
+            elif "card" in answer and game.phase not in (BIDDING, DECISION):
+                card = answer["card"]
+                game.play(None if card is None else parse_card(card, game.rules.specials))
+            else:
+                raise ValueError("not an answer to this question")
+        except (ValueError, TypeError):  # IllegalAction and CardSyntaxError are ValueErrors
+            self.replaying.clear()
+            return False
+        return True
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: object) -> None:  # pragma: no cover
         raise TypeError("a human player takes its turn with take_turn(game)")
@@ -539,6 +577,8 @@ class HumanPlayer:
     def take_turn(self, game: Game) -> None:
         seat = game.to_act
         assert seat is not None
+        if self._replay(game, seat):
+            return
         view = game.view(seat)
         if game.phase == DECISION:
             self.talk.before_decision(view)
@@ -557,12 +597,14 @@ class HumanPlayer:
                         )
                         continue
                     game.decide(chosen[0])
+                    self._answered({"seat": seat, "decision": chosen[0]})
                     return
                 chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
                 if len(chosen) != 1:
                     self._refuse(f"{printable(answer)!r} is not an option: type one of {', '.join(options)}")
                     continue
                 game.decide(chosen[0])
+                self._answered({"seat": seat, "decision": chosen[0]})
                 return
         if game.phase == BIDDING:
             self.talk.before_bid(view, game.forbidden_bids())
@@ -578,6 +620,7 @@ class HumanPlayer:
                     continue
                 try:
                     game.bid(bid)
+                    self._answered({"seat": seat, "bid": bid})
                     return
                 except IllegalAction as e:
                     self._refuse(str(e))
@@ -594,19 +637,21 @@ class HumanPlayer:
                             self._refuse("you cannot see your card: press Enter to play it")
                             continue
                         game.play(None)
+                        self._answered({"seat": seat, "card": None})
                     else:
                         chosen = typed_card(answer, view, game.rules.specials, lambda c: self.talk.card(c).plain)
                         if isinstance(chosen, str):
                             self._refuse(chosen)
                             continue
                         game.play(chosen)
+                        self._answered({"seat": seat, "card": card_text(chosen, game.rules.specials)})
                     return
                 except (IllegalAction, CardSyntaxError) as e:
                     self._refuse(str(e))
 
     def pause(self, finished: HandResult) -> None:
         """The end of a hand: wait for Enter (commands work meanwhile) before the next deal."""
-        prompt = Text(f"Hand {finished.number} is over. Press Enter for the next hand (or type help): ", style="bold")
+        prompt = Text(f"Hand {finished.number} is over; press Enter (or type help): ", style="bold")
         self.talk.pausing = True
         try:
             while True:
@@ -832,7 +877,9 @@ def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
         raise _usage(f"--deal: {e}") from None
 
 
-def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None) -> None:
+def _play(
+    game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None, replaying: Sequence[dict] = ()
+) -> None:
     """Seat the players, write the record after every hand, play to the end or a clean stop.
 
     The record goes to `record` (`--record FILE`, or the file resumed); a game with a person at
@@ -842,12 +889,11 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     console = Console(highlight=False)
     talk = TableTalk(console, game, seat_names, you)
     kinds = [bot_kinds.get(s, HUMAN) for s in range(n)]
-    seats: list[Player | HumanPlayer] = [
-        HumanPlayer(talk, lambda prompt: console.input(prompt)) if k == HUMAN else BOTS[k]() for k in kinds
-    ]
     writer = None
     if record is not None:
         writer = RecordWriter(record, game, kinds)
+        if replaying:  # the answers kept stay in the record while they are played again
+            writer.unfinished = (len(game.history) + 1, list(replaying))
         try:
             writer.update(force=True)  # the record as it stands: the file can be written
         except WriteError as e:
@@ -855,6 +901,12 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
     elif you is not None:
         writer = _kept_writer(game, kinds)
     kept = writer is not None and _is_kept(writer.path)
+    seats: list[Player | HumanPlayer] = [
+        HumanPlayer(talk, lambda prompt: console.input(prompt), writer.answered if writer is not None else None, replaying)
+        if k == HUMAN
+        else BOTS[k]()
+        for k in kinds
+    ]
 
     table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
@@ -863,6 +915,8 @@ def _play(game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: 
         talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{_special_help(game)} (the rank alone when only one "
                  "card of it may be played, Enter when only one card may); help lists the commands; "
                  f"Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
+    if replaying and you is not None:
+        talk.say(f"Hand {len(game.history) + 1} is played again up to where it stopped ({len(replaying)} of your answers).", style="dim")
     try:
         run_game(game, seats, talk, writer)
     except (Stop, KeyboardInterrupt) as e:
@@ -1053,4 +1107,6 @@ def _resume_command(
     bot_kinds = {s: k for s, k in enumerate(kinds) if s != you and k != HUMAN}
     for s in humans[1:]:
         bot_kinds.setdefault(s, DEFAULT_BOT)
-    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path)
+    unfinished = data.get("unfinished") or {}
+    replaying = unfinished.get("answers", []) if you is not None and unfinished.get("hand") == len(game.history) + 1 else []
+    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying)

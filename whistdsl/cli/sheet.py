@@ -1,6 +1,7 @@
 """The score sheet players keep on paper: one row per hand, each player's bid and running total.
 
-`score_sheet` builds it as a rich Table (made contracts green with a `*`, missed ones red);
+`score_sheet` builds it as a rich Table (made contracts green with a `*`, missed ones red), and
+`fitted_sheet` fits it to a terminal's width (names abbreviated, never the numbers);
 `score_sheet_text` renders the same table as plain text, and `print_sheet` prints it on a console
 at its natural width when the output is not a terminal. `play` shows it after every hand and
 `replay --show` for a whole record (from the hands the replay recomputes).
@@ -82,52 +83,125 @@ def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[
     return f"Winners (tied): {listed}"
 
 
+#: The ways a sheet's cells are written, widest first: `10* / -120`, `10*/-120`, and the bid
+#: above the running total (two lines a hand).
+LAYOUTS = ("wide", "compact", "stacked")
+
+
 def score_sheet(
     rules: Ruleset,
     names: Sequence[str],
     hands: Sequence[SheetHand],
     winners: Sequence[int] | None = None,
     symbols: bool = True,
+    layout: str = "wide",
+    shown_names: Sequence[str] | None = None,
+    max_width: int | None = None,
+    padding: int = 1,
 ) -> Table:
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
-    or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then `bid / total` per player: `*` and green when the contract
-    was made, red when missed, `-` for a seat sitting the hand out. With `winners`, a caption
-    names them. The ruleset's name and the players' names are shown escaped, never as markup."""
+    or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then
+    `bid / total` per player: `*` and green when the contract was made, red when missed, `-` for
+    a seat sitting the hand out. With `winners`, a caption names them. `layout` is one of LAYOUTS;
+    `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
+    caption then gives the names in full; `padding` is the space each side of a cell (0 for the
+    narrowest sheet: one space between columns). The ruleset's name and the players' names are shown
+    escaped, never as markup."""
     table = Table(
         title=printable_text(rules.name), title_justify="left", caption_justify="left", caption_style="none",
-        show_edge=False, pad_edge=False,
+        show_edge=False, pad_edge=False, padding=(0, padding),
         box=box.SIMPLE_HEAD if symbols else box.ASCII2,
     )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("hand", no_wrap=True)
-    for seat, name in enumerate(names):
-        style = "bold" if winners and seat in winners else ""
-        table.add_column(printable_text(name, style=style), justify="right", no_wrap=True)
+    heads = shown_names if shown_names is not None else names
     # every cell the same width, so the slashes line up: `10* / -120`
-    bid_width = max((len(str(h.size)) for h in hands), default=1)
+    size_width = bid_width = max((len(str(h.size)) for h in hands), default=1)
     total_width = max((len(str(t)) for h in hands for t in h.totals), default=1)
+    stacked = layout == "stacked"
+    if stacked:  # the bid above the total, digits under digits; padded here, as a cell's end would be cut
+        bid_width = total_width = max(bid_width, total_width)
+    for seat, name in enumerate(heads):
+        style = "bold" if winners and seat in winners else ""
+        head = printable_text(name, style=style)
+        if stacked:
+            head.pad_left(total_width + 1 - len(head))
+        table.add_column(head, justify="left" if stacked else "right", no_wrap=True)
+    between = {"wide": " / ", "compact": "/", "stacked": "\n"}[layout]
     for hand in hands:
         bid_of = dict(hand.bids)
         cells: list[Text] = []
         for seat in range(len(names)):
             total = f"{hand.totals[seat]!s:>{total_width}}"
             if seat in hand.sitting_out or seat not in bid_of:
-                cells.append(Text(f"{'-':>{bid_width}}  / {total}", style="dim"))
+                cells.append(Text(f"{'-':>{bid_width}} {between}{total}" + " " * stacked, style="dim"))
                 continue
             bid = bid_of[seat]
             made = hand.taken[seat] == bid
             mark = MADE_MARK if made else " "
-            cells.append(Text(f"{bid:>{bid_width}}{mark} / {total}", style=MADE_STYLE if made else MISSED_STYLE))
-        first = Text(f"{hand.size:>{bid_width}} ")
+            cells.append(Text(f"{bid:>{bid_width}}{mark}{between}{total}" + " " * stacked, style=MADE_STYLE if made else MISSED_STYLE))
+        first = Text(f"{hand.size:>{size_width}} ")
         marked = hand_mark(rules, hand)
         first.append_text(Text(mark_label(marked)) if marked else trump_label(hand.trump, symbols))
         table.add_row(Text(str(hand.number)), first, *cells)
-    caption = Text(f"bid / running total; {MADE_MARK} = contract made", style="dim")
+    how = "bid above running total" if layout == "stacked" else "bid / running total"
+    caption = Text(f"{how}; {MADE_MARK} = contract made", style="dim")
+    if shown_names is not None:
+        key = "; ".join(f"{printable(short)} = {printable(full)}" for short, full in zip(shown_names, names) if short not in (full, "you"))
+        if key:
+            caption = Text.assemble(caption, "\n", Text(key, style="dim"))
     if winners and hands:
         line = winners_line(names, winners, hands[-1].totals)
         caption = Text.assemble((line, "bold"), "\n", caption)
-        table.min_width = len(line)  # the caption wraps at the table's width: never the winners' line
+        # the caption wraps at the table's width: never the winners' line (unless it is wider than the screen)
+        table.min_width = len(line) if max_width is None else min(len(line), max_width)
     table.caption = caption
+    return table
+
+
+def abbreviated(names: Sequence[str], width: int, you: int | None = None) -> list[str]:
+    """`names` cut to `width` characters (at least 3) and still told apart: `Bartholomew` ->
+    `Bart.`; names alike once cut keep their seat's number (`Pla.1`, `Pla.2`); your seat is
+    `you`. A name that fits is kept whole."""
+    width = max(width, 3)
+
+    def cut(name: str, tail: str = "") -> str:
+        return name if len(name) <= width and not tail else name[: max(width - 1 - len(tail), 1)] + "." + tail
+
+    first = ["you" if seat == you else cut(name) for seat, name in enumerate(names)]
+    return [cut(name, str(seat + 1)) if seat != you and first.count(first[seat]) > 1 else first[seat] for seat, name in enumerate(names)]
+
+
+def _natural_width(table: Table) -> int:
+    console = Console(file=io.StringIO(), width=10_000, color_system=None)
+    return Measurement.get(console, console.options, table).maximum
+
+
+def fitted_sheet(
+    rules: Ruleset,
+    names: Sequence[str],
+    hands: Sequence[SheetHand],
+    width: int,
+    winners: Sequence[int] | None = None,
+    symbols: bool = True,
+    you: int | None = None,
+) -> Table:
+    """The sheet as `score_sheet` makes it, fitted to `width` columns (a terminal's): the first of
+    names in full (yours marked `(you)`); names abbreviated, never the numbers; compact cells;
+    two lines a hand; the same with one space between columns, which is also what is shown when
+    nothing fits."""
+    full = [f"{name} (you)" if seat == you else name for seat, name in enumerate(names)]
+    bid_width = max((len(str(h.size)) for h in hands), default=1)
+    total_width = max((len(str(t)) for h in hands for t in h.totals), default=1)
+    cell = {"wide": bid_width + 1 + 3 + total_width, "compact": bid_width + 1 + 1 + total_width, "stacked": max(bid_width, total_width) + 1}
+    tries = [("wide", None, 1)] + [(layout, abbreviated(names, cell[layout], you), 1) for layout in LAYOUTS]
+    tries.append(("stacked", abbreviated(names, cell["stacked"], you), 0))
+    table = None
+    for layout, shown, padding in tries:
+        table = score_sheet(rules, full, hands, winners, symbols, layout, shown, max_width=width, padding=padding)
+        if _natural_width(table) <= width:
+            return table
+    assert table is not None
     return table
 
 
@@ -161,6 +235,8 @@ def score_sheet_text(
 __all__ = [
     "SheetHand",
     "print_sheet",
+    "abbreviated",
+    "fitted_sheet",
     "score_sheet",
     "score_sheet_text",
     "trump_label",

@@ -13,7 +13,7 @@ from fractions import Fraction
 from ..language.expression import EvalError, Number
 from ..rules.ruleset import Ruleset
 from .document import Explanation, Section
-from .scores import grid, number, typical_size
+from .scores import grid, number, reads_others, typical_size
 
 #: The groups of results the scores are compared over, each with how a sentence names it.
 GROUPS = (
@@ -65,9 +65,8 @@ def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
     """Sentences saying how the points move, group by group, over the typical hand's grid."""
     if base.points is None or house.points is None:
         return []
-    reads_others = any(r.points is not None and (r.points.seat_reads or (r.points.checked is not None and r.points.checked.roles)) for r in (base, house))
-    if reads_others:
-        return []
+    if reads_others(base) or reads_others(house):
+        return []  # the points depend on the other seats: the words say how
     size = typical_size(house, players)
     if size is None:
         return []

@@ -88,6 +88,7 @@ def table_lines(table: Table) -> list[str]:
     """The table as lines of text: the first column on the left, numbers to the right."""
     cells = [table.header, *table.rows]
     widths = [max(len(printable(row[i])) for row in cells) for i in range(len(table.header))]
+    widths[1:] = [max(widths[1:], default=0)] * (len(widths) - 1)  # one width for every number column
     out = []
     for row in cells:
         parts = [printable(c).ljust(widths[0]) if i == 0 else printable(c).rjust(widths[i] + 2) for i, c in enumerate(row)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..language.expression import EvalError, value_text
-from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, Ruleset, hand_setup
+from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, PlannedHand, Ruleset, hand_setup
 from .document import Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words
@@ -159,7 +159,7 @@ def deal(rules: Ruleset, players: int, only: int | None = None) -> Section:
     return Section("deal", "The deal", tuple(lines))
 
 
-def _plan(rules: Ruleset, n: int):  # noqa: ANN202 (PlannedHand tuple)
+def _plan(rules: Ruleset, n: int) -> tuple[PlannedHand, ...]:
     try:
         if rules.table_problem(n) is not None:
             return ()
@@ -168,7 +168,7 @@ def _plan(rules: Ruleset, n: int):  # noqa: ANN202 (PlannedHand tuple)
         return ()
 
 
-def _sits_out(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN001
+def _sits_out(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
     try:
         return hand_setup(rules, n, hand, total).dealer_sits_out
     except EvalError:
@@ -300,14 +300,14 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
     return Section("trump", "Trump", tuple(lines))
 
 
-def _cards_left(rules: Ruleset, n: int, hand, total: int) -> int | None:  # noqa: ANN001
+def _cards_left(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> int | None:
     try:
         return hand_setup(rules, n, hand, total).cards_left
     except EvalError:
         return None
 
 
-def _none_when(rules: Ruleset, n: int, hand, total: int) -> bool:  # noqa: ANN001
+def _none_when(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
     try:
         env = hand_setup(rules, n, hand, total).env
         return bool(rules.trump_none_when(env))  # type: ignore[misc]

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 import difflib
 from collections import ChainMap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
-from typing import Any, Callable, Iterable, Iterator, Mapping, Union
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Union
 
 from ..resources import grammar_path
 from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, ME, ROLES, SEAT_SETS, SUITS, Context, Type
 from .limits import MAX_DIGITS  # shared with the file readers (rules/load.py, records/replay.py)
+
+if TYPE_CHECKING:  # lark is imported when a text is parsed, not before (a command whose formulas were parsed before never imports it)
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -167,10 +168,18 @@ class Conditional(Node):
     otherwise: Node
 
 
+#: every kind of node by its class's name (the parsed trees kept in the cache name them so)
+_NODE_KINDS: dict[str, type[Node]] = {
+    kind.__name__: kind for kind in (Literal, Name, Call, Aggregate, SeatFact, ListOf, Unary, Binary, TurningRange, Each, Conditional)
+}
+
+
 @cache
 def _parser() -> Lark:
     """The LALR parser of the grammar, built once per process; lark keeps the built tables in
     the per-user cache (whistdsl/cache.py) and checks them against the grammar when it reads them."""
+    from lark import Lark
+
     from ..cache import file_for
 
     grammar = grammar_path().read_text(encoding="utf-8")
@@ -282,18 +291,91 @@ def parse(text: str) -> Node:
         )
     if not text.strip():
         raise ExprError([ExprProblem("W300", "empty expression: write a formula here")])
+    kept = _parsed_before(text)
+    if kept is not None:
+        return kept
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
         raise ExprError([_syntax_problem(text, e)]) from None
-    if _tree_depth(tree) > MAX_DEPTH:
+    if _tree_depth(tree, Tree) > MAX_DEPTH:
         raise ExprError(
             [ExprProblem("W304", f"expression nests more than {MAX_DEPTH} operations inside each other; the limit is {MAX_DEPTH}: split it up")]
         )
-    return _to_ast(tree)
+    node = _to_ast(tree, Token)
+    _keep_parsed(text, node)
+    return node
+
+
+# ---------------------------------------------------------------- parsed texts kept
+
+#: texts parsed in this process -> their syntax trees (at most this many kept)
+_PARSED: dict[str, Node] = {}
+_PARSED_MAX = 4096
+
+
+def _parsed_before(text: str) -> Node | None:
+    """The tree of `text` parsed before: in this process, or by an earlier command (the per-user
+    cache, whistdsl/cache.py, whose entry names cover the grammar and this code), so that a
+    command whose formulas were all parsed before never imports lark (`replay`, `play`)."""
+    node = _PARSED.get(text)
+    if node is None:
+        from ..cache import entry_key, read
+
+        data = read("parsed", entry_key("parsed", text))
+        if data is None:
+            return None
+        try:
+            node = _node_from_json(data)
+        except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, RecursionError):
+            return None  # not what this code writes: parsed again (and written again)
+        if not isinstance(node, Node):
+            return None
+        if len(_PARSED) < _PARSED_MAX:
+            _PARSED[text] = node
+    return node
+
+
+def _keep_parsed(text: str, node: Node) -> None:
+    from ..cache import entry_key, write
+
+    if len(_PARSED) < _PARSED_MAX:
+        _PARSED[text] = node
+    write("parsed", entry_key("parsed", text), _node_json(node))
+
+
+def _node_json(value: Any) -> Any:
+    """A syntax tree as JSON: a node is [its class, line, column, its fields...]."""
+    if isinstance(value, Node):
+        return [type(value).__name__, *(_node_json(getattr(value, f.name)) for f in fields(value))]
+    if isinstance(value, tuple):
+        return {"tuple": [_node_json(v) for v in value]}
+    if isinstance(value, Fraction):
+        return {"fraction": [value.numerator, value.denominator]}
+    if isinstance(value, (bool, int, str)):
+        return value
+    raise TypeError(f"a syntax tree holds {type(value).__name__}")
+
+
+def _node_from_json(data: Any) -> Any:
+    if isinstance(data, list):
+        kind = _NODE_KINDS[data[0]]
+        return kind(*(_node_from_json(v) for v in data[1:]))
+    if isinstance(data, dict):
+        if "tuple" in data:
+            return tuple(_node_from_json(v) for v in data["tuple"])
+        return Fraction(*data["fraction"])
+    if isinstance(data, (bool, int, str)):
+        return data
+    raise TypeError(f"not a syntax tree: {type(data).__name__}")
 
 
 def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line = getattr(e, "line", None)
     column = getattr(e, "column", None)
     if isinstance(e, UnexpectedEOF) or line is None or line < 1:
@@ -336,7 +418,7 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
 _NOT_OPERATIONS = frozenset({"number", "string", "name", "seat_fact", "arguments", "call_arguments"})
 
 
-def _tree_depth(tree: Tree) -> int:
+def _tree_depth(tree: Tree, Tree: type) -> int:  # noqa: N803 (lark's class, imported by parse)
     """How many operations nest inside each other (`1 + 2 * 3` is 2; `7` is 0)."""
     deepest = 0
     stack: list[tuple[Tree, int]] = [(tree, 0)]
@@ -352,16 +434,16 @@ def _tree_depth(tree: Tree) -> int:
     return deepest
 
 
-def _pos(item: Tree | Token) -> tuple[int, int]:
+def _pos(item: Tree | Token, Token: type) -> tuple[int, int]:  # noqa: N803 (lark's class, imported by parse)
     if isinstance(item, Token):
         return item.line or 1, item.column or 1
     meta = item.meta
     return getattr(meta, "line", 1), getattr(meta, "column", 1)
 
 
-def _to_ast(item: Tree | Token) -> Node:
+def _to_ast(item: Tree | Token, Token: type) -> Node:  # noqa: N803 (lark's class, imported by parse)
     """Lark tree -> AST (recursive; the depth was bounded before)."""
-    line, column = _pos(item)
+    line, column = _pos(item, Token)
     if isinstance(item, Token):  # a bare token where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")
     kind = item.data
@@ -384,29 +466,29 @@ def _to_ast(item: Tree | Token) -> Node:
     if kind == "seat_fact":
         return SeatFact(line, column, str(ch[0]), str(ch[1]))
     if kind == "call":
-        args = tuple(_to_ast(a) for a in ch[1].children) if len(ch) > 1 else ()
+        args = tuple(_to_ast(a, Token) for a in ch[1].children) if len(ch) > 1 else ()
         name = str(ch[0])
         return (Aggregate if _is_aggregate(name, args) else Call)(line, column, name, args)
     if kind == "list_op":
-        items = tuple(_to_ast(a) for a in ch[0].children) if ch else ()
+        items = tuple(_to_ast(a, Token) for a in ch[0].children) if ch else ()
         return ListOf(line, column, items)
     if kind == "negate":
-        return Unary(line, column, "-", _to_ast(ch[0]))
+        return Unary(line, column, "-", _to_ast(ch[0], Token))
     if kind == "not_op":
-        return Unary(line, column, "not", _to_ast(ch[0]))
+        return Unary(line, column, "not", _to_ast(ch[0], Token))
     if kind in ("binary", "compare"):
-        op_line, op_col = _pos(ch[1])
+        op_line, op_col = _pos(ch[1], Token)
         op = "^" if str(ch[1]) == "**" else str(ch[1])
-        return Binary(op_line, op_col, op, _to_ast(ch[0]), _to_ast(ch[2]))
+        return Binary(op_line, op_col, op, _to_ast(ch[0], Token), _to_ast(ch[2], Token))
     if kind in ("or_op", "and_op", "range_op"):
         op = {"or_op": "or", "and_op": "and", "range_op": ".."}[kind]
-        return Binary(line, column, op, _to_ast(ch[0]), _to_ast(ch[1]))
+        return Binary(line, column, op, _to_ast(ch[0], Token), _to_ast(ch[1], Token))
     if kind == "conditional":
-        return Conditional(line, column, _to_ast(ch[0]), _to_ast(ch[1]), _to_ast(ch[2]))
+        return Conditional(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token))
     if kind == "turning_range":
-        return TurningRange(line, column, _to_ast(ch[0]), _to_ast(ch[1]), _to_ast(ch[2]))
+        return TurningRange(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token))
     if kind == "each":
-        return Each(line, column, str(ch[0]), _to_ast(ch[2]))
+        return Each(line, column, str(ch[0]), _to_ast(ch[2], Token))
     raise AssertionError(f"unknown tree {kind}")
 
 

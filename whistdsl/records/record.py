@@ -4,7 +4,9 @@ A record holds the merged ruleset (and its sha256), the values of its parameters
 the seed, the players by seat, and every
 hand: deal, trump, bids, tricks, taken, points, totals; then `final`. Numbers that can be
 fractions are written exactly: integers as JSON numbers, other fractions as strings ("1/2").
-The generator's state after the last hand is kept under `resume`, so a game continues exactly.
+The generator's state after the last hand is kept under `resume`, so a game continues exactly;
+a person's answers in a hand not finished are kept under `unfinished`, so that it is played again
+to where it stopped.
 
 Every write goes to a temporary file that is then renamed over the record, so a failed write
 (disk full, folder removed) leaves the last good record in place; `WriteError` says what failed.
@@ -209,7 +211,8 @@ class RecordWriter:
 
     Each finished hand is turned into JSON once and kept; a write joins the kept pieces, so the
     cost of writing after hand k is about the size of the file and no hand is serialised twice.
-    The file is byte for byte what `record_text(game_record(game, kinds))` gives.
+    The file is byte for byte what `record_text(game_record(game, kinds))` gives, with, in the
+    middle of a hand, a person's answers in it so far (`unfinished`, see `answered`).
     """
 
     def __init__(self, path: Path, game: Game, kinds: list[str]):
@@ -220,6 +223,9 @@ class RecordWriter:
         self._head: str | None = None  # the record's opening, up to the hands
         self._hands: list[str] = []  # the JSON of game.history[i], for every i kept
         self._last: HandResult | None = None  # the last hand kept, to notice a history rewritten
+        #: a person's answers in the hand being played (its number, the answers), kept so that a
+        #: game stopped in the middle of a hand resumes where it stopped
+        self.unfinished: tuple[int, list[dict[str, Any]]] = (0, [])
         game.keep_rng_states = True  # so the record can say how to resume
 
     def text(self) -> str:
@@ -234,10 +240,23 @@ class RecordWriter:
             self._hands.append(json_text(hand_json(hand), separators=SEPARATORS))
         self._last = history[-1] if history else None
         parts = [self._head, ',"hands":[', ",".join(self._hands), "]"]
-        for key, value in _tail_json(game).items():
+        tail = _tail_json(game)
+        hand, answers = self.unfinished
+        if answers and not game.over and hand == len(history) + 1:
+            tail["unfinished"] = {"hand": hand, "answers": answers}
+        for key, value in tail.items():
             parts += [",", json_text(key), ":", json_text(value, separators=SEPARATORS)]
         parts.append("}\n")
         return "".join(parts)
+
+    def answered(self, answer: dict[str, Any]) -> None:
+        """A person's answer (`{"seat": 0, "bid": 3}`, `{"seat": 0, "card": "QH"}`, ...) in the
+        hand being played: kept in the record at once (raises WriteError)."""
+        hand = len(self.game.history) + 1
+        if self.unfinished[0] != hand:
+            self.unfinished = (hand, [])
+        self.unfinished[1].append(answer)
+        self.update(force=True)
 
     def update(self, force: bool = False) -> None:
         """Write the record if a hand has ended since the last write (or always, with `force`).

@@ -1,0 +1,91 @@
+"""Parsed formulas kept in the per-user cache (language/expression.py `_parsed_before`): the tree
+read back is the tree lark gives, a command whose formulas were all parsed before does not import
+lark, and a damaged entry is parsed again. (Speed: benchmarks/bench_startup.py, never here.)"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from whistdsl import cache
+from whistdsl.language import expression
+from whistdsl.resources import bundled_rulesets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def formula_texts() -> list[str]:
+    """Every formula text of the bundled rulesets (strings of their YAML that parse)."""
+    texts: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str) and value.strip():
+            texts.add(value)
+
+    for path in bundled_rulesets().values():
+        walk(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    parsed = []
+    for text in sorted(texts):
+        try:
+            expression.parse(text)
+        except expression.ExprError:
+            continue
+        parsed.append(text)
+    return parsed
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache folder and nothing parsed in this process yet."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("WHISTDSL_CACHE_DIR", str(folder))
+    monkeypatch.setattr(expression, "_PARSED", {})
+    return folder
+
+
+def test_the_tree_read_back_is_the_tree_lark_gives(fresh: Path, monkeypatch: pytest.MonkeyPatch):
+    texts = formula_texts()
+    assert len(texts) > 100
+    monkeypatch.setenv("WHISTDSL_NO_CACHE", "1")
+    from_lark = {text: expression.parse(text) for text in texts}
+    monkeypatch.delenv("WHISTDSL_NO_CACHE")
+    expression._PARSED.clear()
+    for text in texts:
+        expression.parse(text)  # parsed by lark and written
+    expression._PARSED.clear()
+    monkeypatch.setattr(expression, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
+    assert {text: expression.parse(text) for text in texts} == from_lark
+
+
+def test_a_damaged_entry_is_parsed_again(fresh: Path):
+    text = "if made then 10 + bid * 2 else -(diff ^ 2) / 3"
+    right = expression.parse(text)
+    key = cache.entry_key("parsed", text)
+    for damage in (["Name", 1], ["Nothing", 1, 1], {"fraction": [1, 0]}, [["Literal"]], "text"):
+        cache.write("parsed", key, damage)
+        expression._PARSED.clear()
+        assert expression.parse(text) == right, damage
+
+
+def test_a_command_whose_formulas_were_parsed_before_does_not_import_lark(tmp_path: Path):
+    environment = dict(os.environ, WHISTDSL_CACHE_DIR=str(tmp_path / "cache"))
+    environment.pop("WHISTDSL_NO_CACHE", None)
+    program = (
+        "import sys\n"
+        "from whistdsl import load_rules\n"
+        "load_rules('serbian')\n"
+        "print('lark' in sys.modules)\n"
+    )
+    said = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment, cwd=ROOT, timeout=300).stdout.strip() for _ in range(2)]
+    assert said == ["True", "False"]
