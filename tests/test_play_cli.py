@@ -230,7 +230,8 @@ class Terminal:
         if not chunk:
             return False
         self.raw += chunk  # decoded whole each time: a chunk may end inside a character or an escape
-        self.output = ANSI.sub("", self.raw.decode("utf-8", errors="replace"))
+        # as a person reads it: the no-break spaces that keep a list's items whole are spaces
+        self.output = ANSI.sub("", self.raw.decode("utf-8", errors="replace")).replace("\u00a0", " ")
         return True
 
     def expect(self, text: str, timeout: float = 20) -> str:
@@ -591,6 +592,9 @@ def test_at_a_narrow_terminal_every_line_fits_and_words_and_numbers_are_never_cu
     for name in LONG_NAMES:
         for k in range(1, len(name)):
             assert f"{name[:k]}\n{name[k:]}" not in t.output, f"{name} cut at the screen's edge"
+    for name in [*LONG_NAMES, "You"]:  # a list's item stays whole: `Maximiliane 1/2`, `You 0`
+        found = re.search(rf"{name} *\n(\d+/\d+|\d+[,)])", t.output)
+        assert not found, f"{name} parted from its number at the end of a line: {t.output[found.start() - 200 : found.end() + 50]!r}"
     final = t.output[[m.start() for m in re.finditer(r"^Tiny whist *$", t.output, re.M)][-1] :]
     rows = re.findall(r"^ *3 +2 NV .*$", final, re.M)
     assert rows, "the last sheet has the last hand's row"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Callable, Optional, Sequence
@@ -68,6 +69,10 @@ class Stop(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+#: joins the words of one item of a list (`Table.item`): textwrap, unlike rich, does not break there
+_KEEP_WHOLE = "\u00a0"
 
 
 class TableTalk:
@@ -177,8 +182,17 @@ class TableTalk:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
         read as markup."""
         shown = [printable(part) if isinstance(part, str) else part for part in parts]
+        text = Text.assemble(*shown, style=style)
+        if self.console.is_terminal and _KEEP_WHOLE in text.plain:  # a list whose items `item` keeps whole
+            wrapped = textwrap.wrap(text.plain, self.console.width, break_long_words=False, break_on_hyphens=False)
+            text = Text("\n".join(wrapped).replace(_KEEP_WHOLE, " "), style=style)
         # on a terminal, wrapped at words to its width; in a file or a pipe, one line as it is
-        self.console.print(Text.assemble(*shown, style=style), highlight=False, soft_wrap=not self.console.is_terminal)
+        self.console.print(text, highlight=False, soft_wrap=not self.console.is_terminal)
+
+    def item(self, words: str) -> str:
+        """One item of a list said on one line (`Gustav Adolf 0/2`): on a terminal `say` wraps the
+        line between the items, never inside one (rich would break at any space)."""
+        return words.replace(" ", _KEEP_WHOLE) if self.console.is_terminal else words
 
     # -- events
 
@@ -249,7 +263,7 @@ class TableTalk:
     def _bid_words(self, seat: int, bid: int) -> str:
         g = self.game
         call = printable(g.calls[seat]) if g.calls[seat] else str(bid)
-        return f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else "")
+        return self.item(f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else ""))
 
     def bidding_over(self) -> None:
         g = self.game
@@ -282,7 +296,7 @@ class TableTalk:
                 continue
             made = "made" if result.taken[seat] == bids[seat] else "missed"
             points = result.points[seat]
-            parts.append(f"{self.who(seat)} {result.taken[seat]}/{bids[seat]} {made} {'+' if points > 0 else ''}{points}")
+            parts.append(self.item(f"{self.who(seat)} {result.taken[seat]}/{bids[seat]} {made} {'+' if points > 0 else ''}{points}"))
         self.say(f"Hand {result.number}, taken/bid: " if not self.compact else "Taken/bid: ", "; ".join(parts))
 
     # -- what the commands at a prompt show
@@ -412,7 +426,7 @@ class TableTalk:
         else:
             self.say(f"Trick {trick_number} of {view.hand_size}: you lead.")
         bids = dict(view.bids)
-        taken = ", ".join(f"{self.who(s)} {view.taken[s]}/{bids[s]}" for s in view.bidding_order)
+        taken = ", ".join(self.item(f"{self.who(s)} {view.taken[s]}/{bids[s]}") for s in view.bidding_order)
         self.say(f"Taken/bid: {taken}", style="dim")
         if view.hand is not None:
             self.say("Your hand: ", self.hand(view.hand, view.trump, view.legal))
