@@ -298,3 +298,20 @@ def test_aggregates_and_seat_facts_are_left_to_the_interpreter():
         python_source(formula("count(others, made)", "scoring"), {})
     with pytest.raises(Untranslatable):
         python_source(formula("tricks + 1", "scoring"), {})  # a name the caller gave no source for
+
+
+def test_a_history_entry_has_every_field_of_hand_result_in_its_place():
+    # _record_hand builds the entry with tuple.__new__ (every field given, in order)
+    from whistdsl.engine import HandResult
+
+    for use_compiled in (True, False):
+        Game.use_compiled = use_compiled
+        try:
+            game = Game(bundled("romanian"), players=4, seed=2)
+            play_out(game, [RandomPlayer() for _ in range(4)])
+        finally:
+            Game.use_compiled = True
+        first = game.history[0]
+        assert len(first) == len(HandResult._fields)
+        assert (first.number, first.size, first.kind, first.trump_from, first.declarer, first.auction_bid) == (1, 1, "normal", "", None, 0)
+        assert len(first.tricks) == 1 and first.tricks[0].cards[0][0] == first.tricks[0].leader
