@@ -197,3 +197,20 @@ def test_cached_results_are_filtered_after_the_cache(tmp_path: Path) -> None:
     fresh = lint("typo.yaml", cwd=tmp_path, WHISTDSL_NO_CACHE="1")
     assert list(cache.rglob("*.json")), "the first run kept its result"
     assert "W302" not in first.output and second.output == fresh.output and "W302" in second.output
+
+
+# ---------------------------------------------------------------- a path mistyped
+
+
+def test_a_mistyped_path_gets_a_did_you_mean_as_play_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "house-rules.yaml").write_text("whistdsl: 1\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    beside = runner.invoke(app, ["lint", "house-ruels.yaml"])
+    assert beside.exit_code == 2
+    assert "house-ruels.yaml: no such file or directory; did you mean house-rules.yaml?" in beside.stderr
+    deeper = runner.invoke(app, ["lint", str(tmp_path / "house-rule.yaml")])
+    assert f"did you mean {tmp_path / 'house-rules.yaml'}?" in deeper.stderr
+    bundled_name = runner.invoke(app, ["lint", "serbain"])  # lint takes files; play and explain take names
+    assert bundled_name.exit_code == 2 and "`serbian` is a bundled ruleset" in bundled_name.stderr
+    far = runner.invoke(app, ["lint", "nothing-like-it.yaml"])
+    assert far.exit_code == 2 and "did you mean" not in far.stderr and "bundled" not in far.stderr

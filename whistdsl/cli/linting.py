@@ -39,7 +39,7 @@ def ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
         elif os.path.lexists(p):
             files.append((_regular(p), None))
         else:
-            raise PathProblem(f"{p}: no such file or directory")
+            raise PathProblem(f"{p}: no such file or directory{_did_you_mean(p)}")
     for f, _ in files:  # an unreadable path is a usage error, like a missing one
         try:
             f.open("rb").close()  # a regular file by now: opening it cannot wait
@@ -125,6 +125,28 @@ def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
                 )
             found.append(code)
     return tuple(found)
+
+
+def _did_you_mean(missing: Path) -> str:
+    """`; did you mean rulesets/serbian.yaml?` when a ruleset file beside the missing path has a
+    name close to it (a bare name close to a bundled ruleset's: `whistdsl play` takes names)."""
+    import difflib
+
+    folder = missing.parent
+    try:
+        here = sorted(p.name for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    except OSError:
+        here = []
+    close = difflib.get_close_matches(missing.name, here, n=1, cutoff=0.75)
+    if close:
+        return f"; did you mean {folder / close[0] if str(folder) != '.' else close[0]}?"  # escaped with the message
+    if missing.suffix == "" and str(folder) == ".":
+        from ..resources import bundled_rulesets
+
+        named = difflib.get_close_matches(missing.name, list(bundled_rulesets()), n=1, cutoff=0.75)
+        if named:
+            return f" (lint checks files; `{named[0]}` is a bundled ruleset: whistdsl explain {named[0]}, whistdsl play {named[0]})"
+    return ""
 
 
 def wants_colour(stream: object) -> bool:
