@@ -128,7 +128,7 @@ def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
 
 
 def _did_you_mean(missing: Path) -> str:
-    """`; did you mean rulesets/serbian.yaml?` when a ruleset file beside the missing path has a
+    """`; did you mean rulesets/house.yaml?` when a ruleset file beside the missing path has a
     name close to it (a bare name close to a bundled ruleset's: `whistdsl play` takes names)."""
     import difflib
 
