@@ -74,15 +74,20 @@ def render_reference_block() -> str:
     return f"{REFERENCE_START}\n{reference_markdown().strip()}\n{REFERENCE_END}"
 
 
-def rewrite_reference_block() -> bool:
-    """Put the catalogue's current tables between the markers; True if README.md changed."""
+def rewrite_between(start: str, end: str, block: str) -> bool:
+    """Put `block` (its markers included) where README.md has the markers `start` ... `end`; True if it changed."""
     text = readme()
-    pattern = re.compile(re.escape(REFERENCE_START) + r".*?" + re.escape(REFERENCE_END), re.S)
-    assert pattern.search(text), "README.md lacks the reference markers"
-    updated = pattern.sub(lambda _: render_reference_block(), text, count=1)
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    assert pattern.search(text), f"README.md lacks the markers {start} ... {end}"
+    updated = pattern.sub(lambda _: block, text, count=1)
     if updated != text:
         README.write_text(updated, encoding="utf-8")
     return updated != text
+
+
+def rewrite_reference_block() -> bool:
+    """Put the catalogue's current tables between the markers; True if README.md changed."""
+    return rewrite_between(REFERENCE_START, REFERENCE_END, render_reference_block())
 
 
 # ---------------------------------------------------------------- generated and stated facts
@@ -126,13 +131,7 @@ def render_help_block() -> str:
 
 def rewrite_help_block() -> bool:
     """Put the help as the commands print it now between the markers; True if README.md changed."""
-    text = readme()
-    pattern = re.compile(re.escape(HELP_START) + r".*?" + re.escape(HELP_END), re.S)
-    assert pattern.search(text), "README.md lacks the command reference markers"
-    updated = pattern.sub(lambda _: render_help_block(), text, count=1)
-    if updated != text:
-        README.write_text(updated, encoding="utf-8")
-    return updated != text
+    return rewrite_between(HELP_START, HELP_END, render_help_block())
 
 
 def test_the_readme_command_reference_is_the_help_the_commands_print() -> None:
