@@ -428,9 +428,10 @@ class _Writer:
             "    # the tricks",
             "    leader = g.leader",
             "    play_orders = g.play_orders",
-            "    tricks = g.tricks",
             "    taken = g.taken",
         ]
+        if not (rules.standard_tricks and random):  # random standard tricks keep PlayedTricks instead
+            lines += ["    tricks = g.tricks"]
         if not rules.standard_tricks:
             self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
             lines += self._general_tricks(random)
