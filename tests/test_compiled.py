@@ -25,7 +25,7 @@ from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction, RuleError
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
-from whistdsl.language.expression import EvalError, formula
+from whistdsl.language.expression import MAX_NUMBER, EvalError, formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.resources import bundled_rulesets
 
@@ -255,6 +255,23 @@ def test_a_bidding_limit_leaving_no_bid_is_the_same_rule_error_compiled(tmp_path
     rules = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nbidding:\n  allowed: played < 2\n")
     (c_kind, c_text, _), (i_kind, i_text, _) = both_ways(rules, 4, 5, lambda: [RandomPlayer() for _ in range(4)])
     assert c_kind is i_kind is RuleError and c_text == i_text and "no legal bid" in c_text
+
+
+def test_totals_near_the_number_limit_stop_with_the_interpreters_rule_error():
+    # the game loop leaves out the limit's check on each total where its points cannot reach it
+    # in the rest of the game; a game whose totals are already near the limit (set here) is
+    # checked hand by hand, and stops with the same rule error, after the same hands
+    rules = load_rules("romanian")
+    out = []
+    for compiled in (True, False):
+        game = Game(rules, players=4, seed=2)
+        game.use_compiled = compiled
+        game.totals = [MAX_NUMBER - 40] * 4
+        with pytest.raises(RuleError) as e:
+            play_out(game, [RandomPlayer() for _ in range(4)])
+        out.append((str(e.value), game.history))
+    assert out[0] == out[1] and "number limit" in out[0][0]
+    assert 0 < len(out[0][1]) < 24
 
 
 def test_an_illegal_choice_is_refused_with_the_interpreters_words():

@@ -27,10 +27,10 @@ import keyword
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..language.codegen import HELPERS, Untranslatable, python_source
+from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
-from .state import Phase, PlayedTricks, Trick
+from .state import DealtCards, Phase, PlayedTricks, Trick
 from .trump import ON_TABLE
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
         SUIT_OF=SUIT_OF,
         Trick=Trick,
         PlayedTricks=PlayedTricks,
+        DealtCards=DealtCards,
         new_trick=tuple.__new__,
         PLAY=Phase.PLAY,
         BIDDING=Phase.BIDDING,
@@ -225,6 +226,15 @@ class _Writer:
                 "    while True:",
                 "        if g.phase != BIDDING or g.bid_log or g.kind.view == 'forehead':",
                 "            return",
+                *(
+                    [
+                        "        if not all(type(t) is int and -TOTALS_ROOM < t < TOTALS_ROOM for t in g.totals):",
+                        "            g.play_hand_unobserved(None)  # totals near the number limit: each hand's checked",
+                        "            continue",
+                    ]
+                    if "TOTALS_ROOM" in self.constants
+                    else []
+                ),
                 *_indent(self._read_position(), 4),
                 "        while True:  # a hand, from its bidding; `break`: the position is g's again",
                 *_indent(binds, 8),
@@ -344,6 +354,20 @@ class _Writer:
             ),
         ]
 
+    def _totals_room(self) -> int | None:
+        """How large the totals may be at the game loop's entry for no hand's total to reach the
+        number limit in the rest of the game, when each hand's points (and bonus) are provably
+        whole numbers of a known size (language/codegen.py `whole_number_bound`); else None."""
+        rules = self.rules
+        each = [whole_number_bound(f, SMALL_NAMES) for f in (rules.points, rules.bonus) if f is not None]
+        if not each or None in each:
+            return None
+        from .table import table_facts
+
+        facts = table_facts(rules, self.players)
+        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
+        return room if room > 0 else None
+
     def _close_in_locals(self) -> list[str]:
         """The hand's end in the game loop: its result in the history (as game.py's
         `_record_hand` builds it), then the next hand's set-up in locals, or the position
@@ -461,7 +485,6 @@ class _Writer:
             "    size = p.size",
             "    # the deal: a partial Fisher-Yates shuffle, each card to its seat as it is drawn (trump.py deal_from)",
             "    d = list(FULL_DECK)",
-            f"    dealt = [()] * {n}",
             "    i = 0",
             "    for seat in table.deal_order:",
             "        h = hands[seat]",
@@ -473,8 +496,7 @@ class _Writer:
             "            d[i] = c",
             "            h[SUIT_OF[c]].append(c)",
             "        i = first + size",
-            "        dealt[seat] = tuple(d[first:i])",
-            "    dealt = tuple(dealt)",
+            f"    dealt = DealtCards(d, table.deal_order, size, {n})  # each seat's cards read off the deck when asked",
             "    # version 1 turns the next card whenever one is left (trump.py draw)",
             "    turned = None",
             "    if i < DECK_SIZE:",
@@ -553,13 +575,26 @@ class _Writer:
             self.constants["ALL_BIDS"] = _AllBids()
             lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
         elif test is not None:
-            # the limits are pure: the legal bids are remembered by the values they read
+            # the limits are pure: the legal bids are remembered by the values they read, in
+            # two steps: this hand's memo (by what is the same for every bid of the hand), then
+            # the bid's entry in it (by what changes from bid to bid)
             read = sorted(set().union(*(f.names for f in formulas)) - {"bid"})
-            key = "".join(f"{own.get(name) or self.hand_names[name]}, " for name in read)
+            per_bid = [name for name in read if name in own]
+            per_hand = "".join(f"{self.hand_names[name]}, " for name in read if name not in own)
             self.constants["LEGAL_BIDS"] = Memo(4096)
+            if set(per_bid) <= self._BY_TURN:  # a whole number: the bids so far, and the turn
+                key = f"so_far * {self.players} + k"
+            else:
+                key = "(" + "".join(f"{own[name]}, " for name in per_bid) + ")"
+            lines[-1:-1] = [
+                f"    hand_key = (size, last, {per_hand})",
+                "    legal_of = LEGAL_BIDS.get(hand_key)",
+                "    if legal_of is None:",
+                "        legal_of = LEGAL_BIDS.keep(hand_key, {})",
+            ]
             lines += [
-                f"        key = (size, {key})",
-                "        legal = LEGAL_BIDS.get(key)",
+                f"        key = {key}",
+                "        legal = legal_of.get(key)",
                 "        if legal is None:",
                 "            try:",
                 f"                legal = [b for b in range(size + 1) if {test}]",
@@ -570,7 +605,7 @@ class _Writer:
                 "                g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
                 "                g._legal_bids()",
                 "                raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
-                "            LEGAL_BIDS.keep(key, legal)",
+                "            legal_of[key] = legal",
             ]
         else:
             lines += [
@@ -602,6 +637,9 @@ class _Writer:
         else:
             lines += ["    g._begin_play()"]
         return lines
+
+    #: the bidding's own names that follow from the bids so far and the turn (`k`) alone
+    _BY_TURN = frozenset({"bids_so_far", "bids_made", "is_last", "is_first", "position"})
 
     def _note(self, note: str) -> None:
         if note not in self.notes:
@@ -661,7 +699,7 @@ class _Writer:
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             *any_card(8),
-            "        start = len(played)  # the trick's cards: played[start:], in the order of `seats`",
+            *(["        start = len(played)  # the trick's cards: played[start:], in the order of `seats`"] if when_void == "must_overtrump" else []),
             "        played.append(c)",
             "        led = win_suit = s",
             "        win_card = c",
@@ -839,10 +877,17 @@ class _Writer:
             lines += ["            points[seat] = pts + bon", "            bonuses[seat] = bon", "            total = totals[seat] + pts + bon"]
         else:  # no bonus: every seat's stays 0
             lines += ["            points[seat] = pts", "            total = totals[seat] + pts"]
+        room = self._totals_room() if in_locals else None
+        if room is not None:  # whole numbers that cannot reach the limit (the game loop's entry sees to it)
+            self.constants["TOTALS_ROOM"] = room
+            lines += ["            totals_after[seat] = total"]
+        else:
+            lines += [
+                "            if type(total) is not int or not -MAX < total < MAX:",
+                "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
+                "            totals_after[seat] = total",
+            ]
         lines += [
-            "            if type(total) is not int or not -MAX < total < MAX:",
-            "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
-            "            totals_after[seat] = total",
             "    except EvalError:",
             *(_indent(self._write_position(played=True), 4) if in_locals else []),
             "        g._finish_hand()  # the interpreter scores the hand, and names a formula that fails",
