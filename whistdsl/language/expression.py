@@ -90,8 +90,8 @@ class Node:
 
     line: int
     column: int
-    end_line: int = field(default=0, kw_only=True)
-    end_column: int = field(default=0, kw_only=True)
+    end_line: int = field(default=0, kw_only=True, repr=False)
+    end_column: int = field(default=0, kw_only=True, repr=False)
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,8 @@ class Binary(Node):
     right: Node
     #: where its whole text begins (its `line` and `column` are its operator's): its left side,
     #: or the bracket before it in `(a + b) * c`
-    start_line: int = field(default=0, kw_only=True)
-    start_column: int = field(default=0, kw_only=True)
+    start_line: int = field(default=0, kw_only=True, repr=False)
+    start_column: int = field(default=0, kw_only=True, repr=False)
 
 
 @dataclass(frozen=True)
