@@ -81,6 +81,57 @@ def test_underlines_cover_the_token_or_the_value(line: str, column: int, code: s
     assert ("    1 | " + line)[start : start + len(marked)] == marked
 
 
+# A formula whose whole value is of the wrong type, a name error, a part of a formula of the
+# wrong type, and a type error over two lines of a block.
+SPANS = """whistdsl: 1
+extends: romanian
+name: Romanian whist, spans
+bidding:
+  allowed: bid + bids_so_far * hand_size   # a number where yes/no is needed
+scoring:
+  points: if made then 10 + tricks + (made or made) * 2 else tricks - diff + frob
+  bonus: |
+    if made then 10 + tricks
+    else "ten"
+"""
+
+
+def underlined(output: str) -> list[str]:
+    """What each caret line of the report underlines, read from the source line above it."""
+    lines = output.splitlines()
+    found = []
+    for above, below in zip(lines, lines[1:]):
+        m = re.search(r"\| +(\^+)$", below)
+        if m and re.match(r" +\d+ \| ", above):
+            found.append(above[m.start(1) : m.end(1)])
+    return found
+
+
+def test_a_type_error_underlines_its_whole_expression_and_a_name_error_the_name(tmp_path: Path) -> None:
+    (tmp_path / "spans.yaml").write_text(SPANS, encoding="utf-8")
+    result = lint("spans.yaml", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert underlined(result.output) == [
+        "bid + bids_so_far * hand_size",  # the whole formula gives a number, yes/no is needed
+        "made or made",  # the part `*` needs a number of
+        "frob",  # an unknown name
+        "if made then 10 + tricks",  # over two lines: to the end of the first
+    ]
+
+
+def test_json_and_github_annotations_carry_where_the_text_ends(tmp_path: Path) -> None:
+    (tmp_path / "spans.yaml").write_text(SPANS, encoding="utf-8")
+    found = json.loads(lint("spans.yaml", "--format", "json", cwd=tmp_path).stdout)
+    at = {(f["line"], f["column"]): (f["end_line"], f["end_column"]) for f in found}
+    # line 5 `  allowed: bid + ...`: the formula at column 12, 29 characters; `frob` at 7:78
+    assert at[(5, 12)] == (5, 12 + len("bid + bids_so_far * hand_size"))
+    assert at[(7, 78)] == (7, 82)
+    assert at[(9, 5)] == (10, 15)  # the conditional ends after `"ten"` on the line below
+    github = lint("spans.yaml", "--format", "github", cwd=tmp_path).stdout
+    assert ",line=5,col=12,endLine=5,endColumn=41," in github
+    assert ",line=7,col=78,endLine=7,endColumn=82," in github
+
+
 def test_colour_only_when_asked_and_never_with_no_color() -> None:
     finding = [Finding("f.yaml", 1, 11, "W301", "unknown name"), Finding("f.yaml", 1, 1, "W209", "unread", "warning")]
     plain = render_text(finding, {"f.yaml": ["  points: trick"]})

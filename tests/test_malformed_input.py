@@ -242,11 +242,12 @@ def test_text_format_is_the_default_and_can_be_asked_for(typo: Path) -> None:
     assert lint("--format", "text", typo).stdout == lint(typo).stdout
 
 
-def test_json_format_is_a_list_of_findings_with_the_six_keys(typo: Path) -> None:
+def test_json_format_is_a_list_of_findings_with_the_eight_keys(typo: Path) -> None:
     result = lint("--format", "json", typo)
     assert result.exit_code == 1
-    assert json.loads(result.stdout) == [
-        {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE}
+    assert json.loads(result.stdout) == [  # the end: just after the key `rnaks` (as ruff's end_location)
+        {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE,
+         "end_line": 4, "end_column": 8}
     ]
 
 
@@ -271,9 +272,13 @@ def test_github_format_is_one_error_annotation_per_finding(typo: Path) -> None:
     result = lint("--format", "github", typo)
     assert result.exit_code == 1
     (line,) = result.stdout.splitlines()
-    m = re.fullmatch(r"::error file=(?P<file>[^,]*),line=(?P<line>\d+),col=(?P<col>\d+)(?:,title=W200)?::(?P<message>.*)", line)
+    m = re.fullmatch(
+        r"::error file=(?P<file>[^,]*),line=(?P<line>\d+),col=(?P<col>\d+),endLine=(?P<end_line>\d+),endColumn=(?P<end_col>\d+)"
+        r"(?:,title=W200)?::(?P<message>.*)",
+        line,
+    )
     assert m, line
-    assert (m["file"], m["line"], m["col"]) == (str(typo), "4", "3")
+    assert (m["file"], m["line"], m["col"], m["end_line"], m["end_col"]) == (str(typo), "4", "3", "4", "8")
     assert m["message"] == f"W200 {TYPO_MESSAGE}"
 
 

@@ -89,3 +89,15 @@ def test_a_command_whose_formulas_were_parsed_before_does_not_import_lark(tmp_pa
     )
     said = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment, cwd=ROOT, timeout=300).stdout.strip() for _ in range(2)]
     assert said == ["True", "False"]
+
+
+def test_where_each_part_ends_survives_the_cache(fresh: Path, monkeypatch: pytest.MonkeyPatch):
+    text = "(a + b) * c == d"  # `(a + b) * c` is columns 1-11, the whole 1-16 (ends before 17)
+    expression.parse(text)
+    expression._PARSED.clear()
+    monkeypatch.setattr(expression, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
+    tree = expression.parse(text)
+    assert (tree.start_line, tree.start_column, tree.end_line, tree.end_column) == (1, 1, 1, 17)
+    product = tree.left
+    assert (product.start_column, product.end_column) == (1, 12)
+    assert (product.right.column, product.right.end_column) == (11, 12)  # the name `c`

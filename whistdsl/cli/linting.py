@@ -173,17 +173,19 @@ def report(
     `say(text, err=...)`, and return the exit code: 1 when one of them is an error, else 0
     (warnings do not fail lint: the ruleset plays, and the engine stops a game that reaches the
     case). `quiet`: the findings alone, without the summary line. `colour`: ANSI colours (text)."""
-    from ..diagnostics.findings import render_github, render_json, render_text
+    from ..diagnostics.findings import render_github, render_json, render_text, with_ends
 
     every = [f for r in results for f in r.findings]
     findings = every if choice is None else [f for f in every if choice.shows(f.code)]
+    sources = {k: v for r in results for k, v in r.sources.items()}
+    if format in ("json", "github"):
+        findings = with_ends(findings, sources)
     if format == "json":
         say(render_json(findings))
     elif format == "github":
         if findings:
             say(render_github(findings))
     else:
-        sources = {k: v for r in results for k, v in r.sources.items()}
         if findings:
             say(render_text(findings, sources, colour))
         if not quiet:

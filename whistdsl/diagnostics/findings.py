@@ -1,18 +1,20 @@
 """Findings: what `whistdsl lint` reports, one shape for every stage, and its renderers.
 
-A finding has a file, a line and column (1-based), a stable code, a severity and a message.
+A finding has a file, a line and column (1-based), a stable code, a severity and a message,
+and where the text it is about ends (`end_line`, and `end_column` just after it, as ruff's
+`end_location`; 0 when the stage did not say: `with_ends` works it out from the source line).
 Every stage names its findings from one table of codes (codes.py).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from ..printable import json_text, printable
 from .codes import DOCS, WARNINGS
 
-__all__ = ["CODES", "WARNINGS", "Finding", "Position", "render_github", "render_json", "render_text"]
+__all__ = ["CODES", "WARNINGS", "Finding", "Position", "render_github", "render_json", "render_text", "with_ends"]
 
 #: Every finding code, with a one-line meaning (the codes and their documentation: codes.py).
 CODES: dict[str, str] = {code: doc.summary for code, doc in DOCS.items()}
@@ -28,6 +30,8 @@ class Finding:
     code: str
     message: str
     severity: str = field(default="error", compare=False)
+    end_line: int = field(default=0, compare=False)
+    end_column: int = field(default=0, compare=False)
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -41,9 +45,11 @@ class Position:
     line: int
     column: int
 
-    def finding(self, code: str, message: str, severity: str = "error") -> Finding:
+    def finding(self, code: str, message: str, severity: str = "error", end: "Position | None" = None) -> Finding:
+        """A finding here; `end`: where the text it is about ends (just after it), when known."""
         assert code in CODES, code
-        return Finding(self.path, self.line, self.column, code, message, severity)
+        ends = (end.line, end.column) if end is not None and (end.line, end.column) > (self.line, self.column) else (0, 0)
+        return Finding(self.path, self.line, self.column, code, message, severity, *ends)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
@@ -130,9 +136,36 @@ def _value_end(line: str, at: int) -> int:
     return len(line[:end].rstrip())
 
 
+def underline_length(finding: Finding, line: str) -> int:
+    """How many characters of `line` (the finding's own) to underline: up to the end the finding
+    carries (to the end of its value on this line when that end is on a later line), or else as
+    `underline_span` reads the line."""
+    start = max(finding.column - 1, 0)
+    if finding.end_line == finding.line and finding.end_column > finding.column:
+        return max(1, min(finding.end_column, len(line) + 1) - finding.column)
+    if finding.end_line > finding.line:
+        return max(1, _value_end(line, start) - start)
+    return underline_span(line, finding.column, finding.code)
+
+
+def with_ends(findings: list[Finding], sources: dict[str, list[str]]) -> list[Finding]:
+    """The findings, each with where its text ends: the end it carries, or else the end of what
+    the terminal report underlines on its source line (one character when there is no line)."""
+    out = []
+    for f in findings:
+        if f.end_line:
+            out.append(f)
+            continue
+        line = _source_line(sources, f)
+        length = underline_length(f, line) if line is not None else 1
+        out.append(replace(f, end_line=f.line, end_column=f.column + length))
+    return out
+
+
 def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: bool = False) -> str:
     """`path:line:col: CODE message` (`CODE warning: message` for a warning), then the source
-    line and the spot underlined (`^^^^`: the whole name, value or expression). Paths,
+    line and the spot underlined (`^^^^`: the whole name, value or expression, up to the end
+    the finding carries; on one line: to the end of it when the text goes on below). Paths,
     messages and source lines come from files: each is printed with its controls escaped
     (the underline still lands under the spot of the escaped line). With `colour`, in ANSI
     colours for a terminal."""
@@ -147,7 +180,7 @@ def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: 
             out.append(_paint(gutter, "gutter", colour) + printable(line, tab=True))
             start = max(f.column - 1, 0)
             before = printable(line[:start], tab=True)
-            marked = printable(line[start : start + underline_span(line, f.column, f.code)], tab=True)
+            marked = printable(line[start : start + underline_length(f, line)], tab=True)
             caret_pad = "".join(c if c == "\t" else " " for c in before)
             out.append(_paint(" " * (len(gutter) - 2) + "| ", "gutter", colour) + caret_pad + _paint("^" * max(1, len(marked)), style, colour))
     return "\n".join(out)
@@ -168,9 +201,11 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 
 
 def render_github(findings: list[Finding]) -> str:
-    """GitHub Actions workflow commands: one annotation per finding."""
+    """GitHub Actions workflow commands: one annotation per finding, with `endLine` and
+    `endColumn` when the finding says where its text ends (`with_ends`)."""
     return "\n".join(
         f"::{f.severity} file={_github_escape(f.path, True)},line={f.line},col={f.column},"
-        f"title={f.code}::{_github_escape(f.code + ' ' + f.message)}"
+        + (f"endLine={f.end_line},endColumn={f.end_column}," if f.end_line else "")
+        + f"title={f.code}::{_github_escape(f.code + ' ' + f.message)}"
         for f in findings
     )

@@ -103,7 +103,7 @@ def _keep(key: str, loaded: Loaded, result: LintResult) -> None:
     write("lint", key, {
         "extends": targets,
         "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
-        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity] for f in result.findings],
+        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column] for f in result.findings],
         "sources": {p: lines for p, lines in result.sources.items() if p in shown},
     })
 
@@ -125,7 +125,9 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
             if real in chain or content_digest(text.encode("utf-8", "surrogatepass")) != digest:
                 return None
             chain.add(real)
-        findings = [Finding(p, line, column, code, message, severity) for p, line, column, code, message, severity in entry["findings"]]  # type: ignore[index]
+        findings = [Finding(*f) for f in entry["findings"] if len(f) == 8]  # type: ignore[index]
+        if len(findings) != len(entry["findings"]):  # type: ignore[index]
+            return None
         sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]
         if not all(isinstance(x, str) for lines in sources.values() for x in lines):
             return None

@@ -62,6 +62,9 @@ class ExprProblem:
     message: str
     line: int = 1
     column: int = 1
+    #: where the text the problem is about ends (the column just after it), when known (0: not)
+    end_line: int = 0
+    end_column: int = 0
 
 
 class ExprError(Exception):
@@ -81,8 +84,14 @@ class EvalError(Exception):
 
 @dataclass(frozen=True)
 class Node:
+    """A node of a syntax tree, at the spot its text begins (a binary operation's: its operator),
+    with where that text ends: the line and the column just after it (lark's `end_line` and
+    `end_column`), for lint to underline the whole of it."""
+
     line: int
     column: int
+    end_line: int = field(default=0, kw_only=True, repr=False)
+    end_column: int = field(default=0, kw_only=True, repr=False)
 
 
 @dataclass(frozen=True)
@@ -142,6 +151,10 @@ class Binary(Node):
     op: str  # + - * / // % ^ == != < <= > >= and or ..
     left: Node
     right: Node
+    #: where its whole text begins (its `line` and `column` are its operator's): its left side,
+    #: or the bracket before it in `(a + b) * c`
+    start_line: int = field(default=0, kw_only=True, repr=False)
+    start_column: int = field(default=0, kw_only=True, repr=False)
 
 
 @dataclass(frozen=True)
@@ -348,9 +361,11 @@ def _keep_parsed(text: str, node: Node) -> None:
 
 
 def _node_json(value: Any) -> Any:
-    """A syntax tree as JSON: a node is [its class, line, column, its fields...]."""
+    """A syntax tree as JSON: a node is [its class, [its spots: end_line, end_column, ...], line,
+    column, its other fields...] (the spots are its keyword-only fields, in their order)."""
     if isinstance(value, Node):
-        return [type(value).__name__, *(_node_json(getattr(value, f.name)) for f in fields(value))]
+        spots = [getattr(value, f.name) for f in fields(value) if f.kw_only]
+        return [type(value).__name__, spots, *(_node_json(getattr(value, f.name)) for f in fields(value) if not f.kw_only)]
     if isinstance(value, tuple):
         return {"tuple": [_node_json(v) for v in value]}
     if isinstance(value, Fraction):
@@ -363,7 +378,11 @@ def _node_json(value: Any) -> Any:
 def _node_from_json(data: Any) -> Any:
     if isinstance(data, list):
         kind = _NODE_KINDS[data[0]]
-        return kind(*(_node_from_json(v) for v in data[1:]))
+        names = [f.name for f in fields(kind) if f.kw_only]
+        spots = data[1]
+        if not isinstance(spots, list) or len(spots) != len(names) or not all(type(v) is int for v in spots):
+            raise ValueError("not the spots of a node")
+        return kind(*(_node_from_json(v) for v in data[2:]), **dict(zip(names, spots)))
     if isinstance(data, dict):
         if "tuple" in data:
             return tuple(_node_from_json(v) for v in data["tuple"])
@@ -441,9 +460,17 @@ def _pos(item: Tree | Token, Token: type) -> tuple[int, int]:  # noqa: N803 (lar
     return getattr(meta, "line", 1), getattr(meta, "column", 1)
 
 
+def _end(item: Tree | Token) -> dict[str, int]:
+    """Where the text of a lark tree (or token) ends, as a node's keyword fields: the line and the
+    column just after it."""
+    where = item if not hasattr(item, "meta") else item.meta
+    return {"end_line": getattr(where, "end_line", None) or 0, "end_column": getattr(where, "end_column", None) or 0}
+
+
 def _to_ast(item: Tree | Token, Token: type) -> Node:  # noqa: N803 (lark's class, imported by parse)
     """Lark tree -> AST (recursive; the depth was bounded before)."""
     line, column = _pos(item, Token)
+    end = _end(item)
     if isinstance(item, Token):  # a bare token where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")
     kind = item.data
@@ -458,37 +485,37 @@ def _to_ast(item: Tree | Token, Token: type) -> Node:  # noqa: N803 (lark's clas
         value: Number = Fraction(text) if "." in text else int(text)
         if isinstance(value, Fraction) and value.denominator == 1:
             value = int(value)
-        return Literal(line, column, value)
+        return Literal(line, column, value, **end)
     if kind == "string":
-        return Literal(line, column, str(ch[0])[1:-1])
+        return Literal(line, column, str(ch[0])[1:-1], **end)
     if kind == "name":
-        return Name(line, column, str(ch[0]))
+        return Name(line, column, str(ch[0]), **end)
     if kind == "seat_fact":
-        return SeatFact(line, column, str(ch[0]), str(ch[1]))
+        return SeatFact(line, column, str(ch[0]), str(ch[1]), **end)
     if kind == "call":
         args = tuple(_to_ast(a, Token) for a in ch[1].children) if len(ch) > 1 else ()
         name = str(ch[0])
-        return (Aggregate if _is_aggregate(name, args) else Call)(line, column, name, args)
+        return (Aggregate if _is_aggregate(name, args) else Call)(line, column, name, args, **end)
     if kind == "list_op":
         items = tuple(_to_ast(a, Token) for a in ch[0].children) if ch else ()
-        return ListOf(line, column, items)
+        return ListOf(line, column, items, **end)
     if kind == "negate":
-        return Unary(line, column, "-", _to_ast(ch[0], Token))
+        return Unary(line, column, "-", _to_ast(ch[0], Token), **end)
     if kind == "not_op":
-        return Unary(line, column, "not", _to_ast(ch[0], Token))
+        return Unary(line, column, "not", _to_ast(ch[0], Token), **end)
     if kind in ("binary", "compare"):
         op_line, op_col = _pos(ch[1], Token)
         op = "^" if str(ch[1]) == "**" else str(ch[1])
-        return Binary(op_line, op_col, op, _to_ast(ch[0], Token), _to_ast(ch[2], Token))
+        return Binary(op_line, op_col, op, _to_ast(ch[0], Token), _to_ast(ch[2], Token), start_line=line, start_column=column, **end)
     if kind in ("or_op", "and_op", "range_op"):
         op = {"or_op": "or", "and_op": "and", "range_op": ".."}[kind]
-        return Binary(line, column, op, _to_ast(ch[0], Token), _to_ast(ch[1], Token))
+        return Binary(line, column, op, _to_ast(ch[0], Token), _to_ast(ch[1], Token), start_line=line, start_column=column, **end)
     if kind == "conditional":
-        return Conditional(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token))
+        return Conditional(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token), **end)
     if kind == "turning_range":
-        return TurningRange(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token))
+        return TurningRange(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token), **end)
     if kind == "each":
-        return Each(line, column, str(ch[0]), _to_ast(ch[2], Token))
+        return Each(line, column, str(ch[0]), _to_ast(ch[2], Token), **end)
     raise AssertionError(f"unknown tree {kind}")
 
 
@@ -514,6 +541,8 @@ class Checked:
 def _start(node: Node) -> tuple[int, int]:
     """Where the text of `node` begins (a binary operation's node sits at its operator)."""
     while isinstance(node, Binary):
+        if node.start_line:
+            return node.start_line, node.start_column
         node = node.left
     return node.line, node.column
 
@@ -560,8 +589,12 @@ def check(
     bound: list[str] = []  # the item names of the map() formulas being checked, innermost last
 
     def bad(node: Node, code: str, message: str, at: tuple[int, int] | None = None) -> Type:
+        """A problem about `node`: about its whole text when `at` is where that begins (or it is not
+        a binary operation), else about the spot `at` or its operator (underlined as it is)."""
         line, column = at or (node.line, node.column)
-        problems.append(ExprProblem(code, message, line, column))
+        whole = (line, column) == _start(node)
+        end_line, end_column = (node.end_line, node.end_column) if whole else (0, 0)
+        problems.append(ExprProblem(code, message, line, column, end_line, end_column))
         return Type.ANY
 
     def want(node: Node, wanted: Type, what: str) -> None:
@@ -846,7 +879,7 @@ def check(
             )
     if expect is not None and result not in (expect, Type.ANY) and not problems:
         problems.append(
-            ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", *_start(tree))
+            ExprProblem("W302", f"this formula gives a {result}, but a {expect} is needed here", *_start(tree), tree.end_line, tree.end_column)
         )
     if problems:
         raise ExprError(problems)

@@ -350,7 +350,10 @@ class _Compiler:
             for p in e.problems:
                 column = p.column + (column_offset if p.line == 1 else 0)
                 where = ref.position_in_value(whole, p.line, column) if ref else self.loaded.where(path)
-                self.findings.append(where.finding(p.code, p.message))
+                end = None
+                if ref and p.end_line:
+                    end = ref.position_in_value(whole, p.end_line, p.end_column + (column_offset if p.end_line == 1 else 0))
+                self.findings.append(where.finding(p.code, p.message, end=end))
             return None
         self.reads |= compiled.names
         roles = compiled.checked.roles if compiled.checked is not None else {}
