@@ -75,6 +75,9 @@ class CompiledHand:
     play_game_random: Callable | None = None
     #: the plain set-up of a hand (`start_hand(g, index)`; False: game.py's `_start_hand` sets it up)
     start_hand: Callable | None = None
+    #: the tricks and scoring of a hand from the first card (`play_tricks(g, choose)`), its
+    #: bidding done by game.py (None when the ruleset's hands are left to the interpreter)
+    play_tricks: Callable | None = None
 
 
 def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
@@ -103,7 +106,9 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
     namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
-    return CompiledHand(source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"))
+    return CompiledHand(
+        source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"), namespace["play_tricks"]
+    )
 
 
 def why_not_compiled(rules: "Ruleset") -> str | None:
@@ -216,6 +221,12 @@ class _Writer:
             "def play_hand_random(g):",
             *start,
             *bodies[True],
+            "def play_tricks(g, choose):",
+            "    # the tricks and the scoring of a hand whose bidding is done (by players that read",
+            "    # their views: game.py), choose[seat](legal) picking each card",
+            *start,
+            *self._play(False),
+            *self._scoring(),
         ]
         if plain is not None and in_locals:
             lines += [
