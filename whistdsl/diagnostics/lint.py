@@ -39,8 +39,9 @@ def lint_path(
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
     language version at the version check. A file the schema rejects gets its schema findings
-    and also the expression findings of its schema-valid parts; the meaning checks need a
-    whole valid ruleset, so they run only when every earlier stage is clean.
+    and also the expression findings of its schema-valid parts, and the checks of the deal when
+    the sections the deal reads are whole; the other meaning checks need a whole valid
+    ruleset, so they run only when every earlier stage is clean.
 
     `settings` (`--set NAME=VALUE` texts) sets parameters: the meaning checks try only those
     values of them. Raises SettingError when a setting does not fit the ruleset's parameters.
@@ -194,13 +195,14 @@ def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
     from ..rules.check import expression_findings
     from ..rules.validate import schema_valid_part
 
-    valid = schema_valid_part(loaded)
+    left_out: list[tuple] = []
+    valid = schema_valid_part(loaded, left_out)
     if valid is None:
         return []
     running = loaded.data.get("running")
     parameters = loaded.data.get("parameters")
     return expression_findings(
-        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else ()
+        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else (), left_out
     )
 
 
