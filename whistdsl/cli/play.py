@@ -359,7 +359,7 @@ class TableTalk:
         g = self.game
         self.console.print()
         if self.console.is_terminal:
-            self.console.print(fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
+            print_sheet(self.console, fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
             return
         names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
