@@ -231,6 +231,29 @@ def resolve_ruleset_argument(argument: str) -> Path | None:
     return bundled if bundled is not None or not exists else p
 
 
+def extended_base(argument: str | Path, root: Path | None = None) -> tuple[Path, Path | None] | None:
+    """The ruleset that a ruleset given on the command line (a path or a bundled name) names in
+    its `extends:`: the file, with the folder its own `extends:` may lead into (None: its own,
+    as for a bundled ruleset), or None when it extends nothing. Raises what `load_rules` raises
+    when the ruleset itself does not load."""
+    path = resolve_ruleset_argument(str(argument))
+    if path is None:
+        raise FileNotFoundError(str(argument))
+    check_regular_file(path)
+    try:
+        loaded = load_ruleset(path, _display(path), root)
+    except LoadError as e:
+        raise RulesetError(LintResult(_display(path), e.findings, None, _sources_of_findings(e.findings, e.documents))) from None
+    own = (loaded.layers[0] if loaded.layers else loaded).data
+    target = own.get("extends") if isinstance(own, dict) else None
+    if not isinstance(target, str):
+        return None
+    where = ExtendsRoot.for_ruleset(path, root)
+    base = where.target(target, path)  # followed once already, by load_ruleset
+    bundled = os.path.realpath(base).startswith(where.bundled.rstrip(os.sep) + os.sep)
+    return base, None if bundled else Path(where.folder)
+
+
 class RulesetError(Exception):
     """A ruleset that does not lint clean; carries the lint result."""
 
