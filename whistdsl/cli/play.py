@@ -977,11 +977,12 @@ def _say_stopped(message: str) -> None:
 def _kept_writer(game: Game, kinds: list[str]) -> RecordWriter | None:
     """A writer of the game's record into the kept-games folder, or None (said) when the folder
     cannot be made or written: the game is then played unkept, never refused."""
-    from ..records.kept import games_dir, new_game_path
+    from ..records.kept import games_dir, new_game_path, prune
 
     try:
         writer = RecordWriter(new_game_path(game.rules.name), game, kinds)
         writer.update(force=True)
+        prune()  # the newest finished games stay, and every unfinished one (this one too)
         return writer
     except (OSError, WriteError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
