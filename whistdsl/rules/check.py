@@ -101,8 +101,8 @@ class _Compiler:
         self.loaded = loaded
         self.data = loaded.data
         self.findings: list[Finding] = []
-        #: the top keys of the ruleset that have a finding ("" for one about the whole file): the
-        #: checks of the deal run despite findings only when none is in a key the deal reads
+        #: the top keys of the ruleset that have an error ("" for one about the whole file): the
+        #: checks of the deal run despite errors only when none is in a key the deal reads
         self.sections: set[str] = set()
         running = self.data.get("running") or {}
         names = tuple(running) if running_names is None else tuple(running_names)
@@ -280,7 +280,8 @@ class _Compiler:
         return node
 
     def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error") -> None:
-        self.sections.add(str(path[0]) if path else "")
+        if severity == "error":
+            self.sections.add(str(path[0]) if path else "")
         self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity))
 
     def errors(self) -> int:
@@ -290,7 +291,8 @@ class _Compiler:
         """A finding about several values (the subject first), reported at the one written in the
         most derived file of the `extends` chain: the file that made the conflict. The message
         names where the others are, when they are in other files."""
-        self.sections.update(str(p[0]) if p else "" for p in paths)
+        if severity == "error":
+            self.sections.update(str(p[0]) if p else "" for p in paths)
         present = [p for p in dict.fromkeys(tuple(p) for p in paths) if self.get(p) is not None or self._removed(p)]
         if not present:
             present = [tuple(paths[0])]
@@ -404,7 +406,7 @@ class _Compiler:
         return under[-1] if under else ""
 
     def deal_untouched(self) -> bool:
-        """No finding so far is in a key the deal reads (so the deal can be checked alone)."""
+        """No error so far is in a key the deal reads (so the deal can be checked alone)."""
         return not any(k == "" or k in _DEAL_KEYS for k in self.sections)
 
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
@@ -885,6 +887,8 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
             c.report(("parameters", p.name), "W209", f"parameter `{p.name}` is not read by any formula: setting it changes nothing", key=True, severity="warning")
     _check_fixed(c, rules)
     if c.errors():
+        if c.deal_untouched():
+            check_deal(c, rules)  # an error in the decisions or the scoring hides nothing of the deal
         return rules
     tried, complete = parameter_cases(rules.parameters, chosen or {})
     binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
