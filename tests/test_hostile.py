@@ -1,32 +1,28 @@
-"""The hostile corpus: every folder of tests/hostile/ is one stranger's input, run as a process.
+"""The hostile corpus: every folder of tests/hostile/ is one stranger's input, run as a process
+(`python -m whistdsl`, forked by tests/cli_runner.py: the same bytes, a process of its own).
 
 See tests/hostile/README.md for a case's format. Each case must end with its expected exit code
-and message, within its timeout and a 2 GB memory cap, never with a traceback, and without a raw
-control character in anything it prints.
+and message, within its timeout and a 2 GB memory cap (of its own, over what the fork starts
+with), never with a traceback, and without a raw control character in anything it prints.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import resource
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_runner import whistdsl
 
 HOSTILE = Path(__file__).parent / "hostile"
 CASES = sorted(p.parent for p in HOSTILE.glob("*/case.yaml"))
 MEMORY_CAP = 2 * 1024**3
 #: C0 controls except tab and newline, DEL and C1 controls: none may be printed raw.
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _cap_memory() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
 def _setup(work: Path, steps: list[dict]) -> None:
@@ -65,20 +61,10 @@ def test_hostile_input_gets_a_clear_answer(case: Path, tmp_path: Path):
     work = tmp_path / case.name
     shutil.copytree(case, work, symlinks=True)
     _setup(work, spec.get("setup"))
-    env = dict(os.environ, COLUMNS="100", NO_COLOR="1", PYTHONIOENCODING="utf-8")
-    env.pop("FORCE_COLOR", None)
+    env = {"COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "FORCE_COLOR": None}
     stdin = spec.get("stdin")
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "whistdsl", *map(str, spec["args"])],
-            cwd=work,
-            input=stdin.encode("utf-8", "surrogatepass") if stdin is not None else None,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            timeout=spec.get("timeout", 30),
-            env=env,
-            preexec_fn=_cap_memory,
-        )
+        done = whistdsl(*spec["args"], cwd=work, input=stdin, timeout=spec.get("timeout", 30), env=env, memory_cap=MEMORY_CAP)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{case.name}: no answer within {spec.get('timeout', 30)} s (a hang)")
     out = done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")

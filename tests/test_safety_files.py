@@ -19,10 +19,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import cli_runner
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -50,14 +50,8 @@ SECRET = "SECRET-LINE: [this would be a YAML error\n"
 
 
 def whistdsl(*args: object, cwd: Path, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "whistdsl", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
+    """`python -m whistdsl ARGS` as a process (forked: tests/cli_runner.py), its output as text."""
+    done = cli_runner.whistdsl(*args, cwd=cwd, text=True, timeout=timeout)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
 

@@ -16,11 +16,11 @@ import re
 import resource
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
+from cli_runner import whistdsl
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
@@ -45,20 +45,16 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u
 
 
 def run(*args: str, cwd: Path, limit_file_size: int | None = None) -> subprocess.CompletedProcess[str]:
-    """`python -m whistdsl ARGS` as a process; with `limit_file_size`, no file it writes may grow
-    past that many bytes (a full disk, as far as the command can tell)."""
+    """`python -m whistdsl ARGS` as a process (forked: tests/cli_runner.py); with `limit_file_size`,
+    no file it writes may grow past that many bytes (a full disk, as far as the command can tell)."""
 
     def limit() -> None:  # pragma: no cover - runs in the child
         if limit_file_size is not None:
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
 
-    env = dict(os.environ, COLUMNS="100", NO_COLOR="1", PYTHONIOENCODING="utf-8")
-    env.pop("FORCE_COLOR", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "whistdsl", *args], cwd=cwd, env=env, capture_output=True,
-        stdin=subprocess.DEVNULL, timeout=120, preexec_fn=limit,
-    )
+    env = {"COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "FORCE_COLOR": None}
+    done = whistdsl(*args, cwd=cwd, env=env, timeout=120, preexec_fn=limit)
     out = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
     assert "Traceback" not in out.stdout + out.stderr, out.stderr
     return out
