@@ -13,6 +13,22 @@ module's asserts again (a third of a second a process, seconds a worker). The su
 bytecode instead, outside the source tree (PYTHONPYCACHEPREFIX, a folder in the temporary
 directory), so the tree stays as clean as the variable asks.
 
+The bundled rulesets are compiled once per worker (`_compile_bundled_once`): hundreds of tests
+play, score, explain or replay each of them, and checking a ruleset (lint's exhaustive meaning
+checks) costs more than most of those tests' own work. Only an input that is exactly a bundled
+file's text, with the same merged data and settings, is kept; everything else is compiled every
+time; a command forked by tests/cli_runner.py compiles for itself, as the process it stands for
+would. WHISTDSL_TESTS_COMPILE_EVERY_TIME=1 turns the keeping off.
+
+typer's CliRunner builds whistdsl's click group anew for every `runner.invoke(app, ...)` (all of
+its commands, read from their signatures: more than many commands' own work); a process builds
+it once. `_build_the_command_line_once` keeps the group built the first time, per worker, for
+whistdsl's own app (another Typer app is built every time, as before).
+
+Commands run as processes (`python -m whistdsl`) are forked by tests/cli_runner.py (one helper,
+`whistdsl(*args, cwd=, env=, input=)`, documented there), which answers what the process would,
+byte for byte, at a fraction of a new interpreter's start-up.
+
 whistdsl's per-user cache (whistdsl/cache.py) lives in a temporary folder for the whole run, never
 in the home folder, so tests neither read a stale entry nor leave any behind; the commands tests
 run as processes inherit it. The kept games of `whistdsl play` (whistdsl/records/kept.py) go to a
@@ -66,6 +82,58 @@ SLOW = frozenset(
 )
 
 
+def _compile_bundled_once() -> None:
+    """Keep, for this worker, what `compile_ruleset` answers for a bundled ruleset (see the
+    module's docstring). The Ruleset is frozen; the findings list is copied for each caller, and
+    a change to the one mutable part, the merged data (`source`), fails the test that made it."""
+    if os.environ.get("WHISTDSL_TESTS_COMPILE_EVERY_TIME"):
+        return
+    from whistdsl.resources import bundled_rulesets
+    from whistdsl.rules import check
+
+    compile_ruleset = check.compile_ruleset
+    bundled = {path.read_text(encoding="utf-8") for path in bundled_rulesets().values()}
+    kept: dict[tuple, tuple] = {}
+    worker = os.getpid()
+
+    def compile_once(loaded, settings=()):
+        texts = tuple((d.path, d.text) for d in loaded.documents)
+        if os.getpid() != worker or not texts or not all(text in bundled for _, text in texts):
+            return compile_ruleset(loaded, settings)
+        key = (texts, repr(loaded.data), tuple(settings))
+        if key not in kept:
+            rules, findings = compile_ruleset(loaded, settings)
+            kept[key] = rules, findings, repr(rules.source) if rules is not None else ""
+        rules, findings, source = kept[key]
+        if rules is not None and repr(rules.source) != source:  # shared: a test that changes it would change the others'
+            raise AssertionError(f"a test changed the merged data of the bundled ruleset {rules.name!r} in place")
+        return rules, list(findings)
+
+    compile_once.__wrapped__ = compile_ruleset  # type: ignore[attr-defined]
+    compile_once.__doc__ = compile_ruleset.__doc__
+    check.compile_ruleset = compile_once
+
+
+def _build_the_command_line_once() -> None:
+    """typer.testing's CliRunner.invoke(app) builds the click group of whistdsl's app once (see
+    the module's docstring)."""
+    import typer.testing
+
+    from whistdsl.cli.commands import app
+
+    get_command = typer.testing._get_command
+    built = []
+
+    def get_command_once(typer_instance):
+        if typer_instance is not app:
+            return get_command(typer_instance)
+        if not built:
+            built.append(get_command(app))
+        return built[0]
+
+    typer.testing._get_command = get_command_once
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the SLOW tests, and leave out every slow test unless `--slow` (or a `-m` of one's own) asks for it."""
     for item in items:
@@ -100,6 +168,8 @@ def _keep_bytecode_outside_the_tree() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     _keep_bytecode_outside_the_tree()
+    _compile_bundled_once()
+    _build_the_command_line_once()
     if not config.pluginmanager.has_plugin("xdist"):
         config.addinivalue_line("markers", "xdist_group(name): tests that pytest-xdist runs in one worker (here: all run in one process)")
 

@@ -39,7 +39,7 @@ SAMPLE = [
     ("lint-missing", ["lint", "no-such.yaml"], PLAIN, None),
     ("lint-colour", ["lint", "bad.yaml"], {"COLUMNS": "100", "NO_COLOR": None, "PYTHONIOENCODING": "utf-8"}, None),
     ("lint-ascii", ["lint", "house.yaml"], {**PLAIN, "PYTHONIOENCODING": "ascii"}, None),
-    ("list", ["list"], PLAIN, None),
+    ("reference", ["reference"], PLAIN, None),
     ("explain", ["explain", "serbian"], PLAIN, None),
     ("score", ["score", "romanian", "--players", "4"], PLAIN, None),
     ("watch", ["play", RULESETS / "serbian.yaml", "--watch", "--seed", "3"], PLAIN, None),
