@@ -11,6 +11,7 @@ actions and rule errors read the same from both, and a formula written out as Py
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from fractions import Fraction
@@ -24,7 +25,7 @@ from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction, RuleError
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
-from whistdsl.language.expression import EvalError, formula
+from whistdsl.language.expression import MAX_NUMBER, EvalError, formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.resources import bundled_rulesets
 
@@ -122,28 +123,61 @@ def test_the_compiled_hand_really_plays_the_hands():
 
 
 def test_random_games_run_in_one_generated_loop():
-    # random players: the generated game loop is entered once, and sets up every later hand itself
+    # random players: the generated game loop is entered once, and sets up every later hand
+    # itself (game.py's _start_hand sets up the first hand only, when the game is made)
     rules = load_rules("romanian")
-    compiled = table_facts(rules, 4).compiled
-    space = compiled.play_game_random.__globals__
-    real_start = space["start_hand"]
-    started = []
+    facts = table_facts(rules, 4)
+    original = facts.compiled
+    entered, set_up = [], []
+    real_loop, real_start = original.play_game_random, Game._start_hand
 
-    def spy(g, index):
-        plain = real_start(g, index)
-        started.append((index, plain))
-        return plain
+    def loop(g):
+        entered.append(g.index)
+        return real_loop(g)
 
-    space["start_hand"] = spy
+    def start(g, index, reuse_hands=False):
+        set_up.append(index)
+        return real_start(g, index, reuse_hands)
+
+    facts.__dict__["compiled"] = dataclasses.replace(original, play_game_random=loop)
+    Game._start_hand = start
     try:
         for seed in (1, 2):  # the second game finds every hand's set-up worked out
-            started.clear()
+            entered.clear()
+            set_up.clear()
             game = Game(rules, players=4, seed=seed)
             play_out(game, [RandomPlayer() for _ in range(4)])
     finally:
-        space["start_hand"] = real_start
+        facts.__dict__["compiled"] = original
+        Game._start_hand = real_start
     assert game.over and len(game.history) == 24
-    assert started == [(index, True) for index in range(1, 24)]
+    assert entered == [0] and set_up == [0]
+
+
+def test_the_game_loop_leaves_the_position_the_interpreter_leaves():
+    # at the game's end, and where the loop hands a hand to game.py (another kind of hand, a
+    # forehead hand, a set-up game.py works out), every attribute of the game is the same as
+    # after the interpreter's game: nothing the loop kept in locals is left unwritten
+    for name, n in (("romanian", 4), ("romanian", 6), ("serbian", 5), ("kachuful", 5), ("oh-hell", 4), ("romanian-forehead", 4)):
+        rules = bundled(name)
+        for seed in (0, 5):
+            games = []
+            for compiled in (True, False):
+                game = Game(rules, players=n, seed=seed)
+                game.use_compiled = compiled
+                play_out(game, [RandomPlayer() for _ in range(n)])
+                games.append(game)
+            ours, theirs = (position(g) for g in games)
+            assert ours == theirs, (name, n, seed)
+
+
+def position(game: Game) -> dict:
+    """Every attribute of `game`, the generator's state for the generator, and the last hand's
+    tricks as a list (the compiled hand keeps them flat, equal to the tuple of its Tricks); not
+    the scratch env the interpreter's bidding limits fill and the compiled hand never needs."""
+    attributes = dict(vars(game), rng=game.rng.getstate(), tricks=list(game.tricks))
+    del attributes["use_compiled"], attributes["_bid_scratch"]
+    return attributes
 
 
 def test_the_plain_set_up_leaves_the_position_game_py_leaves():
@@ -221,6 +255,23 @@ def test_a_bidding_limit_leaving_no_bid_is_the_same_rule_error_compiled(tmp_path
     rules = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nbidding:\n  allowed: played < 2\n")
     (c_kind, c_text, _), (i_kind, i_text, _) = both_ways(rules, 4, 5, lambda: [RandomPlayer() for _ in range(4)])
     assert c_kind is i_kind is RuleError and c_text == i_text and "no legal bid" in c_text
+
+
+def test_totals_near_the_number_limit_stop_with_the_interpreters_rule_error():
+    # the game loop leaves out the limit's check on each total where its points cannot reach it
+    # in the rest of the game; a game whose totals are already near the limit (set here) is
+    # checked hand by hand, and stops with the same rule error, after the same hands
+    rules = load_rules("romanian")
+    out = []
+    for compiled in (True, False):
+        game = Game(rules, players=4, seed=2)
+        game.use_compiled = compiled
+        game.totals = [MAX_NUMBER - 40] * 4
+        with pytest.raises(RuleError) as e:
+            play_out(game, [RandomPlayer() for _ in range(4)])
+        out.append((str(e.value), game.history))
+    assert out[0] == out[1] and "number limit" in out[0][0]
+    assert 0 < len(out[0][1]) < 24
 
 
 def test_an_illegal_choice_is_refused_with_the_interpreters_words():

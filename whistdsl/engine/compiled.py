@@ -27,10 +27,10 @@ import keyword
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..language.codegen import HELPERS, Untranslatable, python_source
+from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
-from .state import Phase, PlayedTricks, Trick
+from .state import DealtCards, Phase, PlayedTricks, Trick
 from .trump import ON_TABLE
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
         SUIT_OF=SUIT_OF,
         Trick=Trick,
         PlayedTricks=PlayedTricks,
+        DealtCards=DealtCards,
         new_trick=tuple.__new__,
         PLAY=Phase.PLAY,
         BIDDING=Phase.BIDDING,
@@ -97,7 +98,9 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
         SPECIAL=SPECIAL,
         ON_TABLE=ON_TABLE,
     )
-    namespace.update(writer.constants)
+    from .game import HandResult  # loaded by now: the facts holding this hand are a Game's
+
+    namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
     return CompiledHand(source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"))
@@ -117,6 +120,12 @@ def why_not_compiled(rules: "Ruleset") -> str | None:
         if present:
             return f"its hands have {what}"
     return None
+
+
+def _indent(lines: list[str], by: int) -> list[str]:
+    """`lines` of source, indented `by` more spaces."""
+    pad = " " * by
+    return [pad + line if line else line for line in lines]
 
 
 class _Writer:
@@ -166,8 +175,12 @@ class _Writer:
         bodies = {}
         for random in (True, False):
             bodies[random] = [*self._bidding(random), *self._play(random), *self._scoring()]
+        in_locals = self._in_locals()  # before the set-up: the hand's own names, bound per hand
+        loop_body = [*self._bidding(True, in_locals), *self._play(True, in_locals)]
         plain = self._plain_setup()
-        if plain is not None:
+        if plain is not None and in_locals:
+            loop_body += self._scoring(close=self._close_in_locals(), leave="break", in_locals=True)
+        elif plain is not None:
             close = None if rules.end is not None else [  # `end`: game.py's _close_hand asks it after each hand
                 "    index = g.index",
                 "    if index + 1 < len(g.plan) and not g.stop_after_hand:  # the next hand of the schedule",
@@ -177,8 +190,8 @@ class _Writer:
                 "    else:",
                 "        g._close_hand(points, bonuses, totals_after, running_after)",
             ]
-            loop_body = [*self._bidding(True), *self._play(True), *self._scoring(close=close, leave="continue")]
-        binds = [f"    {local} = E[{name!r}]" for name, local in sorted(self.hand_names.items())]
+            loop_body += self._scoring(close=close, leave="continue")
+        binds = self._binds()
         start = [
             "    rnd = g.rng.random",
             "    size = g.hand_size",
@@ -204,7 +217,31 @@ class _Writer:
             *start,
             *bodies[True],
         ]
-        if plain is not None:
+        if plain is not None and in_locals:
+            lines += [
+                "def play_game_random(g):",
+                "    # this hand and the next ones, at random. The position is kept in locals from hand",
+                "    # to hand and written back to g where anything else may look: at the game's end,",
+                "    # at a hand game.py sets up or scores, at a rule error",
+                "    while True:",
+                "        if g.phase != BIDDING or g.bid_log or g.kind.view == 'forehead':",
+                "            return",
+                *(
+                    [
+                        "        if not all(type(t) is int and -TOTALS_ROOM < t < TOTALS_ROOM for t in g.totals):",
+                        "            g.play_hand_unobserved(None)  # totals near the number limit: each hand's checked",
+                        "            continue",
+                    ]
+                    if "TOTALS_ROOM" in self.constants
+                    else []
+                ),
+                *_indent(self._read_position(), 4),
+                "        while True:  # a hand, from its bidding; `break`: the position is g's again",
+                *_indent(binds, 8),
+                *_indent(loop_body, 8),
+                *plain,
+            ]
+        elif plain is not None:
             lines += [
                 "def play_game_random(g):",
                 "    # this hand and the next ones, at random, while each begins its bidding with a",
@@ -212,10 +249,169 @@ class _Writer:
                 "    while True:",
                 "        if g.phase != BIDDING or g.bid_log or g.kind.view == 'forehead':",
                 "            return",
-                *["    " + line for line in start + loop_body],
+                *_indent(start + loop_body, 4),
                 *plain,
             ]
         return "\n".join(lines) + "\n"
+
+    def _binds(self) -> list[str]:
+        """The names formulas read of the hand's env, bound to locals at the hand's start."""
+        return [f"    {local} = E[{name!r}]" for name, local in sorted(self.hand_names.items())]
+
+    def _in_locals(self) -> bool:
+        """Whether the game loop keeps the position in locals from hand to hand: when every part
+        of a hand is written out (the interpreter's parts read the position from g)."""
+        rules = self.rules
+        if rules.first_lead_choice is not None or not rules.standard_tricks or rules.has_decisions:
+            return False
+        if rules.points is None or rules.scores_in_passes:
+            return False
+        formulas = [f for f in (rules.allowed, *(k.allowed for k in rules.kinds.values())) if f is not None]
+        if any(k.allowed is not None for k in rules.kinds.values()):
+            return False
+        probe = _Writer(rules, self.players)  # can the limits and the scoring be written out?
+        try:
+            for f in formulas:
+                probe._source(f, {})
+            for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)):
+                if f is not None:
+                    probe._source(f, {})
+        except Untranslatable:
+            return False
+        return True
+
+    #: the position a hand's set-up leaves, held in locals of the game loop (`_read_position`
+    #: reads them of g, `_write_position` writes them back): the attribute and its local
+    _POSITION = (
+        ("index", "index"),
+        ("setup", "setup"),
+        ("dealer", "dealer"),
+        ("rotation_dealer", "rotation_dealer"),
+        ("sitting_out", "sitting_out"),
+        ("bidding_order", "order"),
+        ("position", "position"),
+        ("play_orders", "play_orders"),
+        ("leader", "first_leader"),
+        ("deck", "d"),
+        ("dealt", "dealt"),
+        ("turn_up", "turn_up"),
+        ("turn_up_place", "turn_up_place"),
+        ("trump_from", "trump_from"),
+        ("hand_size", "size"),
+        ("trump", "trump"),
+        ("bids", "bids"),
+        ("bid_log", "bid_log"),
+        ("taken", "taken"),
+    )
+
+    def _read_position(self) -> list[str]:
+        """The game loop's entry: the position of g (a hand at the start of its bidding) in locals."""
+        return [
+            "    rng = g.rng",
+            "    rnd = rng.random",
+            "    hands = g.hands",
+            "    history = g.history",
+            "    plan = g.plan",
+            "    first_dealer = g.first_dealer",
+            "    kind = g.kind",
+            "    mark = kind.mark",
+            "    deals = g.deals",
+            "    scheduled = g.scheduled_hands",
+            "    keep_states = g.keep_rng_states",
+            "    totals = g.totals",
+            "    running = g.running",
+            *[f"    {local} = g.{attribute}" for attribute, local in self._POSITION],
+            "    cached = (g.hand_env, g._bid_hand_key, g._score_hand_key)",
+            "    E = cached[0]",
+            "    p = plan[index]",
+        ]
+
+    def _write_position(self, played: bool = False) -> list[str]:
+        """The game loop's locals back to g: the position game.py's `_start_hand` leaves (the
+        bids, bid log and tricks taken are the lists the hand fills); `played`: the position once
+        the hand's tricks are played (game.py's `_begin_play`, then the last trick), with the
+        totals from before this hand's scores."""
+        return [
+            *[f"    g.{attribute} = {local}" for attribute, local in self._POSITION],
+            "    g.hand_env, g._bid_hand_key, g._score_hand_key = cached",
+            "    g._bid_scratch = None",
+            "    g._legal_bids_cache = None",
+            "    g.trick = []",
+            "    g._legal_cache = None",
+            *(
+                [
+                    "    g.bids_so_far = so_far",
+                    "    g.tricks = tricks",
+                    "    g.phase = PLAY",
+                    "    g.decision = None",
+                    "    g.to_act = first_leader",
+                    "    g.trick_order = play_orders[first_leader]",
+                    "    g.totals = totals",
+                    "    g.running = running",
+                ]
+                if played
+                else ["    g.bids_so_far = 0", "    g.tricks = []", "    g.phase = BIDDING", "    g.to_act = order[0]"]
+            ),
+        ]
+
+    def _totals_room(self) -> int | None:
+        """How large the totals may be at the game loop's entry for no hand's total to reach the
+        number limit in the rest of the game, when each hand's points (and bonus) are provably
+        whole numbers of a known size (language/codegen.py `whole_number_bound`); else None."""
+        rules = self.rules
+        each = [whole_number_bound(f, SMALL_NAMES) for f in (rules.points, rules.bonus) if f is not None]
+        if not each or None in each:
+            return None
+        from .table import table_facts
+
+        facts = table_facts(rules, self.players)
+        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
+        return room if room > 0 else None
+
+    def _close_in_locals(self) -> list[str]:
+        """The hand's end in the game loop: its result in the history (as game.py's
+        `_record_hand` builds it), then the next hand's set-up in locals, or the position
+        written back and game.py goes on (the end of the game, a hand it sets up)."""
+        return [
+            "    history.append(",
+            "        new_result(",
+            "            HandResult,",
+            "            (",
+            "                p.number, p.size, p.kind, mark, setup.extra, dealer, sitting_out, trump, turn_up, dealt,",
+            "                tuple(bid_log), tricks, tuple(taken), tuple(points), tuple(bonuses), tuple(totals_after),",
+            "                tuple(running_after), rng.getstate() if keep_states else None, SPECIALS,",
+            "                (), (), (), (), None, 0, trump_from,",
+            "            ),",
+            "        )",
+            "    )",
+            "    nxt = index + 1",
+            "    if END is None and nxt < len(plan) and not g.stop_after_hand:",
+            "        p_next = plan[nxt]",
+            "        setup_next = SETUPS.get(nxt)",
+            "        if not (setup_next is None or setup_next.plan is not p_next or kind.name != p_next.kind or deals or nxt >= scheduled):",
+            *(
+                [
+                    "            kept = NO_TRUMP_KEPT.get(nxt)  # trump.none_when, asked before the deal",
+                    "            none_first = kept[1] if kept is not None and kept[0] is setup_next else None",
+                    "        else:",
+                    "            none_first = None",
+                    "        if none_first is not None:",
+                ]
+                if self.rules.trump_none_when is not None
+                else ["            none_first = False"]
+            ),
+            "            totals = totals_after",
+            "            running = running_after",
+            "            index, p, setup = nxt, p_next, setup_next",
+            *_indent(self._setup_lines(), 8),
+            "            continue",
+            "    # the position written back: game.py goes on from here",
+            *self._write_position(played=True),
+            "    g.totals = totals_after",
+            "    g.running = running_after",
+            "    g._next_hand()",
+            "    break",
+        ]
 
     # ------------------------------------------------------------ the set-up of a hand
 
@@ -239,7 +435,8 @@ class _Writer:
             "    # game.py _start_hand's plain case; False (having drawn nothing): game.py sets the hand up",
             "    p = g.plan[index]",
             "    setup = SETUPS.get(index)",
-            "    if setup is None or setup.plan is not p or g.kind.name != p.kind or g.deals or index >= g.scheduled_hands:",
+            "    kind = g.kind",
+            "    if setup is None or setup.plan is not p or kind.name != p.kind or g.deals or index >= g.scheduled_hands:",
             "        return False",
         ]
         if none_when is not None:
@@ -250,21 +447,44 @@ class _Writer:
                 "    none_first = kept[1]",
             ]
         lines += [
-            "    g.index = index",
-            "    g.setup = setup",
-            f"    dealer = g.dealer = g.rotation_dealer = (g.first_dealer + {rules.deal_direction} * index) % {n}",
-            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g._table(dealer, setup.dealer_sits_out)",
-            "    g.sitting_out = table.sitting_out",
-            "    order = g.bidding_order = table.bidding_order",
-            "    g.position = table.position",
-            "    g.play_orders = table.play_orders",
-            "    g.leader = table.first_leader",
-            "    size = p.size",
-            "    rnd = g.rng.random",
-            "    # the deal: a partial Fisher-Yates shuffle, each card to its seat as it is drawn (trump.py deal_from)",
-            "    d = g.deck = list(FULL_DECK)",
+            "    first_dealer = g.first_dealer",
             "    hands = g.hands",
-            f"    dealt = [()] * {n}",
+            "    rnd = g.rng.random",
+            *self._setup_lines(),
+            *self._write_position(),
+            "    return True",
+            "",
+        ]
+        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+
+        facts = table_facts(rules, n)
+        self.constants.update(
+            ORDERS=facts.orders,
+            SETUPS=facts.setups,
+            NO_TRUMP_KEPT=facts.no_trump,
+            HAND_ENVS=facts.hand_envs,
+            FULL_DECK=facts.deck,
+            DECK_SIZE=len(facts.deck),
+            END=rules.end,
+            SPECIALS=rules.specials,
+        )
+        return lines
+
+    def _setup_lines(self) -> list[str]:
+        """A plain hand's set-up into locals (`_POSITION`): hand `index` of the plan (`p`), its
+        `setup`, and `none_first` (trump.none_when asked before the deal) already found."""
+        rules, n = self.rules, self.players
+        lines = [
+            f"    dealer = rotation_dealer = (first_dealer + {rules.deal_direction} * index) % {n}",
+            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g._table(dealer, setup.dealer_sits_out)",
+            "    sitting_out = table.sitting_out",
+            "    order = table.bidding_order",
+            "    position = table.position",
+            "    play_orders = table.play_orders",
+            "    first_leader = table.first_leader",
+            "    size = p.size",
+            "    # the deal: a partial Fisher-Yates shuffle, each card to its seat as it is drawn (trump.py deal_from)",
+            "    d = list(FULL_DECK)",
             "    i = 0",
             "    for seat in table.deal_order:",
             "        h = hands[seat]",
@@ -276,8 +496,7 @@ class _Writer:
             "            d[i] = c",
             "            h[SUIT_OF[c]].append(c)",
             "        i = first + size",
-            "        dealt[seat] = tuple(d[first:i])",
-            "    g.dealt = tuple(dealt)",
+            f"    dealt = DealtCards(d, table.deal_order, size, {n})  # each seat's cards read off the deck when asked",
             "    # version 1 turns the next card whenever one is left (trump.py draw)",
             "    turned = None",
             "    if i < DECK_SIZE:",
@@ -285,11 +504,10 @@ class _Writer:
             "        turned = d[j]",
             "        d[j] = d[i]",
             "        d[i] = turned",
-            "    g.turn_up = None",
-            "    g.turn_up_place = ''",
-            "    g.trump_from = ''",
+            "    turn_up = None",
+            "    turn_up_place = ''",
+            "    trump_from = ''",
         ]
-        find = []
         if rules.trump_cycle:
             self.constants["CYCLE"] = tuple(suit_number(s) for s in rules.trump_cycle)
             find = ["trump = CYCLE[(p.number - 1) % len(CYCLE)]"]
@@ -299,47 +517,33 @@ class _Writer:
                 "    trump = NO_TRUMP",
                 "else:",
                 "    trump = NO_TRUMP if SUIT_OF[turned] == SPECIAL else SUIT_OF[turned]",
-                "    g.turn_up = turned",
-                "    g.turn_up_place = ON_TABLE",
+                "    turn_up = turned",
+                "    turn_up_place = ON_TABLE",
             ]
         else:
             find = ["trump = NO_TRUMP"]
-        if none_when is not None:
+        if rules.trump_none_when is not None:
             lines += ["    if none_first:", "        trump = NO_TRUMP", "    else:", *["        " + line for line in find]]
         else:
             lines += ["    " + line for line in find]
         lines += [
-            "    g.hand_size = size",
+            f"    bids = [None] * {n}",
+            "    bid_log = []",
+            f"    taken = [0] * {n}",
             "    # the hand's env, as game.py _set_trump keeps it per (hand, trump)",
             "    cached = HAND_ENVS.get((index, trump))",
-            "    if cached is None:",
+            "    if cached is None:  # the first game at this table to reach it: game.py works it out",
+            *[f"        g.{attribute} = {local}" for attribute, local in self._POSITION],
             "        g._set_trump(trump)",
-            "    else:",
-            "        g.trump = trump",
-            "        g.hand_env, g._bid_hand_key, g._score_hand_key = cached",
-            "        g._bid_scratch = None",
-            "        g._legal_bids_cache = None",
-            f"    g.bids = [None] * {n}",
-            "    g.bid_log = []",
-            "    g.bids_so_far = 0",
-            f"    g.taken = [0] * {n}",
-            "    g.tricks = []",
-            "    g.trick = []",
-            "    g.phase = BIDDING",
-            "    g.to_act = order[0]",
-            "    g._legal_cache = None",
-            "    return True",
-            "",
+            "        cached = (g.hand_env, g._bid_hand_key, g._score_hand_key)",
+            "    E = cached[0]",
         ]
-        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
-
-        facts = table_facts(rules, n)
-        self.constants.update(ORDERS=facts.orders, SETUPS=facts.setups, NO_TRUMP_KEPT=facts.no_trump, HAND_ENVS=facts.hand_envs, FULL_DECK=facts.deck, DECK_SIZE=len(facts.deck))
         return lines
 
     # ------------------------------------------------------------ bidding
 
-    def _bidding(self, random: bool) -> list[str]:
+    def _bidding(self, random: bool, in_locals: bool = False) -> list[str]:
+        """The bidding (`in_locals`: in the game loop, which writes the position back itself)."""
         rules = self.rules
         formulas = [f for f in (rules.allowed, *(k.allowed for k in rules.kinds.values())) if f is not None]
         kinds_differ = any(k.allowed is not None for k in rules.kinds.values())
@@ -371,23 +575,37 @@ class _Writer:
             self.constants["ALL_BIDS"] = _AllBids()
             lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
         elif test is not None:
-            # the limits are pure: the legal bids are remembered by the values they read
+            # the limits are pure: the legal bids are remembered by the values they read, in
+            # two steps: this hand's memo (by what is the same for every bid of the hand), then
+            # the bid's entry in it (by what changes from bid to bid)
             read = sorted(set().union(*(f.names for f in formulas)) - {"bid"})
-            key = "".join(f"{own.get(name) or self.hand_names[name]}, " for name in read)
+            per_bid = [name for name in read if name in own]
+            per_hand = "".join(f"{self.hand_names[name]}, " for name in read if name not in own)
             self.constants["LEGAL_BIDS"] = Memo(4096)
+            if set(per_bid) <= self._BY_TURN:  # a whole number: the bids so far, and the turn
+                key = f"so_far * {self.players} + k"
+            else:
+                key = "(" + "".join(f"{own[name]}, " for name in per_bid) + ")"
+            lines[-1:-1] = [
+                f"    hand_key = (size, last, {per_hand})",
+                "    legal_of = LEGAL_BIDS.get(hand_key)",
+                "    if legal_of is None:",
+                "        legal_of = LEGAL_BIDS.keep(hand_key, {})",
+            ]
             lines += [
-                f"        key = (size, {key})",
-                "        legal = LEGAL_BIDS.get(key)",
+                f"        key = {key}",
+                "        legal = legal_of.get(key)",
                 "        if legal is None:",
                 "            try:",
                 f"                legal = [b for b in range(size + 1) if {test}]",
                 "            except EvalError:",
                 "                legal = None",
                 "            if not legal:  # the interpreter reports the rule error, naming the formula",
+                *(_indent(self._write_position(), 12) if in_locals else []),
                 "                g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
                 "                g._legal_bids()",
                 "                raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
-                "            LEGAL_BIDS.keep(key, legal)",
+                "            legal_of[key] = legal",
             ]
         else:
             lines += [
@@ -407,6 +625,10 @@ class _Writer:
             "        bids[seat] = b",
             "        bid_log.append((seat, b))",
             "        so_far += b",
+        ]
+        if in_locals:
+            return lines
+        lines += [
             "    g.bids_so_far = so_far",
             "    g._legal_bids_cache = None",
         ]
@@ -416,20 +638,27 @@ class _Writer:
             lines += ["    g._begin_play()"]
         return lines
 
+    #: the bidding's own names that follow from the bids so far and the turn (`k`) alone
+    _BY_TURN = frozenset({"bids_so_far", "bids_made", "is_last", "is_first", "position"})
+
     def _note(self, note: str) -> None:
         if note not in self.notes:
             self.notes.append(note)
 
     # ------------------------------------------------------------ the tricks
 
-    def _play(self, random: bool) -> list[str]:
+    def _play(self, random: bool, in_locals: bool = False) -> list[str]:
+        """The tricks (`in_locals`: in the game loop, whose locals hold the seat orders)."""
         rules = self.rules
-        lines = [
-            "    # the tricks",
-            "    leader = g.leader",
-            "    play_orders = g.play_orders",
-            "    taken = g.taken",
-        ]
+        if in_locals:
+            lines = ["    # the tricks", "    leader = first_leader"]
+        else:
+            lines = [
+                "    # the tricks",
+                "    leader = g.leader",
+                "    play_orders = g.play_orders",
+                "    taken = g.taken",
+            ]
         if not (rules.standard_tricks and random):  # random standard tricks keep PlayedTricks instead
             lines += ["    tricks = g.tricks"]
         if not rules.standard_tricks:
@@ -439,6 +668,8 @@ class _Writer:
             lines += self._standard_tricks_random(rules.when_void)
         else:
             lines += self._standard_tricks(rules.when_void)
+        if in_locals:
+            return [line.replace("    g.tricks = PlayedTricks(", "    tricks = PlayedTricks(") for line in lines]
         lines += ["    g.trick = []", "    g._legal_cache = None"]
         return lines
 
@@ -468,7 +699,7 @@ class _Writer:
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             *any_card(8),
-            "        start = len(played)  # the trick's cards: played[start:], in the order of `seats`",
+            *(["        start = len(played)  # the trick's cards: played[start:], in the order of `seats`"] if when_void == "must_overtrump" else []),
             "        played.append(c)",
             "        led = win_suit = s",
             "        win_card = c",
@@ -595,9 +826,10 @@ class _Writer:
 
     # ------------------------------------------------------------ scoring
 
-    def _scoring(self, close: list[str] | None = None, leave: str = "return") -> list[str]:
+    def _scoring(self, close: list[str] | None = None, leave: str = "return", in_locals: bool = False) -> list[str]:
         """The scoring, then `close` (the hand's end: by default game.py's `_close_hand`); `leave`
-        ends the generated function's hand where the interpreter took over."""
+        ends the generated function's hand where the interpreter took over (`in_locals`: after
+        writing the game loop's position back)."""
         rules = self.rules
         handed_back = ["    g._finish_hand()  # the interpreter scores the hand", f"    {leave}", ""]
         if rules.points is None or rules.scores_in_passes:
@@ -645,11 +877,19 @@ class _Writer:
             lines += ["            points[seat] = pts + bon", "            bonuses[seat] = bon", "            total = totals[seat] + pts + bon"]
         else:  # no bonus: every seat's stays 0
             lines += ["            points[seat] = pts", "            total = totals[seat] + pts"]
+        room = self._totals_room() if in_locals else None
+        if room is not None:  # whole numbers that cannot reach the limit (the game loop's entry sees to it)
+            self.constants["TOTALS_ROOM"] = room
+            lines += ["            totals_after[seat] = total"]
+        else:
+            lines += [
+                "            if type(total) is not int or not -MAX < total < MAX:",
+                "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
+                "            totals_after[seat] = total",
+            ]
         lines += [
-            "            if type(total) is not int or not -MAX < total < MAX:",
-            "                raise EvalError('handed to the interpreter')  # fractions and the number limit",
-            "            totals_after[seat] = total",
             "    except EvalError:",
+            *(_indent(self._write_position(played=True), 4) if in_locals else []),
             "        g._finish_hand()  # the interpreter scores the hand, and names a formula that fails",
             f"        {leave}",
             *(close or ["    g._close_hand(points, bonuses, totals_after, running_after)"]),

@@ -1115,6 +1115,11 @@ class Game(State):
         history, then the next hand or the end of the game (also called by engine/compiled.py's
         generated hands, which score by themselves)."""
         self._record_hand(points, bonuses, totals_after, running_after)
+        self._next_hand()
+
+    def _next_hand(self) -> None:
+        """After a hand's result is in the history and its totals are kept: the next hand, or the
+        end of the game (also called by engine/compiled.py's game loop, which records hands itself)."""
         rules = self.rules
         if self.stop_after_hand:
             self.phase = OVER

@@ -94,6 +94,53 @@ class PlayedTricks(Sequence[Trick]):
         return (tuple, (self.tricks(),))
 
 
+class DealtCards(Sequence[tuple[Card, ...]]):
+    """A hand's deal as the compiled engine keeps it: the shuffled deck, whose first cards went
+    to the seats of `deal_order`, `size` each. Every seat's cards, in the order dealt (() for a
+    seat sitting out), are built the first time they are read, as `PlayedTricks` are. Equal to
+    the tuple of tuples game.py keeps. The deck is the hand's own list: the next hand shuffles a
+    new one, and nothing draws from its dealt part again."""
+
+    __slots__ = ("_deck", "_order", "_size", "_players", "_built")
+
+    def __init__(self, deck: list[Card], deal_order: tuple[int, ...], size: int, players: int):
+        self._deck, self._order, self._size, self._players = deck, deal_order, size, players
+        self._built: tuple[tuple[Card, ...], ...] | None = None
+
+    def cards(self) -> tuple[tuple[Card, ...], ...]:
+        built = self._built
+        if built is None:
+            out: list[tuple[Card, ...]] = [()] * self._players
+            size, deck = self._size, self._deck
+            for k, seat in enumerate(self._order):
+                out[seat] = tuple(deck[k * size : (k + 1) * size])
+            built = self._built = tuple(out)
+        return built
+
+    def __len__(self) -> int:
+        return self._players
+
+    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
+        return self.cards()[index]
+
+    def __iter__(self) -> Iterator[tuple[Card, ...]]:
+        return iter(self.cards())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DealtCards):
+            other = other.cards()
+        return self.cards() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.cards())
+
+    def __repr__(self) -> str:
+        return repr(self.cards())
+
+    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
+        return (tuple, (self.cards(),))
+
+
 class State:
     """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `_start_hand`).
 

@@ -65,6 +65,40 @@ def literal(value: ex.Value) -> str:
 SMALL = 10**9
 
 
+def whole_number_bound(f: ex.Formula, small: frozenset[str] = frozenset()) -> int | None:
+    """How large the value of formula `f` can be, when it is provably a whole number (from its
+    literals and the `small` names; see `python_source`); None when that is not known."""
+    if f.constant is not None:
+        return abs(f.constant) if type(f.constant) is int else None
+    if f.checked is None:
+        return None
+    return _bound(f.checked.tree, f.checked, small)
+
+
+def _bound(node: ex.Node, checked: ex.Checked, small: frozenset[str]) -> int | None:
+    """How large the whole-number value of `node` can be, when that is known."""
+    if isinstance(node, ex.Literal):
+        return abs(node.value) if type(node.value) is int else None
+    if isinstance(node, ex.Name):
+        return SMALL if node.name in small else None
+    if isinstance(node, ex.Unary) and node.op == "-":
+        return _bound(node.operand, checked, small)
+    if isinstance(node, ex.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
+        a, b = _bound(node.left, checked, small), _bound(node.right, checked, small)
+        if a is None or b is None:
+            return None
+        return a * b if node.op == "*" else a + b
+    if isinstance(node, ex.Conditional):
+        a, b = _bound(node.then, checked, small), _bound(node.otherwise, checked, small)
+        return None if a is None or b is None else max(a, b)
+    if isinstance(node, ex.Call) and not isinstance(node, ex.Aggregate) and node.function in ("abs", "min", "max") and node.args:
+        if node.function != "abs" and len(node.args) == 1:
+            return None  # min/max of a list
+        each = [_bound(a, checked, small) for a in node.args]
+        return None if None in each else max(each)  # type: ignore[type-var]
+    return None
+
+
 def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:
     """The Python expression computing formula `f`, each name read as `names[name]`. `small`:
     names whose values are always whole numbers below SMALL in size; arithmetic on them is
@@ -75,31 +109,8 @@ def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str]
     if checked is None:
         raise Untranslatable(f.source)
 
-    def bound(node: ex.Node) -> int | None:
-        """How large the whole-number value of `node` can be, when that is known."""
-        if isinstance(node, ex.Literal):
-            return abs(node.value) if type(node.value) is int else None
-        if isinstance(node, ex.Name):
-            return SMALL if node.name in small else None
-        if isinstance(node, ex.Unary) and node.op == "-":
-            return bound(node.operand)
-        if isinstance(node, ex.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
-            a, b = bound(node.left), bound(node.right)
-            if a is None or b is None:
-                return None
-            return a * b if node.op == "*" else a + b
-        if isinstance(node, ex.Conditional):
-            a, b = bound(node.then), bound(node.otherwise)
-            return None if a is None or b is None else max(a, b)
-        if isinstance(node, ex.Call) and not isinstance(node, ex.Aggregate) and node.function in ("abs", "min", "max") and node.args:
-            if node.function != "abs" and len(node.args) == 1:
-                return None  # min/max of a list
-            each = [bound(a) for a in node.args]
-            return None if None in each else max(each)  # type: ignore[type-var]
-        return None
-
     def unchecked(node: ex.Binary) -> bool:
-        b = bound(node)
+        b = _bound(node, checked, small)
         return b is not None and b < ex.MAX_NUMBER
 
     def write(node: ex.Node) -> str:
