@@ -464,6 +464,37 @@ def test_diff_of_a_house_rule_whose_miss_costs_10_more(tmp_path: Path) -> None:
     assert "Hands" not in result.stdout  # nothing else changes
 
 
+def test_diff_of_one_house_rule_compares_it_with_the_ruleset_it_extends(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "whistdsl: 1\nextends: serbian\nname: Serbian, dearer misses\nscoring:\n"
+        "  points: if made then 10 + tricks else if tricks == 0 then -20 else tricks - 10\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["explain", "--diff", str(house)])
+    assert result.exit_code == 0, result.output
+    assert "Serbian, dearer misses against Serbian whist" in result.stdout
+    assert "scoring: a miss costs 10 more" in result.stdout
+    alone = runner.invoke(app, ["explain", "--diff", "serbian"])
+    assert alone.exit_code == 2
+    assert "extends no ruleset" in alone.output and "whistdsl explain --diff BASE serbian" in alone.output
+
+
+def test_diff_compares_the_points_over_every_hand_size_and_says_which_differ(tmp_path: Path) -> None:
+    # Romanian whist plays hands of 1 to 8 cards (RULES.md section 2); this house rule pays 5
+    # more for a made bid in the 8-card hands only, which a 3-card hand alone would not show
+    house = tmp_path / "eight.yaml"
+    house.write_text(
+        "whistdsl: 1\nextends: romanian\nname: Romanian, a dearer eight\nscoring:\n"
+        "  points: if made then (if hand_size == 8 then 10 else 5) + tricks else -diff\n",
+        encoding="utf-8",
+    )
+    scoring = section(diff(load_rules("romanian"), load_rules(str(house)), 4), "scoring")
+    assert "scoring: a made bid scores 5 more (in an 8-card hand)" in scoring
+    assert "hands of 1 to 8 cards" in scoring
+    assert "miss" not in scoring.split("before:")[0]  # nothing else moves
+
+
 def test_diff_says_how_the_points_move_per_bid_when_they_move_by_a_multiple_of_it() -> None:
     cypriot = section(diff(load_rules("oh-hell"), load_rules("cypriot")), "scoring")
     # made: 10 + bid -> 10 + 5 x bid; a miss after a bid above 0 with no trick: 0 -> -5 x bid

@@ -236,3 +236,54 @@ def test_a_data_folder_that_cannot_be_made_is_said_and_the_game_is_played_unkept
     assert "it is played without being kept" in " ".join(shown.split())
     assert "game stopped: end of input, after 0 complete hands." in t.said
     assert "Traceback" not in t.output
+
+
+def keep_record(name: str, finished: bool, when: float) -> Path:
+    """A kept game's file as whistdsl writes one (the facts `whistdsl games` reads), written at `when`."""
+    kept_folder().mkdir(parents=True, exist_ok=True)
+    path = kept_folder() / name
+    record = {"ruleset": {"name": "Tiny whist"}, "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}], "hands": [{}, {}]}
+    if finished:
+        record["final"] = {"winners": [0]}
+    path.write_text(json.dumps(record), encoding="utf-8")
+    os.utime(path, (when, when))
+    return path
+
+
+def test_a_new_game_keeps_every_unfinished_game_and_the_newest_finished_ones(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from whistdsl.cli import play as table
+    from whistdsl.records import kept
+
+    old_finished = [keep_record(f"2026010{i}-000000-tiny-whist.json", True, 1_000_000 + i) for i in range(1, 5)]
+    unfinished = keep_record("20251231-000000-tiny-whist.json", False, 999_999)  # the oldest of all
+    stranger = kept_folder() / "20250101-000000-notes.json"
+    stranger.write_text("my own notes", encoding="utf-8")
+    monkeypatch.setattr(kept, "KEEP_FINISHED", 2)
+    writer = table._kept_writer(Game(load_rules(str(tiny)), 4, seed=1), [])
+    assert writer is not None and writer.path.exists()
+    left = set(kept_files())
+    assert old_finished[-2:] == [p for p in old_finished if p in left], "the two newest finished games stay"
+    assert not {*old_finished[:2]} & left, "the older finished ones are removed"
+    assert unfinished in left and stranger in left and writer.path in left
+
+
+def test_games_clean_removes_the_finished_games_and_keeps_the_unfinished_ones() -> None:
+    finished = [keep_record(f"2026010{i}-000000-tiny-whist.json", True, 1_000_000 + i) for i in range(1, 4)]
+    unfinished = keep_record("20260105-000000-tiny-whist.json", False, 1_000_010)
+    broken = kept_folder() / "20260106-000000-broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    result = runner.invoke(app, ["games", "--clean"])
+    assert result.exit_code == 0, result.output
+    assert "Removed 3 finished games" in result.stdout
+    assert set(kept_files()) == {unfinished, broken}
+    assert not any(p.exists() for p in finished)
+    assert "20260105-000000-tiny-whist.json" in result.stdout, "then the games left are listed"
+
+
+def test_games_help_says_how_many_finished_games_stay() -> None:
+    from whistdsl.records.kept import KEEP_FINISHED
+
+    result = runner.invoke(app, ["games", "--help"])
+    assert result.exit_code == 0
+    assert f"the newest {KEEP_FINISHED} stay" in " ".join(result.stdout.split())
+    assert "--clean" in result.stdout

@@ -265,3 +265,23 @@ def test_a_mistyped_path_gets_a_did_you_mean_as_play_does(tmp_path: Path, monkey
     assert bundled_name.exit_code == 2 and "`serbian` is a bundled ruleset" in bundled_name.stderr
     far = runner.invoke(app, ["lint", "nothing-like-it.yaml"])
     assert far.exit_code == 2 and "did you mean" not in far.stderr and "bundled" not in far.stderr
+
+
+@pytest.mark.parametrize(
+    "text, context, marked",
+    [
+        ("(bid > 1) * 2", "scoring", "bid > 1"),  # the part `*` needs a number of
+        ("1 + (made == made)", "scoring", "made == made"),  # a side of `+`, a comparison
+        ("bid + tricks * 2", "bidding", "tricks"),  # a name not known there: the name alone
+        ("if made then 1 else made", "scoring", "if made then 1 else made"),  # the branches disagree
+    ],
+)
+def test_the_span_of_an_expression_problem_is_the_text_it_is_about(text: str, context: str, marked: str) -> None:
+    from whistdsl.language.catalogue import CONTEXTS
+    from whistdsl.language.expression import ExprError, check, parse
+
+    with pytest.raises(ExprError) as raised:
+        check(parse(text), CONTEXTS[context])
+    (problem,) = raised.value.problems
+    assert problem.line == problem.end_line == 1
+    assert text[problem.column - 1 : problem.end_column - 1] == marked

@@ -202,8 +202,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
-    def __init__(self, *args: str, cwd: Path, columns: int = 160):
-        env = dict(os.environ, COLUMNS=str(columns), LINES="50", TERM="xterm-256color")
+    def __init__(self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None):
+        # PAGER=cat: a text longer than the screen is printed, not paged (as git's tests set GIT_PAGER)
+        env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", **(env or {})}
         env.pop("NO_COLOR", None)
         self.columns = columns
         self.pid, self.fd = pty.fork()
@@ -312,8 +313,8 @@ class Terminal:
 def terminal(tiny: Path) -> Iterator[callable]:
     opened: list[Terminal] = []
 
-    def start(*options: str, columns: int = 160) -> Terminal:
-        t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent, columns=columns)
+    def start(*options: str, columns: int = 160, env: dict[str, str] | None = None) -> Terminal:
+        t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent, columns=columns, env=env)
         opened.append(t)
         return t
 
@@ -564,6 +565,21 @@ def test_the_end_of_a_hand_waits_for_enter_and_commands_at_any_prompt_show_the_t
     assert "Your card is on your forehead. You see: " in helped, "help shows the table again"
     t.type("?")
     assert "Commands at any prompt:" in t.prompt()
+    assert "Traceback" not in t.output
+
+
+def test_rules_longer_than_the_terminal_are_paged_and_the_prompt_comes_back(tiny: Path, terminal) -> None:
+    # the pager: each line it is given marked, so that the test sees it was paged (the rules of
+    # Tiny whist at 160 columns are longer than the terminal's 50 lines)
+    t = terminal("--seed", "5", env={"PAGER": "sed 's/^/paged| /'"})
+    t.prompt()
+    t.type("rules")
+    shown = t.prompt()
+    assert "paged| Tiny whist" in shown and "paged| The next hand: " not in shown
+    assert re.search(r"^paged\| This hand: 5 cards", shown, re.M), "the whole text goes to the pager (hand 1 deals 5 cards)"
+    assert shown.endswith("Your bid: "), "then the prompt comes back"
+    t.type("help")
+    assert "paged|" not in t.prompt(), "a text that fits is printed"
     assert "Traceback" not in t.output
 
 

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from whistdsl import load_rules
-from whistdsl.cli.sheet import abbreviated, fitted_sheet
+from whistdsl.cli.sheet import abbreviated, fitted_sheet, print_sheet
 from whistdsl.engine import Game
 from whistdsl.players import RandomPlayer, play_out
 
@@ -63,3 +63,19 @@ def test_abbreviated_names_are_told_apart_and_listed_in_full_under_the_sheet() -
     assert abbreviated(["Player 1", "Player 2", "Ana"], 5) == ["Pla.1", "Pla.2", "Ana"]
     assert abbreviated(["Bartholomew", "Bart", "Cy"], 5, you=2) == ["Bart.", "Bart", "you"]
     assert len(set(abbreviated(LONG_NAMES, 4))) == len(LONG_NAMES)
+
+
+@pytest.mark.parametrize(("ruleset", "players", "width"), [("kachuful", 8, 60), ("serbian", 4, 80)])
+def test_the_sheet_at_a_terminal_leaves_no_spaces_at_the_ends_of_its_lines(ruleset: str, players: int, width: int) -> None:
+    game = played(ruleset, players)
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=True, color_system="standard", legacy_windows=False)
+    table = fitted_sheet(game.rules, game.names, game.history, width, game.result.winners if game.result else None, you=0)
+    print_sheet(console, table)
+    coloured = out.getvalue()
+    assert "\x1b[" in coloured, "a terminal's sheet keeps its colours"
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", coloured)
+    lines = plain.splitlines()
+    assert [line for line in lines if line != line.rstrip()] == []
+    # the same sheet as rich prints it, less those spaces: nothing else changed
+    assert lines == [line.rstrip() for line in shown(game, width).splitlines()]

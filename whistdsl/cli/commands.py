@@ -295,8 +295,12 @@ class ExplainFormat(str, Enum):
 
 @app.command(cls=_Command, short_help="Print the rules of a ruleset in words.")
 def explain(
-    rulesets: Annotated[list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule.")],
-    diff: Annotated[bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base).")] = False,
+    rulesets: Annotated[
+        list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule (or the house rule alone).")
+    ],
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base); with one, against the ruleset it extends.")
+    ] = False,
     format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
@@ -309,12 +313,17 @@ def explain(
       whistdsl explain NAME
       whistdsl explain rulesets/NAME.yaml --format markdown > rules.md
       whistdsl explain --diff rulesets/NAME.yaml house.yaml
+      whistdsl explain --diff house.yaml    (against the ruleset it extends)
     """
     from .. import explain as words
 
-    if len(rulesets) != (2 if diff else 1):
-        raise _usage("explain --diff takes two rulesets: the base and the house rule" if diff else "explain takes one ruleset (two with --diff)")
-    loaded = [open_rules(r, root, settings if not diff or i == 1 else None) for i, r in enumerate(rulesets)]
+    if len(rulesets) not in ((1, 2) if diff else (1,)):
+        raise _usage("explain --diff takes the base and the house rule, or the house rule alone" if diff else "explain takes one ruleset (two with --diff)")
+    if diff and len(rulesets) == 1:
+        house = open_rules(rulesets[0], root, settings)
+        loaded = [_base_of(rulesets[0], root), house]
+    else:
+        loaded = [open_rules(r, root, settings if not diff or i == 1 else None) for i, r in enumerate(rulesets)]
     n = players if players is not None else loaded[-1].players_default
     for rules in loaded[-1:]:
         if not rules.players_min <= n <= rules.players_max:
@@ -328,6 +337,17 @@ def explain(
     from rich.console import Console
 
     words.to_console(Console(highlight=False), explanation)
+
+
+def _base_of(argument: str, root: Path | None) -> Ruleset:
+    """The ruleset `argument` extends, for `explain --diff HOUSE`; a usage error when it extends none."""
+    from ..diagnostics.lint import extended_base
+
+    found = extended_base(argument, root)
+    if found is None:
+        raise _usage(f"explain --diff {argument}: it extends no ruleset, so there is no base to compare it with; name one: whistdsl explain --diff BASE {argument}")
+    base, folder = found
+    return open_rules(str(base), folder)
 
 
 @app.command("compile", cls=_Command, short_help="Print the Python the compiled engine writes for a ruleset.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
+from typing import Annotated
 
 import typer
 
@@ -20,19 +21,28 @@ def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
     return f"stopped after hand {game.hands}" if game.hands else "stopped in hand 1"
 
 
-def games_command() -> None:
+def games_command(
+    clean: Annotated[bool, typer.Option("--clean", help="Remove the finished games (the unfinished ones stay, to be resumed).")] = False,
+) -> None:
     """List the kept games, newest first: every game played with a person is kept.
 
-    Then `whistdsl play --resume` continues the latest, or `--resume NAME` another.
+    Then `whistdsl play --resume` continues the latest, or `--resume NAME` another. Unfinished
+    games stay until they are finished; of the finished ones the newest 50 stay.
 
     \b
     Examples:
       whistdsl games
       whistdsl play --resume
+      whistdsl games --clean
     """
-    from ..records.kept import games_dir, kept_games
+    from ..records.kept import games_dir, kept_games, prune
 
     folder = games_dir()
+    if clean:
+        removed = prune(keep=0)
+        left = sum(1 for g in kept_games() if g.finished and not g.problem)
+        said = f"Removed {len(removed)} finished game{'s' if len(removed) != 1 else ''} from {printable(str(folder))}"
+        typer.echo(said + (f"; {left} could not be removed." if left else "."))
     games = kept_games()
     if not games:
         typer.echo(f"No games kept yet in {printable(str(folder))}.")

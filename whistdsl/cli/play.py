@@ -339,19 +339,26 @@ class TableTalk:
 
     def rules_in_force(self) -> None:
         """The rules in force, in words (whistdsl/explain, as `whistdsl explain` says them for this
-        table), then this hand's size, kind and trump."""
+        table), then this hand's size, kind and trump; in a pager (`page`) when they are longer
+        than the terminal, as git shows a long text."""
         from ..explain import print_rules
 
         g = self.game
         rules = g.rules
-        print_rules(self.console, rules, g.players)
-        if rules.parameter_values:
-            self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
-        if not g.over:
-            view = g.view(self.you if self.you is not None else g.dealer)
-            kind = rules.kinds[view.kind]
-            how = f", a {kind.name} hand" if view.kind != "normal" else ""
-            self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
+        with self.console.capture() as captured:
+            print_rules(self.console, rules, g.players)
+            if rules.parameter_values:
+                self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
+            if not g.over:
+                view = g.view(self.you if self.you is not None else g.dealer)
+                kind = rules.kinds[view.kind]
+                how = f", a {kind.name} hand" if view.kind != "normal" else ""
+                self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
+        text = captured.get()
+        if self.console.is_terminal and text.count("\n") >= self.console.height - 1 and page(text):
+            return
+        self.console.file.write(text)
+        self.console.file.flush()
 
     def sheet(self, winners: Sequence[int] | None = None) -> None:
         """The score sheet so far: on a terminal fitted to its width (names abbreviated, never
@@ -359,7 +366,7 @@ class TableTalk:
         g = self.game
         self.console.print()
         if self.console.is_terminal:
-            self.console.print(fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
+            print_sheet(self.console, fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
             return
         names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
         print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
@@ -974,14 +981,46 @@ def _say_stopped(message: str) -> None:
     typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False), err=True)
 
 
+def page(text: str) -> bool:
+    """Show `text` (with its colours) in a pager, as git does for a text longer than the screen:
+    `$PAGER` (run by the shell), else `less`, with `LESS=FRX` unless LESS is set (colours shown,
+    the text left on the screen when the pager quits). Ctrl-C meanwhile is the pager's, not
+    the table's. False, having shown nothing, when there is no pager to run (the caller prints)."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+
+    command = os.environ.get("PAGER", "").strip()
+    if not command:
+        if shutil.which("less") is None:
+            return False
+        command = "less"
+    if command == "cat":
+        return False
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    # a handler of our own (not SIG_IGN): the pager, once started, gets the default back
+    previous = signal.signal(signal.SIGINT, lambda number, frame: None)
+    try:
+        sys.stdout.flush()
+        done = subprocess.run(command, shell=True, input=text.encode("utf-8", "replace"), env=env, check=False)
+    except OSError:
+        return False
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return done.returncode != 127  # 127: the shell found no such command (it said so): print instead
+
+
 def _kept_writer(game: Game, kinds: list[str]) -> RecordWriter | None:
     """A writer of the game's record into the kept-games folder, or None (said) when the folder
     cannot be made or written: the game is then played unkept, never refused."""
-    from ..records.kept import games_dir, new_game_path
+    from ..records.kept import games_dir, new_game_path, prune
 
     try:
         writer = RecordWriter(new_game_path(game.rules.name), game, kinds)
         writer.update(force=True)
+        prune()  # the newest finished games stay, and every unfinished one (this one too)
         return writer
     except (OSError, WriteError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)

@@ -15,6 +15,7 @@ from typing import Protocol, Sequence
 from rich import box
 from rich.console import Console
 from rich.measure import Measurement
+from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
 
@@ -206,16 +207,34 @@ def fitted_sheet(
 
 
 def print_sheet(console: Console, table: Table) -> None:
-    """Print `table` on `console`; when the output is not a terminal, at the table's full width
-    (no wrapped cells), since a file has no screen edge, and without the spaces rich pads each
-    line's end with."""
-    if console.is_terminal:
-        console.print(table)
-        return
-    width = max(console.width, Measurement.get(console, console.options, table).maximum)
-    with console.capture() as captured:
-        console.print(table, width=width)
-    console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+    """Print `table` on `console` without the spaces rich leaves at each line's end (its cells'
+    padding, the stacked layout's): on a terminal at its width, as `fitted_sheet` fitted it;
+    elsewhere at the table's full width (no wrapped cells), since a file has no screen edge."""
+    width = console.width
+    if not console.is_terminal:
+        width = max(width, Measurement.get(console, console.options, table).maximum)
+    lines = console.render_lines(table, console.options.update_width(width), pad=False)
+    segments: list[Segment] = []
+    for line in lines:
+        segments.extend(_without_trailing_spaces(line))
+        segments.append(Segment.line())
+    console.print(Segments(segments), end="", crop=False)
+
+
+def _without_trailing_spaces(line: list[Segment]) -> list[Segment]:
+    """A rendered line less the spaces at its end (styles and control codes kept)."""
+    kept = list(line)
+    at = len(kept) - 1
+    while at >= 0:
+        segment = kept[at]
+        if segment.control is None:
+            text = segment.text.rstrip(" ")
+            if text:
+                kept[at] = Segment(text, segment.style)
+                break
+            del kept[at]
+        at -= 1
+    return kept
 
 
 def score_sheet_text(

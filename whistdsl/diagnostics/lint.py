@@ -39,8 +39,9 @@ def lint_path(
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
     language version at the version check. A file the schema rejects gets its schema findings
-    and also the expression findings of its schema-valid parts; the meaning checks need a
-    whole valid ruleset, so they run only when every earlier stage is clean.
+    and also the expression findings of its schema-valid parts, and the checks of the deal when
+    the sections the deal reads are whole; the other meaning checks need a whole valid
+    ruleset, so they run only when every earlier stage is clean.
 
     `settings` (`--set NAME=VALUE` texts) sets parameters: the meaning checks try only those
     values of them. Raises SettingError when a setting does not fit the ruleset's parameters.
@@ -194,13 +195,14 @@ def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
     from ..rules.check import expression_findings
     from ..rules.validate import schema_valid_part
 
-    valid = schema_valid_part(loaded)
+    left_out: list[tuple] = []
+    valid = schema_valid_part(loaded, left_out)
     if valid is None:
         return []
     running = loaded.data.get("running")
     parameters = loaded.data.get("parameters")
     return expression_findings(
-        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else ()
+        valid, tuple(running) if isinstance(running, dict) else (), tuple(parameters) if isinstance(parameters, dict) else (), left_out
     )
 
 
@@ -227,6 +229,29 @@ def resolve_ruleset_argument(argument: str) -> Path | None:
         exists = False
     bundled = bundled_rulesets().get(argument.removesuffix(".yaml"))
     return bundled if bundled is not None or not exists else p
+
+
+def extended_base(argument: str | Path, root: Path | None = None) -> tuple[Path, Path | None] | None:
+    """The ruleset that a ruleset given on the command line (a path or a bundled name) names in
+    its `extends:`: the file, with the folder its own `extends:` may lead into (None: its own,
+    as for a bundled ruleset), or None when it extends nothing. Raises what `load_rules` raises
+    when the ruleset itself does not load."""
+    path = resolve_ruleset_argument(str(argument))
+    if path is None:
+        raise FileNotFoundError(str(argument))
+    check_regular_file(path)
+    try:
+        loaded = load_ruleset(path, _display(path), root)
+    except LoadError as e:
+        raise RulesetError(LintResult(_display(path), e.findings, None, _sources_of_findings(e.findings, e.documents))) from None
+    own = (loaded.layers[0] if loaded.layers else loaded).data
+    target = own.get("extends") if isinstance(own, dict) else None
+    if not isinstance(target, str):
+        return None
+    where = ExtendsRoot.for_ruleset(path, root)
+    base = where.target(target, path)  # followed once already, by load_ruleset
+    bundled = os.path.realpath(base).startswith(where.bundled.rstrip(os.sep) + os.sep)
+    return base, None if bundled else Path(where.folder)
 
 
 class RulesetError(Exception):

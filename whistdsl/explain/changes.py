@@ -2,8 +2,9 @@
 
 Both rulesets are explained at the same table size and compared section by section: the
 sentences that differ are shown as they were and as they are. Scoring is compared by numbers
-too, over the worked table's bid x tricks grid: each group of results (made, more tricks,
-fewer tricks, no trick at all) that moves by one amount says so ("a miss costs 10 more").
+too, over the bid x tricks grid of every hand size the game plays: each group of results (made,
+more tricks, fewer tricks, no trick at all) that moves by one amount says so ("a miss costs 10
+more"), naming the hand sizes when that holds of only some of them.
 """
 
 from __future__ import annotations
@@ -62,28 +63,31 @@ def _within(rules: Ruleset, n: int) -> int:
 
 
 def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
-    """Sentences saying how the points move, group by group, over the typical hand's grid."""
+    """Sentences saying how the points move, group by group, over every hand size the house rule's
+    game plays (`hand_sizes`). A group that moves the same way in every hand (by one amount, or
+    by one amount per bid, trick or trick off) says it once; one that does not says how in each
+    size, naming the sizes ("in hands of 1 to 3 cards"), so that a change that shows only in
+    some hands is not missed."""
     if base.points is None or house.points is None:
         return []
     if reads_others(base) or reads_others(house):
         return []  # the points depend on the other seats: the words say how
-    size = typical_size(house, players)
-    if size is None:
+    grids: dict[int, tuple[dict[tuple[int, int], Number], dict[tuple[int, int], Number]]] = {}
+    for size in hand_sizes(house, players):
+        try:
+            grids[size] = (grid(base, _within(base, players), size), grid(house, players, size))
+        except (EvalError, KeyError):
+            continue
+    if all(old == new for old, new in grids.values()):
         return []
-    try:
-        old = grid(base, _within(base, players), size)
-        new = grid(house, players, size)
-    except (EvalError, KeyError):
-        return []
-    if old == new:
-        return []
-    moved: dict[str, set[Number]] = {g: set() for g, _ in GROUPS}
-    for (b, t), value in new.items():
-        moved[_group(b, t)].add(value - old[b, t])  # type: ignore[operator]
-    out: list[str] = []
-    said = {g: words for g, words in GROUPS}
-    steady = {g: next(iter(d)) for g, d in moved.items() if len(d) == 1}
+    moved: dict[str, dict[tuple[int, int, int], Number]] = {g: {} for g, _ in GROUPS}  # (size, bid, tricks): the change
+    for size, (old, new) in grids.items():
+        for (b, t), value in new.items():
+            moved[_group(b, t)][size, b, t] = value - old[b, t]  # type: ignore[operator]
+    said = dict(GROUPS)
+    steady = {g: next(iter(set(d.values()))) for g, d in moved.items() if len(set(d.values())) == 1}
     misses = ("over", "under", "nothing")
+    out: list[str] = []
     if all(g in steady for g in misses) and len({steady[g] for g in misses}) == 1 and steady["over"] != 0:
         out.append(f"scoring: a miss {_moves(steady['over'])}")
         rest = ["made"]
@@ -91,29 +95,78 @@ def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
         rest = [g for g, _ in GROUPS]
     for g in rest:
         deltas = moved[g]
-        if deltas == {0} or not deltas:
+        if set(deltas.values()) <= {0}:
             continue
-        fitted = _fit({cell: new[cell] - old[cell] for cell in new if _group(*cell) == g})  # type: ignore[operator]
-        if len(deltas) == 1:
-            out.append(f"scoring: {said[g]} {_moves(next(iter(deltas)), g == 'made')}")
-        elif fitted is not None:
+        if g in steady:
+            out.append(f"scoring: {said[g]} {_moves(steady[g], g == 'made')}")
+            continue
+        fitted = _fit([((b, t), d) for (_, b, t), d in deltas.items()])
+        if fitted is not None:
             out.append(f"scoring: {said[g]} {fitted}")
-        else:
-            cells = [f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(new) if _group(b, t) == g and new[b, t] != old[b, t]]
-            shown = "; ".join(cells[:SHOWN]) + (f"; and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
-            out.append(f"scoring: {said[g]} scores differently ({shown})")
-    if out:
-        out[-1] += f" (compared over a {size}-card hand with {players} players, no trump)"
+            continue
+        out += _by_size(g, deltas, grids)
+    out[-1] += f" (compared over {_sizes_words(list(grids), 'the ')} the game plays, with {players} players, no trump)"
     return out
 
 
-def _fit(deltas: dict[tuple[int, int], Number]) -> str | None:
+def _by_size(group: str, deltas: dict[tuple[int, int, int], Number], grids: dict) -> list[str]:
+    """How one group's points move in each hand size, each way said once with the sizes it
+    holds in (the changed cells of the smallest such hand, for a group that moves cell by cell)."""
+    found: dict[str, list[int]] = {}
+    for size in sorted({s for s, _, _ in deltas}):
+        here = {(b, t): d for (s, b, t), d in deltas.items() if s == size}
+        amounts = set(here.values())
+        if amounts <= {0}:
+            continue
+        fitted = _fit(list(here.items()))
+        if len(amounts) == 1:
+            text = _moves(next(iter(amounts)), group == "made")
+        elif fitted is not None:
+            text = fitted
+        else:
+            old, new = grids[size]
+            cells = [f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(here) if here[b, t] != 0]
+            shown = "; ".join(cells[:SHOWN]) + (f"; and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
+            text = f"scores differently ({shown})"
+            text = next((t for t in found if t.startswith("scores differently")), text)  # one sentence: the first size's cells
+        found.setdefault(text, []).append(size)
+    return [
+        f"scoring: {dict(GROUPS)[group]} {text} (in {_sizes_words(sizes)}"
+        + (f"; the cells of the {sizes[0]}-card hand" if text.startswith("scores differently") and len(sizes) > 1 else "")
+        + ")"
+        for text, sizes in found.items()
+    ]
+
+
+def hand_sizes(rules: Ruleset, players: int) -> list[int]:
+    """The hand sizes the game plays at `players` (each once), or the typical one alone."""
+    try:
+        return sorted({h.size for h in rules.planned_hands(players)})
+    except EvalError:
+        size = typical_size(rules, players)
+        return [size] if size is not None else []
+
+
+def _sizes_words(sizes: list[int], the: str = "") -> str:
+    """`a 3-card hand`, `hands of 1 to 8 cards`, `hands of 1, 3 and 5 cards`."""
+    ordered = sorted(set(sizes))
+    if len(ordered) == 1:
+        article = the or ("an " if str(ordered[0]).startswith("8") or ordered[0] in (11, 18) else "a ")
+        return f"{article}{ordered[0]}-card hand"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)):
+        listed = f"{ordered[0]} to {ordered[-1]}"
+    else:
+        listed = ", ".join(map(str, ordered[:-1])) + f" and {ordered[-1]}"
+    return f"{the}hands of {listed} cards"
+
+
+def _fit(deltas: list[tuple[tuple[int, int], Number]]) -> str | None:
     """How the points move when that is a constant plus an amount per unit of the bid, the tricks
     or the tricks off, over at least 3 values of it: "scores 4 x bid more", "costs 11 x bid - 10
     more"; else None."""
-    for word, unit in (("bid", lambda b, t: b), ("tricks", lambda b, t: t), ("d", lambda b, t: abs(b - t))):
+    for word, unit in (("bid", lambda b, t: b), ("tricks", lambda b, t: t), ("diff", lambda b, t: abs(b - t))):
         points: dict[int, Number] = {}
-        for (b, t), d in deltas.items():
+        for (b, t), d in deltas:
             if points.setdefault(unit(b, t), d) != d:
                 break  # two amounts for one value: not a function of it
         else:

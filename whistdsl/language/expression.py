@@ -740,7 +740,7 @@ def check(
                     return Type.ANY  # one side is already reported; a list + ? may be fine
                 for side, t in ((node.left, lt), (node.right, rt)):
                     if t not in (Type.NUMBER, Type.ANY):
-                        bad(side, "W302", f"'+' needs numbers (or two lists), not a {t}")
+                        bad(side, "W302", f"'+' needs numbers (or two lists), not a {t}", _start(side))
                 return Type.NUMBER
             want(node.left, Type.NUMBER, f"'{op}'")
             want(node.right, Type.NUMBER, f"'{op}'")

@@ -5,6 +5,12 @@ Where: `$WHISTDSL_DATA_DIR/games` when that variable is set, else `games/` in th
 folder platformdirs gives (`~/.local/share/whistdsl/games` on Linux). A kept game is named by
 the time it started and its ruleset (`20261201-221530-house-whist.json`), so names sort by time.
 `whistdsl play --resume` continues the latest unfinished one, `whistdsl games` lists them.
+
+The folder does not grow without end: an unfinished game is kept until it is finished (or the
+player removes it), and of the finished ones the newest KEEP_FINISHED are kept: when a new game
+starts, older finished ones are removed (`prune`). `whistdsl games --clean` removes every
+finished game at once. A file that is not a game record is never removed: whistdsl did not
+write it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from pathlib import Path
 DATA_DIR_VARIABLE = "WHISTDSL_DATA_DIR"
 #: A kept record is read whole to list it; a file larger than this is listed as too large.
 MAX_KEPT_BYTES = 16 * 1024 * 1024
+#: How many finished games stay kept (the newest); unfinished ones stay until they are finished.
+KEEP_FINISHED = 50
 
 
 def data_dir() -> Path:
@@ -112,9 +120,27 @@ def kept_games() -> list[KeptGame]:
     return sorted(games, key=lambda g: (g.written, g.name), reverse=True)
 
 
+def prune(keep: int | None = None) -> list[KeptGame]:
+    """Remove the finished games but the newest `keep` (default KEEP_FINISHED; 0: every finished
+    game), and return those removed. An unfinished game and a file that is not a game record
+    stay; a file that cannot be removed stays too (it is tried again next time)."""
+    keep = KEEP_FINISHED if keep is None else max(keep, 0)
+    finished = [g for g in kept_games() if g.finished and not g.problem]
+    removed = []
+    for game in finished[keep:]:
+        try:
+            game.path.unlink()
+        except OSError:
+            continue
+        removed.append(game)
+    return removed
+
+
 def latest_unfinished() -> KeptGame | None:
     """The kept game written last among those not over, or None."""
     return next((g for g in kept_games() if g.resumable), None)
 
 
-__all__ = ["DATA_DIR_VARIABLE", "KeptGame", "data_dir", "games_dir", "kept_games", "latest_unfinished", "new_game_path", "read_kept"]
+__all__ = [
+    "DATA_DIR_VARIABLE", "KEEP_FINISHED", "KeptGame", "data_dir", "games_dir", "kept_games", "latest_unfinished", "new_game_path", "prune", "read_kept"
+]

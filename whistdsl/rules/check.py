@@ -101,6 +101,9 @@ class _Compiler:
         self.loaded = loaded
         self.data = loaded.data
         self.findings: list[Finding] = []
+        #: the top keys of the ruleset that have an error ("" for one about the whole file): the
+        #: checks of the deal run despite errors only when none is in a key the deal reads
+        self.sections: set[str] = set()
         running = self.data.get("running") or {}
         names = tuple(running) if running_names is None else tuple(running_names)
         #: the names a value may not take; a version 1 file may still name one like a seat set
@@ -277,6 +280,8 @@ class _Compiler:
         return node
 
     def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error") -> None:
+        if severity == "error":
+            self.sections.add(str(path[0]) if path else "")
         self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity))
 
     def errors(self) -> int:
@@ -286,6 +291,8 @@ class _Compiler:
         """A finding about several values (the subject first), reported at the one written in the
         most derived file of the `extends` chain: the file that made the conflict. The message
         names where the others are, when they are in other files."""
+        if severity == "error":
+            self.sections.update(str(p[0]) if p else "" for p in paths)
         present = [p for p in dict.fromkeys(tuple(p) for p in paths) if self.get(p) is not None or self._removed(p)]
         if not present:
             present = [tuple(paths[0])]
@@ -346,6 +353,7 @@ class _Compiler:
             compiled = formula(source, context, self.running_names, expect, self.lets, self.parameters)
         except ExprError as e:
             self.failed.add(tuple(path))
+            self.sections.add(str(path[0]) if path else "")
             ref = self.loaded.ref(path)
             for p in e.problems:
                 column = p.column + (column_offset if p.line == 1 else 0)
@@ -386,6 +394,21 @@ class _Compiler:
         """The items of the list at `path` that are pieces of a split formula (W418 reported them)."""
         return self.split.get(tuple(path), set())
 
+    def section_at(self, finding: Finding) -> str:
+        """The top key of the ruleset a finding is written under, in its own file ("" if none)."""
+        tops = sorted(
+            (ref.position.line, str(path[0]))
+            for layer in self.loaded.layers or [self.loaded]
+            for path, ref in layer.keys.items()
+            if len(path) == 1 and ref.document.path == finding.path
+        )
+        under = [key for line, key in tops if line <= finding.line]
+        return under[-1] if under else ""
+
+    def deal_untouched(self) -> bool:
+        """No error so far is in a key the deal reads (so the deal can be checked alone)."""
+        return not any(k == "" or k in _DEAL_KEYS for k in self.sections)
+
     def optional(self, path: JsonPath, context: str, expect: Type | None) -> Formula | None:
         return self.formula(path, context, expect) if self.get(path) is not None else None
 
@@ -398,7 +421,8 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
     parameters do not allow (once its formulas compile: a ruleset with errors says those first)."""
     c, rules = _compile_formulas(loaded)
     if c.findings:
-        _check_deal_despite_formulas(c, rules)
+        if c.deal_untouched():
+            check_deal(c, rules)  # does not read the parts with findings: one run says both
         return None, sorted(set(c.findings))
     chosen = read_settings(rules, settings) if settings else None
     rules = _check_meaning(c, rules, chosen)
@@ -414,37 +438,63 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
 _DEAL_KEYS = frozenset({"players", "parameters", "let", "deck", "dealer", "kinds", "schedule", "tiebreak", "end", "running", "trump"})
 
 
-def _check_deal_despite_formulas(c: _Compiler, rules: Ruleset) -> None:
-    """The checks of the deal (the deck holds every hand at every player count, the schedule is
-    not empty, enough players play each hand) for a ruleset whose formulas have errors elsewhere
-    (scoring, bidding, ...): those do not depend on the broken formulas, so one run of lint
-    reports them too, and fixing one finding does not reveal another. Not for a ruleset with
-    parameters (their ranges are formulas); the other meaning checks need every formula, and
-    wait for them."""
-    if not c.failed or any(path[0] in _DEAL_KEYS for path in c.failed) or not all(f.code.startswith("W3") for f in c.findings):
-        return  # a finding of another stage, or a broken formula the deal reads
-    if rules.parameters:
-        return  # the parameters' ranges and values are formulas too: checked once all compile
-    before = c.errors()
-    if not _check_players(c, rules) and c.errors() > before:
+def check_deal(c: _Compiler, rules: Ruleset) -> None:
+    """The checks of the deal alone: the player range, and at every player count the deck holds
+    every hand, the schedule is not empty, enough players play each hand. They read no formula
+    of the bidding, play or scoring, so they run for a ruleset with findings in those (when
+    `c.deal_untouched()`): fixing one finding does not reveal another. For each combination
+    of parameter values the meaning checks try (their ranges and values compiled: `parameters`
+    is a key the deal reads), until one has errors. A ruleset without a schedule is left to the
+    meaning checks (W201), which say so."""
+    if c.get(("schedule",)) is None:
         return
-    for players in range(rules.players_min, rules.players_max + 1):
-        before = c.errors()
-        _check_player_count(c, rules, players, None, None, deal_only=True)  # type: ignore[arg-type]
-        if c.errors() > before:
+    binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
+    tried, _ = parameter_cases(rules.parameters, {})
+    for values in tried:
+        before, errors = len(c.findings), c.errors()
+        try:
+            bound = rules.with_parameters(values) if binds else rules
+        except EvalError as e:
+            c.report(("players",), "W406", str(e))
+        else:
+            _check_players(c, bound)  # its answer counts the errors found before it too
+            if c.errors() == errors:
+                ranged = any(p.ranged for p in bound.parameters)
+                for players in range(bound.players_min, bound.players_max + 1):
+                    if ranged and bound.table_problem(players) is not None:
+                        continue  # no table anyone can set up (W313 with the defaults: the meaning checks)
+                    at_count = c.errors()
+                    _check_player_count(c, bound, players, None, None, deal_only=True)  # type: ignore[arg-type]
+                    if c.errors() > at_count:
+                        break
+        if rules.parameters:
+            words = _parameter_words(rules, values)
+            c.findings[before:] = [replace(f, message=f"{words}: {f.message}") for f in c.findings[before:]]
+        if c.errors() > errors:
             return
 
 
-def expression_findings(loaded: Loaded, running_names: Iterable[str], parameter_names: Iterable[str] = ()) -> list[Finding]:
-    """The expression findings (W3xx) of data that is only partly valid.
+def expression_findings(
+    loaded: Loaded, running_names: Iterable[str], parameter_names: Iterable[str] = (), left_out: Iterable[JsonPath] = ()
+) -> list[Finding]:
+    """The expression findings (W3xx) of data that is only partly valid, and those of the deal.
 
     `loaded` holds just the schema-valid parts of a ruleset; `running_names` and
     `parameter_names` are the running values and parameters the whole file declares (some may
     have been left out as invalid), so formulas that use them are not reported as using unknown
-    names. Meaning is not checked: it needs the whole ruleset.
+    names. `left_out` are the paths of the parts the schema rejected: when none is in a key the
+    deal reads and the formulas of those keys compile, the deal is checked too (`check_deal`:
+    the deck holds every hand, ...), so a schema error in the scoring hides no deal finding.
+    The rest of the meaning is not checked: it needs the whole ruleset.
     """
-    c, _ = _compile_formulas(loaded, running_names, parameter_names)
-    return sorted({f for f in c.findings if f.code.startswith("W3")})
+    c, rules = _compile_formulas(loaded, running_names, parameter_names)
+    found = {f for f in c.findings if f.code.startswith("W3")}
+    deal_whole = not any(not path or path[0] in _DEAL_KEYS for path in left_out)
+    if deal_whole and c.deal_untouched():
+        before = len(c.findings)
+        check_deal(c, rules)
+        found.update(c.findings[before:])
+    return sorted(found)
 
 
 def _compile_formulas(
@@ -837,20 +887,27 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
             c.report(("parameters", p.name), "W209", f"parameter `{p.name}` is not read by any formula: setting it changes nothing", key=True, severity="warning")
     _check_fixed(c, rules)
     if c.errors():
+        if c.deal_untouched():
+            check_deal(c, rules)  # an error in the decisions or the scoring hides nothing of the deal
         return rules
     tried, complete = parameter_cases(rules.parameters, chosen or {})
     binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
     budget = Budget()
     cases: FormulaCases | None = None
     bound = rules
+    #: the code and the top key of each error of the values tried so far: with other values, an
+    #: error of another code or in another part of the ruleset is independent and reported too,
+    #: one of the same code in the same part is not (the first values that give it say it)
+    reported: set[tuple[str, str]] = set()
     for values in tried:
-        before = len(c.findings)
+        before, errors = len(c.findings), c.errors()
         try:
             bound = rules.with_parameters(values) if binds else rules
         except EvalError as e:
             c.report(("players",), "W406", str(e))
         else:
-            if _check_players(c, bound):
+            _check_players(c, bound)  # its answer counts the errors of the values tried before too
+            if c.errors() == errors:
                 cases = cases or FormulaCases(bound, c.report_among, budget)
                 try:
                     _check_player_counts(c, bound, cases, budget)
@@ -866,9 +923,13 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
                     break
         if rules.parameters:
             words = _parameter_words(rules, values)
-            c.findings[before:] = [replace(f, message=f"{words}: {f.message}") for f in c.findings[before:]]
-        if c.errors():
+            new = [f for f in c.findings[before:] if f.severity == "warning" or (f.code, c.section_at(f)) not in reported]
+            c.findings[before:] = [replace(f, message=f"{words}: {f.message}") for f in new]
+            reported.update((f.code, c.section_at(f)) for f in new)
+        if c.errors() and not rules.parameters:
             return bound
+    if c.errors():
+        return bound
     if not complete:
         counts = " x ".join(str(p.count()) for p in rules.parameters if p.name not in (chosen or {}))
         c.report(

@@ -338,13 +338,14 @@ def _has_path(data: Any, path: tuple[str, ...]) -> bool:
     return True
 
 
-def schema_valid_part(loaded: Loaded) -> Loaded | None:
+def schema_valid_part(loaded: Loaded, left_out: list[tuple[Any, ...]] | None = None) -> Loaded | None:
     """The loaded data with every part the schema rejects left out, or None if that fails.
 
     An unknown key is dropped; a mapping that misses a required key, or any value that is
     wrong, is dropped whole; a wrong list item drops its whole list (so the positions of the
     other items stay right). What is left is valid, so later stages may check its formulas:
-    lint reports every problem of a file in one run.
+    lint reports every problem of a file in one run. The path of each part left out is added
+    to `left_out` (when given), for those stages to know which sections are whole.
     """
     data = copy.deepcopy(loaded.data)
     for _ in range(4):
@@ -364,6 +365,8 @@ def schema_valid_part(loaded: Loaded) -> Loaded | None:
                 if not target:
                     return None  # the whole ruleset is wrong
                 _remove(data, target)
+                if left_out is not None:
+                    left_out.append(target)
     return None
 
 
