@@ -78,6 +78,16 @@ SLOW = frozenset(
         "tests/test_lint_findings.py::test_every_finding_is_an_error_or_a_warning_of_its_code_with_a_message",
         "tests/test_nil_and_blind.py::test_whole_highest_bidder_trump_games_follow_the_rules",
         "tests/test_safety_files.py::test_merge_work_grows_with_the_files_not_with_their_product",
+        # Each below has a plain twin covering the same behaviour in fewer cases: the rest here.
+        # Every ruleset plays a whole watched game at its fewest players in a plain run; here at
+        # every other table size (75 games, a fifth of a plain run's CPU).
+        "tests/test_variant_games.py::test_every_ruleset_plays_a_whole_watched_game_by_the_rules_at_every_other_table_size",
+        # tests/cli_runner.py's fork against a real process: six commands in a plain run, the
+        # other sixteen here (each runs twice, once as a new interpreter).
+        "tests/test_cli_runner.py::test_every_other_forked_command_of_the_sample_says_what_the_process_says",
+        # Fuzzed keystrokes at a pseudo-terminal (eight whole sessions); tests/test_play_cli.py's
+        # terminal tests (keys, Ctrl-C, end of input, a narrow terminal) run in a plain run.
+        "tests/test_fuzz_keystrokes.py::test_keystrokes_at_the_terminal_never_break_play_and_no_illegal_move_is_accepted",
     }
 )
 
