@@ -27,6 +27,7 @@ from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
 from whistdsl.language.expression import MAX_NUMBER, EvalError, formula
 from whistdsl.players import RandomPlayer, play_out
+from whistdsl.players.heuristic import HeuristicPlayer
 from whistdsl.resources import bundled_rulesets
 
 SEEDS = range(2)
@@ -81,6 +82,15 @@ def test_every_bundled_ruleset_plays_the_same_games_compiled_and_interpreted(nam
             assert compiled == interpreted, f"{name} at {n} players, seed {seed}"
         compiled, interpreted = both_ways(rules, n, 11, lambda: [LastLegal(pick_random=s % 2 == 1) for s in range(n)])
         assert compiled == interpreted, f"{name} at {n} players, players with their own rule"
+
+
+@pytest.mark.parametrize("name", sorted(bundled_rulesets()))
+def test_players_reading_their_views_play_the_same_games_compiled_and_interpreted(name):
+    # heuristic players bid from their views in game.py; the compiled hand plays the tricks
+    rules = bundled(name)
+    n = rules.players_default
+    compiled, interpreted = both_ways(rules, n, 4, lambda: [HeuristicPlayer() for _ in range(n)])
+    assert compiled == interpreted, f"{name} at {n} players"
 
 
 def test_the_compiled_hand_is_used_where_it_can_be_and_says_what_it_leaves_to_the_interpreter():
@@ -176,7 +186,8 @@ def position(game: Game) -> dict:
     tricks as a list (the compiled hand keeps them flat, equal to the tuple of its Tricks); not
     the scratch env the interpreter's bidding limits fill and the compiled hand never needs."""
     attributes = dict(vars(game), rng=game.rng.getstate(), tricks=list(game.tricks))
-    del attributes["use_compiled"], attributes["_bid_scratch"]
+    attributes.pop("use_compiled", None)
+    del attributes["_bid_scratch"]
     return attributes
 
 

@@ -75,6 +75,9 @@ class CompiledHand:
     play_game_random: Callable | None = None
     #: the plain set-up of a hand (`start_hand(g, index)`; False: game.py's `_start_hand` sets it up)
     start_hand: Callable | None = None
+    #: the tricks and scoring of a hand from the first card (`play_tricks(g, choose)`), its
+    #: bidding done by game.py (None when the ruleset's hands are left to the interpreter)
+    play_tricks: Callable | None = None
 
 
 def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
@@ -103,7 +106,9 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
     namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
-    return CompiledHand(source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"))
+    return CompiledHand(
+        source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"), namespace["play_tricks"]
+    )
 
 
 def why_not_compiled(rules: "Ruleset") -> str | None:
@@ -216,6 +221,12 @@ class _Writer:
             "def play_hand_random(g):",
             *start,
             *bodies[True],
+            "def play_tricks(g, choose):",
+            "    # the tricks and the scoring of a hand whose bidding is done (by players that read",
+            "    # their views: game.py), choose[seat](legal) picking each card",
+            *start,
+            *self._play(False),
+            *self._scoring(),
         ]
         if plain is not None and in_locals:
             lines += [
@@ -314,9 +325,11 @@ class _Writer:
             "    plan = g.plan",
             "    first_dealer = g.first_dealer",
             "    kind = g.kind",
+            "    kind_name = kind.name",
             "    mark = kind.mark",
-            "    deals = g.deals",
-            "    scheduled = g.scheduled_hands",
+            # the hands the loop may set up: those of the schedule, not set-up deals, and none when
+            # `end` is asked after each hand (game.py's _next_hand asks it)
+            "    plain_until = 0 if g.deals or END is not None else min(len(plan), g.scheduled_hands)",
             "    keep_states = g.keep_rng_states",
             "    totals = g.totals",
             "    running = g.running",
@@ -385,10 +398,10 @@ class _Writer:
             "        )",
             "    )",
             "    nxt = index + 1",
-            "    if END is None and nxt < len(plan) and not g.stop_after_hand:",
+            "    if nxt < plain_until and not g.stop_after_hand:  # a hand of the schedule: set up here when plain",
             "        p_next = plan[nxt]",
             "        setup_next = SETUPS.get(nxt)",
-            "        if not (setup_next is None or setup_next.plan is not p_next or kind.name != p_next.kind or deals or nxt >= scheduled):",
+            "        if not (setup_next is None or setup_next.plan is not p_next or kind_name != p_next.kind):",
             *(
                 [
                     "            kept = NO_TRUMP_KEPT.get(nxt)  # trump.none_when, asked before the deal",
@@ -855,14 +868,17 @@ class _Writer:
         except Untranslatable as e:
             self._note(f"the scoring is left to the interpreter ({e} is not written out)")
             return handed_back
+        reads_turn = any("(k + 1)" in src for src in (points, bonus, *(src for _, src in after)))  # `position`
+        if rules.bonus is None:
+            self.constants["NO_BONUS"] = (0,) * self.players
         lines = [
             "    # the scoring, seat by seat",
             f"    points = [0] * {self.players}",
-            f"    bonuses = [0] * {self.players}",
+            f"    bonuses = [0] * {self.players}" if rules.bonus is not None else "    bonuses = NO_BONUS",
             "    totals_after = list(totals)",
-            "    running_after = list(running)",
+            "    running_after = list(running)" if after else "    running_after = running  # no running values: the same (empty) ones",
             "    try:",
-            "        for k, seat in enumerate(order):",
+            "        for k, seat in enumerate(order):" if reads_turn else "        for seat in order:",
             "            bid = bids[seat]",
             "            won = taken[seat]",
         ]

@@ -945,14 +945,18 @@ class Game(State):
     def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]] | None) -> None:
         """Bid and play the rest of this hand with players that see only their legal actions:
         `choose[seat](legal)` picks each action; None: every seat picks uniformly at random,
-        drawing from `rng` as `uniform_chooser` does. A hand from its start goes to the compiled
-        engine when the ruleset's hands are compiled; the same draws give the same game."""
+        drawing from `rng` as `uniform_chooser` does. A hand from its start, or from its first
+        card, goes to the compiled engine when the ruleset's hands are compiled; the same draws
+        give the same game."""
         if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":
             while self.phase == DECISION:  # a trump named before the bidding
                 options = self.decision_options()
                 self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]
             if self.phase == BIDDING and not self.bid_log:
                 self.facts.compiled.play_hand(self, choose)
+                return
+            if self.phase == PLAY and not self.tricks and not self.trick and choose is not None:  # bid by players reading their views
+                self.facts.compiled.play_tricks(self, choose)
                 return
         if choose is None:
             choose = [uniform_chooser(self.rng)] * self.players
