@@ -13,6 +13,22 @@ module's asserts again (a third of a second a process, seconds a worker). The su
 bytecode instead, outside the source tree (PYTHONPYCACHEPREFIX, a folder in the temporary
 directory), so the tree stays as clean as the variable asks.
 
+The bundled rulesets are compiled once per worker (`_compile_bundled_once`): hundreds of tests
+play, score, explain or replay each of them, and checking a ruleset (lint's exhaustive meaning
+checks) costs more than most of those tests' own work. Only an input that is exactly a bundled
+file's text, with the same merged data and settings, is kept; everything else is compiled every
+time; a command forked by tests/cli_runner.py compiles for itself, as the process it stands for
+would. WHISTDSL_TESTS_COMPILE_EVERY_TIME=1 turns the keeping off.
+
+typer's CliRunner builds whistdsl's click group anew for every `runner.invoke(app, ...)` (all of
+its commands, read from their signatures: more than many commands' own work); a process builds
+it once. `_build_the_command_line_once` keeps the group built the first time, per worker, for
+whistdsl's own app (another Typer app is built every time, as before).
+
+Commands run as processes (`python -m whistdsl`) are forked by tests/cli_runner.py (one helper,
+`whistdsl(*args, cwd=, env=, input=)`, documented there), which answers what the process would,
+byte for byte, at a fraction of a new interpreter's start-up.
+
 whistdsl's per-user cache (whistdsl/cache.py) lives in a temporary folder for the whole run, never
 in the home folder, so tests neither read a stale entry nor leave any behind; the commands tests
 run as processes inherit it. The kept games of `whistdsl play` (whistdsl/records/kept.py) go to a
@@ -37,10 +53,12 @@ _DATA = tempfile.mkdtemp(prefix="whistdsl-test-data-")
 os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 
-#: The tests that take seconds each (the longest of a loaded run's `--durations`): marked slow
-#: here, in one list, and run only with `--slow` (the README's test command and CI pass it), so
-#: that a plain `pytest` answers in about two minutes on two cores. Each is named without its
-#: parameters: every case of it is slow.
+#: The tests that take seconds each (the longest of a loaded run's `--durations`), and the other
+#: cases of tests a plain run samples: marked slow here, in one list, and run only with `--slow`
+#: (the README's test command and CI pass it). Measured on a fresh clone at load 2.5 to 4.3 (the
+#: README's Performance section): a plain `pytest` (2,111 tests) 262 s of CPU, 4 min 12 s on the
+#: loaded machine, at best 2 min 11 s on two free cores; `pytest --slow` 447 s of CPU. Each is
+#: named without its parameters: every case of it is slow.
 SLOW = frozenset(
     {
         "tests/test_fuzz_rulesets.py::test_every_mutant_of_a_bundled_ruleset_lints_with_findings_or_plays_or_stops_with_a_rule_error",
@@ -62,8 +80,70 @@ SLOW = frozenset(
         "tests/test_lint_findings.py::test_every_finding_is_an_error_or_a_warning_of_its_code_with_a_message",
         "tests/test_nil_and_blind.py::test_whole_highest_bidder_trump_games_follow_the_rules",
         "tests/test_safety_files.py::test_merge_work_grows_with_the_files_not_with_their_product",
+        # Each below has a plain twin covering the same behaviour in fewer cases: the rest here.
+        # Every ruleset plays a whole watched game at its fewest players in a plain run; here at
+        # every other table size (75 games, a fifth of a plain run's CPU).
+        "tests/test_variant_games.py::test_every_ruleset_plays_a_whole_watched_game_by_the_rules_at_every_other_table_size",
+        # tests/cli_runner.py's fork against a real process: six commands in a plain run, the
+        # other sixteen here (each runs twice, once as a new interpreter).
+        "tests/test_cli_runner.py::test_every_other_forked_command_of_the_sample_says_what_the_process_says",
+        # Fuzzed keystrokes at a pseudo-terminal (eight whole sessions); tests/test_play_cli.py's
+        # terminal tests (keys, Ctrl-C, end of input, a narrow terminal) run in a plain run.
+        "tests/test_fuzz_keystrokes.py::test_keystrokes_at_the_terminal_never_break_play_and_no_illegal_move_is_accepted",
     }
 )
+
+
+def _compile_bundled_once() -> None:
+    """Keep, for this worker, what `compile_ruleset` answers for a bundled ruleset (see the
+    module's docstring). The Ruleset is frozen; the findings list is copied for each caller, and
+    a change to the one mutable part, the merged data (`source`), fails the test that made it."""
+    if os.environ.get("WHISTDSL_TESTS_COMPILE_EVERY_TIME"):
+        return
+    from whistdsl.resources import bundled_rulesets
+    from whistdsl.rules import check
+
+    compile_ruleset = check.compile_ruleset
+    bundled = {path.read_text(encoding="utf-8") for path in bundled_rulesets().values()}
+    kept: dict[tuple, tuple] = {}
+    worker = os.getpid()
+
+    def compile_once(loaded, settings=()):
+        texts = tuple((d.path, d.text) for d in loaded.documents)
+        if os.getpid() != worker or not texts or not all(text in bundled for _, text in texts):
+            return compile_ruleset(loaded, settings)
+        key = (texts, repr(loaded.data), tuple(settings))
+        if key not in kept:
+            rules, findings = compile_ruleset(loaded, settings)
+            kept[key] = rules, findings, repr(rules.source) if rules is not None else ""
+        rules, findings, source = kept[key]
+        if rules is not None and repr(rules.source) != source:  # shared: a test that changes it would change the others'
+            raise AssertionError(f"a test changed the merged data of the bundled ruleset {rules.name!r} in place")
+        return rules, list(findings)
+
+    compile_once.__wrapped__ = compile_ruleset  # type: ignore[attr-defined]
+    compile_once.__doc__ = compile_ruleset.__doc__
+    check.compile_ruleset = compile_once
+
+
+def _build_the_command_line_once() -> None:
+    """typer.testing's CliRunner.invoke(app) builds the click group of whistdsl's app once (see
+    the module's docstring)."""
+    import typer.testing
+
+    from whistdsl.cli.commands import app
+
+    get_command = typer.testing._get_command
+    built = []
+
+    def get_command_once(typer_instance):
+        if typer_instance is not app:
+            return get_command(typer_instance)
+        if not built:
+            built.append(get_command(app))
+        return built[0]
+
+    typer.testing._get_command = get_command_once
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -100,6 +180,8 @@ def _keep_bytecode_outside_the_tree() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     _keep_bytecode_outside_the_tree()
+    _compile_bundled_once()
+    _build_the_command_line_once()
     if not config.pluginmanager.has_plugin("xdist"):
         config.addinivalue_line("markers", "xdist_group(name): tests that pytest-xdist runs in one worker (here: all run in one process)")
 

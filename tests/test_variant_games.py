@@ -352,6 +352,10 @@ def check_played_game(name: str, players: int, record: dict) -> None:
 # ---------------------------------------------------------------- every ruleset, every table size
 
 GAMES = [(name, p) for name in bundled_names() for p in PLAYERS[family(name)]]
+#: The fewest players of each ruleset (every plain run plays these), and every other table size
+#: (`--slow`, as CI runs: tests/conftest.py SLOW).
+FEWEST = [(name, p) for name, p in GAMES if p == PLAYERS[family(name)][0]]
+OTHER_SIZES = [game for game in GAMES if game not in FEWEST]
 
 
 def test_every_ruleset_allows_the_table_sizes_of_rules_md():
@@ -361,12 +365,22 @@ def test_every_ruleset_allows_the_table_sizes_of_rules_md():
         assert (rules.players_min, rules.players_max) == (allowed[0], allowed[-1]), name
 
 
-# Every (ruleset, table size) goes through the command line, and the same game (the same seed and
+# Every (ruleset, table size) goes through the command line (the fewest players in a plain run,
+# the others with --slow), and the same game (the same seed and
 # computer players draw the same cards) through the engine, whose record is checked rule by rule;
 # the winner line the command prints must be the record's. (`--record` would give the record
 # straight from the command, but writing it after every hand costs more than playing the game.)
-@pytest.mark.parametrize("name, players", GAMES)
+@pytest.mark.parametrize("name, players", FEWEST)
 def test_every_ruleset_plays_a_whole_watched_game_by_the_rules(name, players):
+    plays_a_whole_watched_game_by_the_rules(name, players)
+
+
+@pytest.mark.parametrize("name, players", OTHER_SIZES)
+def test_every_ruleset_plays_a_whole_watched_game_by_the_rules_at_every_other_table_size(name, players):
+    plays_a_whole_watched_game_by_the_rules(name, players)
+
+
+def plays_a_whole_watched_game_by_the_rules(name, players):
     seed = 100 + players
     result = runner.invoke(app, ["play", str(RULESETS / f"{name}.yaml"), "--watch", "--seed", str(seed), "--players", str(players), "--bots", "heuristic"])
     assert result.exit_code == 0, result.output
