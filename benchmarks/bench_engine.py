@@ -103,6 +103,20 @@ def parse_list(text: str | None, kind=str) -> list | None:
     return None if text is None else [kind(x) for x in text.split(",") if x.strip()]
 
 
+def chosen(games_text: str | None, players_text: str | None) -> tuple[list[str], list[int] | None]:
+    """The games and table sizes `--games` and `--players` name (None: each game's own sizes);
+    raises ValueError with the message for the user."""
+    try:
+        games = parse_list(games_text) or list(GAMES)
+        players = parse_list(players_text, int)
+    except ValueError:
+        raise ValueError("--players is a comma-separated list of whole numbers") from None
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        raise ValueError(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}")
+    return games, players
+
+
 def machine() -> str:
     return f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, {platform.system()}"
 
@@ -127,14 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         print("--seconds must be positive and --rounds at least 1", file=sys.stderr)
         return 2
     try:
-        games = parse_list(args.games) or list(GAMES)
-        players = parse_list(args.players, int)
-    except ValueError:
-        print("--players is a comma-separated list of whole numbers", file=sys.stderr)
-        return 2
-    unknown = [g for g in games if g not in GAMES]
-    if unknown:
-        print(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}", file=sys.stderr)
+        games, players = chosen(args.games, args.players)
+    except ValueError as e:
+        print(e, file=sys.stderr)
         return 2
     if args.reference is not None and not args.reference.is_file():
         print(f"reference engine not found at {args.reference}", file=sys.stderr)

@@ -36,7 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_engine import GAMES, YARDSTICKS, load_module, machine, parse_list  # noqa: E402
+from bench_engine import GAMES, YARDSTICKS, chosen, load_module, machine  # noqa: E402
 
 WARM_UP = 5  # games played before the counted ones, in both runs
 
@@ -106,14 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         print("--count must be at least 1", file=sys.stderr)
         return 2
     try:
-        games = parse_list(args.games) or list(GAMES)
-        sizes = parse_list(args.players, int)
-    except ValueError:
-        print("--players is a comma-separated list of whole numbers", file=sys.stderr)
-        return 2
-    unknown = [g for g in games if g not in GAMES]
-    if unknown:
-        print(f"unknown game {unknown[0]!r}: choose from {', '.join(GAMES)}", file=sys.stderr)
+        games, sizes = chosen(args.games, args.players)
+    except ValueError as e:
+        print(e, file=sys.stderr)
         return 2
     rows = []
     for game in games:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeVar
 
 from ..language.expression import Number, Value
 from .cards import Card
@@ -21,6 +21,9 @@ from .cards import Card
 if TYPE_CHECKING:
     from ..rules.ruleset import HandKind, HandSetup, PlannedHand
     from .game import GameResult, HandResult, PresetDeal
+
+
+_T = TypeVar("_T")
 
 
 class Phase(StrEnum):
@@ -46,99 +49,89 @@ class Trick(NamedTuple):
     winner: int
 
 
-class PlayedTricks(Sequence[Trick]):
-    """A hand's tricks as the compiled engine keeps them (engine/compiled.py): every card in
+class _BuiltWhenRead(Sequence[_T]):
+    """A tuple the compiled engine keeps as flat data and builds the first time it is read
+    (`_build`): it reads, compares, hashes and pickles as that tuple."""
+
+    __slots__ = ("_built",)
+
+    def _build(self) -> tuple[_T, ...]:
+        raise NotImplementedError
+
+    def built(self) -> tuple[_T, ...]:
+        built = self._built
+        if built is None:
+            built = self._built = self._build()
+        return built
+
+    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
+        return self.built()[index]
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self.built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _BuiltWhenRead):
+            other = other.built()
+        return self.built() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.built())
+
+    def __repr__(self) -> str:
+        return repr(self.built())
+
+    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
+        return (tuple, (self.built(),))
+
+
+class PlayedTricks(_BuiltWhenRead[Trick]):
+    """A hand's tricks as the compiled engine keeps it (engine/compiled.py): every card in
     playing order and each trick's winner, with the seat orders to read them by. The `Trick`
     tuples are built the first time they are read (a record, a replay, the table); until then a
     hand's play costs one list entry a card. Equal to the tuple of Tricks the interpreter keeps."""
 
-    __slots__ = ("_leader", "_orders", "_cards", "_winners", "_built")
+    __slots__ = ("_leader", "_orders", "_cards", "_winners")
 
     def __init__(self, leader: int, orders: dict[int, tuple[int, ...]], cards: list[Card], winners: list[int]):
         self._leader, self._orders, self._cards, self._winners = leader, orders, cards, winners
         self._built: tuple[Trick, ...] | None = None
 
-    def tricks(self) -> tuple[Trick, ...]:
-        built = self._built
-        if built is None:
-            out, leader, cards, at = [], self._leader, self._cards, 0
-            for winner in self._winners:
-                seats = self._orders[leader]
-                out.append(Trick(leader, tuple(zip(seats, cards[at : at + len(seats)])), winner))
-                at += len(seats)
-                leader = winner
-            built = self._built = tuple(out)
-        return built
+    def _build(self) -> tuple[Trick, ...]:
+        out, leader, cards, at = [], self._leader, self._cards, 0
+        for winner in self._winners:
+            seats = self._orders[leader]
+            out.append(Trick(leader, tuple(zip(seats, cards[at : at + len(seats)])), winner))
+            at += len(seats)
+            leader = winner
+        return tuple(out)
 
     def __len__(self) -> int:
         return len(self._winners)
 
-    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
-        return self.tricks()[index]
 
-    def __iter__(self) -> Iterator[Trick]:
-        return iter(self.tricks())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PlayedTricks):
-            other = other.tricks()
-        return self.tricks() == other if isinstance(other, tuple) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.tricks())
-
-    def __repr__(self) -> str:
-        return repr(self.tricks())
-
-    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
-        return (tuple, (self.tricks(),))
-
-
-class DealtCards(Sequence[tuple[Card, ...]]):
+class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
     """A hand's deal as the compiled engine keeps it: the shuffled deck, whose first cards went
     to the seats of `deal_order`, `size` each. Every seat's cards, in the order dealt (() for a
     seat sitting out), are built the first time they are read, as `PlayedTricks` are. Equal to
     the tuple of tuples game.py keeps. The deck is the hand's own list: the next hand shuffles a
     new one, and nothing draws from its dealt part again."""
 
-    __slots__ = ("_deck", "_order", "_size", "_players", "_built")
+    __slots__ = ("_deck", "_order", "_size", "_players")
 
     def __init__(self, deck: list[Card], deal_order: tuple[int, ...], size: int, players: int):
         self._deck, self._order, self._size, self._players = deck, deal_order, size, players
         self._built: tuple[tuple[Card, ...], ...] | None = None
 
-    def cards(self) -> tuple[tuple[Card, ...], ...]:
-        built = self._built
-        if built is None:
-            out: list[tuple[Card, ...]] = [()] * self._players
-            size, deck = self._size, self._deck
-            for k, seat in enumerate(self._order):
-                out[seat] = tuple(deck[k * size : (k + 1) * size])
-            built = self._built = tuple(out)
-        return built
+    def _build(self) -> tuple[tuple[Card, ...], ...]:
+        out: list[tuple[Card, ...]] = [()] * self._players
+        size, deck = self._size, self._deck
+        for k, seat in enumerate(self._order):
+            out[seat] = tuple(deck[k * size : (k + 1) * size])
+        return tuple(out)
 
     def __len__(self) -> int:
         return self._players
-
-    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
-        return self.cards()[index]
-
-    def __iter__(self) -> Iterator[tuple[Card, ...]]:
-        return iter(self.cards())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DealtCards):
-            other = other.cards()
-        return self.cards() == other if isinstance(other, tuple) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.cards())
-
-    def __repr__(self) -> str:
-        return repr(self.cards())
-
-    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
-        return (tuple, (self.cards(),))
 
 
 class State:
