@@ -55,10 +55,10 @@ os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 #: The tests that take seconds each (the longest of a loaded run's `--durations`), and the other
 #: cases of tests a plain run samples: marked slow here, in one list, and run only with `--slow`
-#: (the README's test command and CI pass it). Measured on a fresh clone at load 2.5 to 4.3 (the
-#: README's Performance section): a plain `pytest` (2,111 tests) 262 s of CPU, 4 min 12 s on the
-#: loaded machine, at best 2 min 11 s on two free cores; `pytest --slow` 447 s of CPU. Each is
-#: named without its parameters: every case of it is slow.
+#: (the README's test command and CI pass it). Measured on a fresh clone of a quiet machine (the
+#: README's Performance section): a plain `pytest` (2,111 tests) 1 min 51 s on 2 cores, 207 s of
+#: CPU; `pytest --slow` (2,253) 3 min 33 s. Each is named without its parameters: every case of
+#: it is slow.
 SLOW = frozenset(
     {
         "tests/test_fuzz_rulesets.py::test_every_mutant_of_a_bundled_ruleset_lints_with_findings_or_plays_or_stops_with_a_rule_error",
