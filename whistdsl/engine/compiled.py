@@ -169,7 +169,9 @@ class _Writer:
             f"# The compiled hand of {rules.name!r} at {n} players: written by whistdsl from the ruleset's",
             "# checked formulas and rules (engine/compiled.py). g is the Game, at the start of a hand's",
             "# bidding. play_hand_random: every seat plays uniformly at random, drawing from g.rng",
-            "# exactly as the random player does; play_hand: choose[seat](legal) picks each action.",
+            "# exactly as the random player does; play_hand: choose[seat](legal) picks each action;",
+            "# play_tricks: the same from the first card; play_game_random: the rest of the game at",
+            "# random, its position in locals; start_hand: a hand's plain set-up.",
             "",
         ]
         why = why_not_compiled(rules)
