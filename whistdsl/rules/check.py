@@ -438,6 +438,23 @@ def compile_ruleset(loaded: Loaded, settings: Sequence[str] = ()) -> tuple[Rules
 _DEAL_KEYS = frozenset({"players", "parameters", "let", "deck", "dealer", "kinds", "schedule", "tiebreak", "end", "running", "trump"})
 
 
+def _binds(rules: Ruleset) -> bool:
+    """Whether `rules` has parameters to set (or a player range that reads them)."""
+    return bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
+
+
+def _bound_at(c: _Compiler, rules: Ruleset, values: Mapping[str, Value]) -> Ruleset | None:
+    """`rules` with the parameters set to `values` (the player range too, where it reads them),
+    or None having reported why the range cannot be worked out (W406)."""
+    if not _binds(rules):
+        return rules
+    try:
+        return rules.with_parameters(values)
+    except EvalError as e:
+        c.report(("players",), "W406", str(e))
+        return None
+
+
 def check_deal(c: _Compiler, rules: Ruleset) -> None:
     """The checks of the deal alone: the player range, and at every player count the deck holds
     every hand, the schedule is not empty, enough players play each hand. They read no formula
@@ -448,15 +465,11 @@ def check_deal(c: _Compiler, rules: Ruleset) -> None:
     meaning checks (W201), which say so."""
     if c.get(("schedule",)) is None:
         return
-    binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
     tried, _ = parameter_cases(rules.parameters, {})
     for values in tried:
         before, errors = len(c.findings), c.errors()
-        try:
-            bound = rules.with_parameters(values) if binds else rules
-        except EvalError as e:
-            c.report(("players",), "W406", str(e))
-        else:
+        bound = _bound_at(c, rules, values)
+        if bound is not None:
             _check_players(c, bound)  # its answer counts the errors found before it too
             if c.errors() == errors:
                 ranged = any(p.ranged for p in bound.parameters)
@@ -891,7 +904,6 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
             check_deal(c, rules)  # an error in the decisions or the scoring hides nothing of the deal
         return rules
     tried, complete = parameter_cases(rules.parameters, chosen or {})
-    binds = bool(rules.parameters) or any(not isinstance(v, int) for v in rules.players_range or ())
     budget = Budget()
     cases: FormulaCases | None = None
     bound = rules
@@ -901,11 +913,9 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
     reported: set[tuple[str, str]] = set()
     for values in tried:
         before, errors = len(c.findings), c.errors()
-        try:
-            bound = rules.with_parameters(values) if binds else rules
-        except EvalError as e:
-            c.report(("players",), "W406", str(e))
-        else:
+        at = _bound_at(c, rules, values)
+        if at is not None:
+            bound = at
             _check_players(c, bound)  # its answer counts the errors of the values tried before too
             if c.errors() == errors:
                 cases = cases or FormulaCases(bound, c.report_among, budget)
@@ -941,7 +951,7 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
             key=True,
             severity="warning",
         )
-    return rules.with_parameters(chosen or {}) if binds else rules
+    return rules.with_parameters(chosen or {}) if _binds(rules) else rules
 
 
 def _parameter_words(rules: Ruleset, values: Mapping[str, Value]) -> str:
