@@ -125,8 +125,9 @@ def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Calla
 def _register_bots() -> None:
     from .heuristic import HeuristicPlayer
     from .mc import MonteCarloPlayer
+    from .search import SearchPlayer
 
-    BOTS.update(heuristic=HeuristicPlayer, mc=MonteCarloPlayer)
+    BOTS.update(heuristic=HeuristicPlayer, mc=MonteCarloPlayer, search=SearchPlayer)
 
 
 _register_bots()

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The `search` player against OpenSpiel's ISMCTS, on OpenSpiel's own `oh_hell`.
+
+Needs `open-spiel` (the `bench` extra: `pip install -e '.[bench]'`). Each deal is one hand of
+OpenSpiel's oh_hell (4 players, 3 to 10 cards, off_bid_penalty) played twice, in the bundled
+`openspiel` ruleset and in pyspiel side by side (the two agree on every action and score:
+benchmarks/openspiel_oh_hell.py): once with `search` at seats 0 and 2 and ISMCTS at 1 and 3,
+once with the seats swapped, the same cards to the same seats. A duplicate hand's result is
+the mean score of the `search` seats less the mean of the ISMCTS seats, averaged over the two
+plays, so the luck of the cards cancels.
+
+Thinking time is matched: ISMCTS gets `--sims` simulations a decision (random rollouts, UCT
+c = 2, as the issue measured it), `search` gets `--think` seconds as its fixed work; the
+script reports each side's median seconds per decision (decisions with one legal action are
+not timed: both answer at once). `--calibrate` first finds the ISMCTS simulations that take
+`--think` seconds at the median on this machine.
+
+Results go to a JSON-lines file (`--out`), one line per duplicate hand, so a long match can be
+stopped and resumed: deals already in the file are skipped.
+
+    python benchmarks/bench_search.py --think 0.05 --calibrate --hands 1000 --workers 2
+    python benchmarks/bench_search.py --summary benchmarks/results/search-vs-ismcts-0.05.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pyspiel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from openspiel_oh_hell import NUM_CARDS, os_card  # noqa: E402
+
+from whistdsl import load_rules  # noqa: E402
+from whistdsl.engine import Game  # noqa: E402
+from whistdsl.players.search import SearchPlayer  # noqa: E402
+
+PLAYERS = 4
+SIZES = range(3, 11)
+
+
+@functools.cache
+def _rules(tricks: int):
+    return load_rules("openspiel", settings=[f"tricks={tricks}"])
+
+
+@functools.cache
+def _os_game(tricks: int):
+    return pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": tricks, "off_bid_penalty": True})
+
+
+def _ismcts(tricks: int, sims: int, seed: int):
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, sims, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+
+
+def play_hand(deal: int, search_seats: tuple[int, ...], think: float | None, samples: int | None, sims: int, halves: str = "") -> dict:
+    """One play of deal `deal`: the seats' points, and each side's decision times. `halves`
+    "bids": the search seats' cards are ISMCTS's; "cards": their bids are."""
+    tricks = SIZES[deal % len(SIZES)]
+    game = Game(_rules(tricks), players=PLAYERS, seed=1_000_003 * deal + 17)
+    state = _os_game(tricks).new_initial_state()
+    first = game.view(0)
+    state.apply_action(tricks)  # chance: the number of tricks (fixed)
+    state.apply_action(first.dealer)  # chance: the dealer
+    hands = [list(game.view(s).hand or ()) for s in range(PLAYERS)]
+    for i in range(tricks):  # OpenSpiel deals card k to player k % players
+        for s in range(PLAYERS):
+            state.apply_action(os_card(hands[s][i]))
+    state.apply_action(os_card(first.turn_up))  # type: ignore[arg-type]
+    ours = SearchPlayer(samples=samples, think=think)
+    bots = {s: _ismcts(tricks, sims, 7919 * deal + s) for s in range(PLAYERS)}
+    rng = random.Random(deal * 31 + sum(search_seats))
+    times: dict[str, list[float]] = {"search": [], "ismcts": []}
+    while not game.over:
+        seat = game.to_act
+        bidding = game.phase == "bidding"
+        legal = game.legal_actions()
+        start = time.process_time()
+        if seat in search_seats and halves != ("cards" if bidding else "bids"):
+            view = game.view(seat)
+            action = ours.act(view, list(view.legal or ()), rng)
+            side = "search"
+        else:
+            os_action = bots[seat].step(state)
+            action = os_action - NUM_CARDS if bidding else next(c for c in legal if os_card(c) == os_action)
+            side = "ismcts"
+        if len(legal) > 1:
+            times[side].append(time.process_time() - start)
+        game.act(action)
+        state.apply_action(action + NUM_CARDS if bidding else os_card(action))
+    points = [int(p) for p in game.history[-1].points]
+    if points != [int(r) for r in state.returns()]:
+        raise AssertionError(f"deal {deal}: whistdsl scored {points}, OpenSpiel {state.returns()}")
+    return {"points": points, "bids": list(game.history[-1].bids), "times": times}
+
+
+def duplicate(args: tuple[int, float | None, int | None, int, str]) -> dict:
+    """Deal `deal` played both ways: the result line for the file."""
+    deal, think, samples, sims, halves = args
+    plays = [play_hand(deal, seats, think, samples, sims, halves) for seats in ((0, 2), (1, 3))]
+    diffs = []
+    for play, seats in zip(plays, ((0, 2), (1, 3))):
+        mine = [p for s, p in enumerate(play["points"]) if s in seats]
+        theirs = [p for s, p in enumerate(play["points"]) if s not in seats]
+        diffs.append(statistics.mean(mine) - statistics.mean(theirs))
+    return {
+        "deal": deal,
+        "tricks": SIZES[deal % len(SIZES)],
+        "diff": statistics.mean(diffs),
+        "points": [p["points"] for p in plays],
+        "bids": [p["bids"] for p in plays],
+        "search_times": [t for p in plays for t in p["times"]["search"]],
+        "ismcts_times": [t for p in plays for t in p["times"]["ismcts"]],
+    }
+
+
+def summary(lines: list[dict]) -> str:
+    diffs = [x["diff"] for x in lines]
+    n = len(diffs)
+    mean = statistics.mean(diffs) if diffs else float("nan")
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("nan")
+    ours = [t for x in lines for t in x["search_times"]]
+    theirs = [t for x in lines for t in x["ismcts_times"]]
+    med = lambda xs: statistics.median(xs) if xs else float("nan")  # noqa: E731
+    return (
+        f"{n} duplicate hands: search minus ISMCTS {mean:+.2f} ± {half:.2f} points a hand (95%); "
+        f"median seconds a decision: search {med(ours):.3f}, ISMCTS {med(theirs):.3f}"
+    )
+
+
+def calibrate(think: float, start: int = 1200) -> int:
+    """ISMCTS simulations whose median time a decision is `think` seconds on this machine."""
+    sims = start
+    for _ in range(3):
+        times = []
+        for deal in range(4):
+            times += play_hand(10_000 + deal, (), None, 1, sims)["times"]["ismcts"]
+        med = statistics.median(times)
+        sims = max(10, round(sims * think / med))
+    return sims
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--think", type=float, default=0.05, help="seconds a decision for search")
+    ap.add_argument("--samples", type=int, default=None, help="fixed deals a decision for search, instead of --think")
+    ap.add_argument("--sims", type=int, default=1200, help="ISMCTS simulations a decision")
+    ap.add_argument("--calibrate", action="store_true", help="set --sims so ISMCTS takes --think seconds at the median")
+    ap.add_argument("--hands", type=int, default=1000, help="duplicate hands")
+    ap.add_argument("--first", type=int, default=0, help="the first deal's number")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--halves", choices=("bids", "cards"), default="", help="search makes only the bids (ISMCTS plays its cards), or only the cards")
+    ap.add_argument("--out", type=Path, default=None, help="JSON-lines results file (resumed when it exists)")
+    ap.add_argument("--summary", type=Path, default=None, help="only summarise this results file")
+    args = ap.parse_args(argv)
+    if args.summary:
+        lines = [json.loads(x) for x in args.summary.read_text().splitlines() if x.strip()]
+        print(summary(lines))
+        return 0
+    if args.calibrate:
+        args.sims = calibrate(args.think)
+        print(f"ISMCTS: {args.sims} simulations a decision for {args.think} s", flush=True)
+    done: list[dict] = []
+    if args.out and args.out.exists():
+        done = [json.loads(x) for x in args.out.read_text().splitlines() if x.strip()]
+    seen = {x["deal"] for x in done}
+    todo = [d for d in range(args.first, args.first + args.hands) if d not in seen]
+    out = args.out.open("a") if args.out else None
+    start = time.time()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for i, line in enumerate(pool.map(duplicate, [(d, args.think if args.samples is None else None, args.samples, args.sims, args.halves) for d in todo])):
+            line["sims"] = args.sims
+            line["think"] = args.think
+            done.append(line)
+            if out:
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+            if (i + 1) % 20 == 0 or i + 1 == len(todo):
+                print(f"[{time.time() - start:.0f}s] {summary(done)}", flush=True)
+    print(summary(done))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

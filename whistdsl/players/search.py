@@ -1,0 +1,629 @@
+"""The `search` player: determinized search with an exact solver of the hand's end.
+
+For each decision it samples deals of the cards it cannot see, consistent with its seat's view
+(players/mc.py's `sample_hands`), and on every sampled deal, with every hand open, judges each
+candidate action by playing the rest of the hand on a flat position (`Position`):
+
+- near the end of the hand, exactly: max^n search (`solve`), every seat playing for its own
+  best score by the ruleset's scoring, ties settled against this seat (paranoid), with a
+  transposition table at trick boundaries and cards of one suit with nothing between them
+  merged;
+- earlier, by playing on with every seat trying to make its bid (`play_on`, the heuristic's
+  card rule on the flat position), then solving the last tricks exactly.
+
+A bid is judged the same way: on each sampled deal, every legal bid is made, the seats after
+this one bid by the heuristic's estimate of their sampled hands (within the ruleset's own
+bidding limits), and the hand is played out as above. The score of a finished hand is the
+ruleset's own (`Scorer`: points and bonus by the formulas, for the bids and tricks of every
+seat), so nil bids, bonuses, running values and scores that read the table are the ruleset's.
+Every candidate is judged on the same deals (common random numbers).
+
+How much it thinks is a fixed amount of work, so a game is the same for a seed: `samples`
+deals a decision, or `think` seconds a decision turned into work units (cards played in the
+search) by a measurement made once per process (`units_per_second`). What it may see is only
+its `SeatView`: the deals are guessed from it alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+from ..engine.cards import SPECIAL, SUIT_OF, Card
+from ..engine.game import BIDDING, DECISION, PLAY, Game, RuleError
+from ..engine.observer import SeatView, look_ahead
+from ..engine.tricks import NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
+from .heuristic import HeuristicPlayer, choose_bid, choose_card, hand_distribution, lowest_wins, table_notes
+from .mc import rollout as rollout_in_game
+from .mc import sample_hands, with_sampled_trump
+
+# ---------------------------------------------------------------- the flat position
+
+
+class Scorer:
+    """Each seat's score of a finished hand, by the ruleset's formulas, from the bids and the
+    tricks taken: the hand of `game` (a private look-ahead position) scored by the engine
+    itself, once per distinct outcome. Scores are signed so that more is better (`sign` -1
+    where the lowest total wins); None where the rules cannot score the outcome."""
+
+    def __init__(self, game: Game, sign: float):
+        self.game = game
+        self.sign = sign
+        self.memo: dict[tuple, tuple[float, ...] | None] = {}
+
+    def values(self, bids: Sequence[int], taken: Sequence[int], calls: Sequence[str] = ()) -> tuple[float, ...] | None:
+        """Every seat's signed score when the seats bid `bids` (and made the named `calls`) and
+        took `taken`."""
+        key = (*bids, *taken, *calls)
+        got = self.memo.get(key, False)
+        if got is not False:
+            return got  # type: ignore[return-value]
+        sim = self.game.clone()
+        sim.bids = list(bids)
+        sim.taken = list(taken)
+        if calls:
+            sim.calls = list(calls)
+        try:
+            sim._finish_hand()
+            sign = self.sign
+            out: tuple[float, ...] | None = tuple(sign * float(p) for p in sim.history[-1].points)
+        except (RuleError, ArithmeticError, ValueError):
+            out = None
+        self.memo[key] = out
+        return out
+
+
+class Position:
+    """The play of one hand with every hand open, kept flat: each seat's cards as lists by suit,
+    the trick in play as (seat, card) pairs, the leader, the tricks taken, the bids. The fixed
+    facts (seat orders, trump, trick rules, scorer) are shared by every copy."""
+
+    __slots__ = ("hands", "trick", "leader", "taken", "bids", "facts")
+
+    def __init__(self, hands: list[list[list[Card]]], trick: list, leader: int, taken: list[int], bids: list[int], facts: "HandFacts"):
+        self.hands, self.trick, self.leader, self.taken, self.bids, self.facts = hands, trick, leader, taken, bids, facts
+
+    def copy(self) -> "Position":
+        return Position([[list(s) for s in h] for h in self.hands], list(self.trick), self.leader, list(self.taken), self.bids, self.facts)
+
+    def to_act(self) -> int:
+        return self.facts.play_orders[self.leader][len(self.trick)]
+
+    def legal(self, seat: int) -> list[Card]:
+        f = self.facts
+        if f.play is None:
+            return legal_cards(self.hands[seat], self.trick, f.trump, f.when_void)
+        return f.play.legal(self.hands[seat], self.trick, f.trump, f.when_void)
+
+    def cards_left(self) -> int:
+        """Cards the seat to act holds (every seat holds as many at a trick's start)."""
+        return sum(len(s) for s in self.hands[self.to_act()])
+
+    def play(self, card: Card) -> None:
+        """Play `card` (legal) for the seat to act; at a trick's end, its winner leads."""
+        f = self.facts
+        seat = f.play_orders[self.leader][len(self.trick)]
+        self.hands[seat][SUIT_OF[card]].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) == f.playing:
+            win = f.winner(self.trick)
+            self.taken[win] += 1
+            self.leader = win
+            self.trick = []
+
+
+class HandFacts:
+    """What stays the same while one hand is searched."""
+
+    __slots__ = ("play_orders", "trump", "when_void", "play", "playing", "scorer", "winner", "seats", "calls")
+
+    def __init__(self, game: Game, scorer: Scorer, trump: int):
+        self.play_orders = game.play_orders
+        self.trump = trump
+        self.when_void = game.rules.when_void
+        play: TrickPlay = game.tricks_play
+        self.play = None if play.standard else play
+        self.seats = self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]]
+        self.playing = len(self.seats)
+        self.scorer = scorer
+        self.calls = tuple(game.calls) if any(game.calls) else ()  # the named calls made, for the scoring
+        if play.standard:
+            self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)
+        else:
+            self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)
+
+
+def flat_hands(hands: dict[int, Sequence[Card]], players: int, specials: bool) -> list[list[list[Card]]]:
+    """Every seat's cards as lists by suit, each high to low (sitting-out seats hold none)."""
+    out = []
+    for seat in range(players):
+        h: list[list[Card]] = [[] for _ in range(SPECIAL + 1 if specials else SPECIAL)]
+        for c in hands.get(seat, ()):
+            h[SUIT_OF[c]].append(c)
+        for s in h:
+            s.sort(reverse=True)
+        out.append(h)
+    return out
+
+
+def policy_card(pos: Position, seat: int, legal: list[Card]) -> Card:
+    """The heuristic's card: win while the seat still needs tricks, duck once it has enough."""
+    if len(legal) == 1:
+        return legal[0]
+    f = pos.facts
+    need = pos.bids[seat] - pos.taken[seat]
+    last = len(pos.trick) == f.playing - 1
+    if f.play is None:
+        return choose_card(legal, pos.trick, f.trump, need, last)
+    return choose_card(legal, pos.trick, f.trump, need, last, f.play)
+
+
+def play_on(pos: Position, exact_from: int, budget: list[int], chance: Callable[[], float] | None = None, keeps: int = -1) -> tuple[float, ...] | None:
+    """The hand's scores after playing `pos` on: the heuristic's cards until every seat holds
+    `exact_from` cards or fewer at a trick's start, then the exact solution. With `chance` (a
+    generator's `random`), every seat but `keeps` plays uniformly random cards instead of the
+    heuristic's. `budget[0]` counts the work done (cards played)."""
+    hands, facts = pos.hands, pos.facts
+    orders, trump, when_void, play, playing = facts.play_orders, facts.trump, facts.when_void, facts.play, facts.playing
+    trick, leader, taken, bids = pos.trick, pos.leader, pos.taken, pos.bids
+    try:
+        while True:
+            if not trick:
+                left = sum(len(s) for s in hands[leader])
+                if left == 0:
+                    break
+                if left <= exact_from:
+                    pos.trick, pos.leader = trick, leader
+                    return solve(pos, budget)
+            seats = orders[leader]
+            for seat in seats[len(trick) :]:
+                h = hands[seat]
+                legal = legal_cards(h, trick, trump, when_void) if play is None else play.legal(h, trick, trump, when_void)
+                if len(legal) == 1:
+                    c = legal[0]
+                elif chance is not None and seat != keeps:
+                    c = legal[int(chance() * len(legal))]
+                elif play is None:
+                    c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1)
+                else:
+                    c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1, play)
+                h[SUIT_OF[c]].remove(c)
+                trick.append((seat, c))
+            budget[0] += playing
+            win = facts.winner(trick)
+            taken[win] += 1
+            leader = win
+            trick = []
+    except NoWinner:
+        return None
+    return facts.scorer.values(bids, taken, facts.calls)
+
+
+def distinct_cards(legal: Sequence[Card], pos: Position) -> list[Card]:
+    """`legal` with cards that are worth the same merged: of a run of one suit's cards held by
+    one seat with no card between them still held by anyone, only the highest (specials and
+    cards of decks with copies are never merged)."""
+    if len(legal) <= 1 or pos.facts.play is not None:
+        return list(legal)
+    out: list[Card] = []
+    prev = -1
+    for c in sorted(legal, reverse=True):
+        if prev >= 0 and SUIT_OF[c] == SUIT_OF[prev]:
+            suit = SUIT_OF[c]
+            between = any(c < x < prev for h in pos.hands for x in h[suit]) or any(c < x < prev for _, x in pos.trick)
+            if not between:
+                prev = c
+                continue
+        out.append(c)
+        prev = c
+    return out
+
+
+def solve(pos: Position, budget: list[int]) -> tuple[float, ...] | None:
+    """The exact value of the rest of the hand (max^n: each seat plays for its own score; of
+    cards worth the same to the seat playing, the one worst for the first seat to act)."""
+    me = pos.to_act()
+    table: dict = {}
+    try:
+        return _solve(pos, me, table, budget)
+    except NoWinner:
+        return None
+
+
+def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[float, ...] | None:
+    trick = pos.trick
+    facts = pos.facts
+    key = None
+    if not trick:
+        hands = pos.hands
+        leader = pos.leader
+        left = sum(len(s) for s in hands[leader])
+        if left <= 1:  # the last trick plays itself
+            if left == 1:
+                last = [(seat, next(c for s in hands[seat] for c in s)) for seat in facts.play_orders[leader]]
+                won = facts.winner(last)
+                budget[0] += facts.playing
+                pos.taken[won] += 1
+                value = facts.scorer.values(pos.bids, pos.taken, facts.calls)
+                pos.taken[won] -= 1
+                return value
+            return facts.scorer.values(pos.bids, pos.taken, facts.calls)
+        if left > 2:  # transpositions happen only with more tricks left
+            key = (leader, tuple(pos.taken), tuple(tuple(s) for h in hands for s in h))
+            if key in table:
+                return table[key]  # type: ignore[no-any-return]
+    seat = facts.play_orders[pos.leader][len(trick)]
+    best: tuple[float, ...] | None = None
+    hand = pos.hands[seat]
+    for c in distinct_cards(pos.legal(seat), pos):
+        budget[0] += 1
+        # play c, search, take it back
+        saved_leader = pos.leader
+        cards = hand[SUIT_OF[c]]
+        at = cards.index(c)
+        del cards[at]
+        pos.trick = trick + [(seat, c)]
+        won = -1
+        if len(pos.trick) == facts.playing:
+            won = facts.winner(pos.trick)
+            pos.taken[won] += 1
+            pos.leader = won
+            pos.trick = []
+        value = _solve(pos, me, table, budget)
+        if won >= 0:
+            pos.taken[won] -= 1
+        pos.trick, pos.leader = trick, saved_leader
+        cards.insert(at, c)
+        if value is None:
+            continue
+        if best is None or value[seat] > best[seat] or (value[seat] == best[seat] and value[me] < best[me]):
+            best = value
+    if key is not None:
+        table[key] = best
+    return best
+
+
+# ---------------------------------------------------------------- thinking time
+
+#: what `think` seconds buy, measured once per process: work units a second, for bids and for cards
+_RATES: dict[str, float] = {}
+
+
+def units_per_second(kind: str) -> float:
+    """Work units (cards played in the search) this process does a second in deciding a bid
+    (`kind` "bid") or a card ("card"), measured once: the decisions of whole hands of a bundled
+    ruleset, at a fixed number of deals, timed by the process's CPU clock."""
+    if not _RATES:
+        from ..diagnostics.lint import load_rules
+
+        spent = {"bid": 0.0, "card": 0.0}
+        work = {"bid": 0, "card": 0}
+        player = SearchPlayer(samples=6)
+        rng = random.Random(7)
+        for hand in range(40):
+            game = Game(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), players=4, seed=hand)
+            while game.phase != "over":
+                view = game.view(game.to_act)
+                legal = list(view.legal or ())
+                if len(legal) == 1:
+                    game.act(legal[0])
+                    continue
+                which = "bid" if game.phase == BIDDING else "card"
+                before, start = player.work, time.process_time()
+                game.act(player.act(view, legal, rng))  # type: ignore[arg-type]
+                spent[which] += time.process_time() - start
+                work[which] += player.work - before
+            if min(spent.values()) >= 0.2:
+                break
+        _RATES.update({k: max(work[k], 1) / max(spent[k], 1e-3) for k in spent})
+    return _RATES[kind]
+
+
+# ---------------------------------------------------------------- the player
+
+
+
+#: work units a deal costs besides its cards (sampling it, laying it out)
+DEAL_UNITS = 12
+
+
+class Candidates:
+    """The candidates of one decision and their values deal by deal (the same deals for all):
+    the ones clearly worse than the best are dropped as the evidence comes in, so the work
+    goes to telling the close ones apart."""
+
+    def __init__(self, legal: list):
+        self.alive = list(legal)
+        self.values: dict[object, list[float]] = {a: [] for a in legal}
+        self.deals = 0
+
+    def add(self, values: dict) -> None:
+        """One deal's values (None: the rules could not go on in that deal for that candidate)."""
+        for a in self.alive:
+            v = values.get(a)
+            self.values[a].append(v if v is not None else float("nan"))
+        self.deals += 1
+
+    def mean(self, a: object) -> float | None:
+        got = [v for v in self.values[a] if v == v]
+        return sum(got) / len(got) if got else None
+
+    def prune(self) -> None:
+        """Drop each candidate whose deal-by-deal shortfall against the best is well outside
+        its noise (3 standard errors and half a point)."""
+        means = {a: self.mean(a) for a in self.alive}
+        scored = [a for a in self.alive if means[a] is not None]
+        if len(scored) < 2:
+            return
+        best = max(scored, key=lambda a: means[a])  # type: ignore[arg-type,return-value]
+        keep = []
+        for a in self.alive:
+            if a == best or means[a] is None:
+                keep.append(a)
+                continue
+            diffs = [x - y for x, y in zip(self.values[best], self.values[a]) if x == x and y == y]
+            n = len(diffs)
+            if n < 4:
+                keep.append(a)
+                continue
+            m = sum(diffs) / n
+            var = sum((d - m) ** 2 for d in diffs) / (n - 1)
+            if m <= 0.5 + 3.0 * (var / n) ** 0.5:
+                keep.append(a)
+        self.alive = keep
+
+    def best(self, legal: list, fallback: Callable[[], object]) -> object:
+        """The candidate of the best mean; the heuristic's choice among candidates that tie."""
+        means = {a: self.mean(a) for a in self.alive}
+        means = {a: m for a, m in means.items() if m is not None}
+        if not means:
+            return fallback()
+        top = max(means.values())
+        tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]
+        if len(tied) == 1:
+            return tied[0]
+        pick = fallback()
+        return pick if pick in tied else tied[0]
+
+
+class SearchPlayer:
+    """Samples deals, searches each with every hand open, keeps the best mean score."""
+
+    kind = "search"
+    observes = True
+
+    def __init__(self, samples: int | None = None, think: float | None = None, exact_from: int = 2):
+        """`samples` deals a decision; or `think` seconds a decision, as a fixed amount of work
+        (`units_per_second`); by default 0.05 s. The last `exact_from` tricks are solved exactly."""
+        self.samples = samples
+        self.think = think if think is not None or samples is not None else 0.05
+        self.exact_from = exact_from
+        self.work = 0  # work units done so far (cards played in the search)
+
+    def _judge(self, kind: str, legal: list, one_deal: Callable[[list, list[int]], dict | None], fallback: Callable[[], object]) -> object:
+        """Judge `legal` deal by deal (`one_deal(candidates, budget)` -> their values, None
+        for a deal that cannot be played): `samples` deals, or deals until the work of
+        `think` seconds is done (at least 4); weak candidates dropped at 1/4 and 1/2 of it."""
+        cands = Candidates(legal)
+        budget = [0]
+        if self.samples is not None:
+            limit, checks = self.samples, {max(4, self.samples // 4), max(8, self.samples // 2)}
+        else:
+            units = int(self.think * units_per_second(kind))  # type: ignore[operator]
+            limit, checks = None, {units // 4, units // 2}
+        checked: set[int] = set()
+        tries = 0
+        while True:
+            if limit is not None:
+                if cands.deals >= limit or tries >= 4 * limit:
+                    break
+                due = [c for c in checks if c not in checked and cands.deals >= c]
+            else:
+                if (budget[0] >= units and cands.deals >= 4) or tries >= 4000:
+                    break
+                due = [c for c in checks if c not in checked and budget[0] >= c and cands.deals >= 8]
+            if due and len(cands.alive) > 1:
+                checked.update(due)
+                cands.prune()
+            tries += 1
+            budget[0] += DEAL_UNITS
+            values = one_deal(cands.alive, budget)
+            if values is not None:
+                cands.add(values)
+        self.work += budget[0]
+        return cands.best(legal, fallback)
+
+    def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | str | None:
+        assert view is not None
+        if legal is None:
+            return None  # a card this seat cannot see
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == DECISION:
+            return HeuristicPlayer().act(view, legal, rng)  # type: ignore[return-value]
+        if view.phase == BIDDING:
+            if view.hand is None or view.bids_hidden:
+                return choose_bid(view, legal)
+            return self._bid(view, legal, rng)
+        return self._card(view, legal, rng)
+
+    # ------------------------------------------------------------ cards
+
+    def _card(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        sign = -1.0 if lowest_wins(view) else 1.0
+        left = len(view.hand or ())
+        specials = bool(view.rules.specials)
+        seat = view.seat
+        exact = left <= self.exact_from
+        kept: list[Position] = []  # the position of the view, once its facts are known
+
+        def one_deal(cands: list, budget: list[int]) -> dict | None:
+            hands = likely_hands(view, rng)
+            if not kept:
+                try:
+                    game = look_ahead(view, hands, rng)
+                except (RuleError, ValueError):
+                    return None
+                facts = HandFacts(game, Scorer(game, sign), game.trump)
+                bids = [b if b is not None else 0 for b in game.bids]
+                kept.append(Position([], list(view.trick), view.leader, list(view.taken), bids, facts))  # type: ignore[arg-type]
+            base = kept[0]
+            base.hands = flat_hands(hands, view.players, specials)
+            out = {}
+            for c in cands:
+                pos = base.copy()
+                try:
+                    pos.play(c)
+                except NoWinner:
+                    continue
+                v = solve(pos, budget) if exact else play_on(pos, self.exact_from, budget)
+                if v is not None:
+                    out[c] = v[seat]
+            return out
+
+        return self._judge("card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]
+
+    # ------------------------------------------------------------ bids
+
+    def _bid(self, view: SeatView, legal: list[int], rng: random.Random) -> int | str:
+        sign = -1.0 if lowest_wins(view) else 1.0
+        seat = view.seat
+        size = view.hand_size
+        playing = view.players - len(view.sitting_out)
+        specials = bool(view.rules.specials)
+        scorers: dict[int, Scorer] = {}
+
+        def one_deal(cands: list, budget: list[int]) -> dict | None:
+            hands = likely_hands(view, rng)
+            seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
+            try:
+                game = look_ahead(seen, hands, rng)
+            except (RuleError, ValueError):
+                return None
+            scorer = scorers.get(game.trump)
+            if scorer is None or view.trump_hidden:
+                scorer = scorers[game.trump] = Scorer(game, sign)
+            out = {}
+            for b in cands:
+                sim = game.clone()
+                try:
+                    sim.act(b)
+                    while sim.phase == BIDDING:
+                        sim.act(self._their_bid(sim, hands))
+                    if sim.phase != PLAY:  # decisions after the bidding: played out in the engine
+                        rollout_in_game(sim, rng)
+                        budget[0] += size * playing
+                        out[b] = sign * float(sim.history[-1].points[seat])
+                        continue
+                except RuleError:
+                    continue
+                facts = HandFacts(sim, scorer, sim.trump)
+                bids = [x if x is not None else 0 for x in sim.bids]
+                pos = Position(flat_hands(hands, view.players, specials), [], sim.leader, [0] * view.players, bids, facts)  # type: ignore[arg-type]
+                v = play_on(pos, self.exact_from, budget, rng.random)  # random cards: see the module's docstring
+                if v is not None:
+                    out[b] = v[seat]
+            return out
+
+        return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]
+
+    @staticmethod
+    def _their_bid(sim: Game, hands: dict[int, Sequence[Card]]) -> int | str:
+        """A later seat's bid in a sampled deal: the legal bid nearest the tricks its cards are
+        expected to take (each card's chance: no higher card of its suit out, trumps ruff)."""
+        seat = sim.to_act
+        legal = sim.legal_bids()
+        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]
+        calls = dict(sim.rules.calls)
+        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]
+
+
+#: how far (in tricks) a seat's bid strays from the estimate of its hand, for reading bids
+BID_SPREAD = 1.0
+
+
+def likely_hands(view: SeatView, rng: random.Random, tries: int = 12) -> dict[int, list[Card]]:
+    """A sampled deal (`sample_hands`) kept with the chance that the seats who have bid would
+    have bid so with those cards: each bid's distance from the estimate of the hand it was made
+    with (the seat's cards now and those it has played), as a normal spread of `BID_SPREAD`.
+    After `tries` rejections the likeliest deal seen is taken."""
+    if not view.bids or view.trump_hidden or BID_SPREAD <= 0:
+        return sample_hands(view, rng)
+    played: dict[int, list[Card]] = {}
+    for t in view.tricks:
+        for seat, c in t.cards:
+            played.setdefault(seat, []).append(c)
+    for seat, c in view.trick:
+        played.setdefault(seat, []).append(c)
+    rules = view.rules
+    playing = view.players - len(view.sitting_out)
+    standard = trick_play(rules).standard
+    calls = dict(rules.calls)
+    best, best_w = None, -1.0
+    for _ in range(tries):
+        hands = sample_hands(view, rng)
+        w = 1.0
+        for seat, bid in view.bids:
+            if seat == view.seat or seat in view.others:
+                continue
+            est = expected_tricks(rules, view.players, playing, view.trump, standard, [*hands.get(seat, ()), *played.get(seat, ())])
+            d = (calls.get(bid, bid) - est) / BID_SPREAD  # type: ignore[call-overload,operator]
+            w *= math.exp(-0.5 * d * d)
+        if rng.random() < w:
+            return hands
+        if w > best_w:
+            best, best_w = hands, w
+    return best  # type: ignore[return-value]
+
+
+def plausible_bids(view: SeatView, legal: list) -> list:
+    """The legal bids worth searching: those whose trick count the heuristic's estimate of the
+    hand gives a fair chance (the middle 96% of its distribution, widened by one trick each
+    way), and its own choice; every named call is kept."""
+    dist = hand_distribution(view)
+    low, high, acc = 0, len(dist) - 1, 0.0
+    for t, p in enumerate(dist):
+        acc += p
+        if acc < 0.02:
+            low = t + 1
+        if acc >= 0.98:
+            high = t
+            break
+    keep = [b for b in legal if type(b) is str or low - 1 <= b <= high + 1]
+    pick = choose_bid(view, legal)
+    if pick not in keep:
+        keep.append(pick)
+    return keep if len(keep) >= 2 else list(legal)
+
+
+def _expected_tricks(sim: Game, hand: list[Card]) -> float:
+    """A quick estimate of the tricks `hand` takes, for modelling other seats' bids."""
+    return expected_tricks(sim.rules, sim.players, sim.players - len(sim.sitting_out), sim.trump, sim.tricks_play.standard, hand)
+
+
+def expected_tricks(rules, players: int, playing: int, trump: int, standard: bool, hand: list[Card]) -> float:
+    """A quick estimate of the tricks a whole hand takes (each card: no higher card of its
+    suit out, trumps ruff), for guessing the others' bids and reading the bids they made."""
+    if not hand:
+        return 0.0
+    if not standard:
+        return sum(1.0 for c in hand if SUIT_OF[c] == SPECIAL) + 0.3 * sum(1 for c in hand if SUIT_OF[c] == trump)
+    notes = table_notes(rules, players)
+    size = len(hand)
+    out_share = min((playing - 1) * size / max(notes.deck_size - size, 1), 1.0)
+    free = 1 - out_share
+    by_suit = [0] * (SPECIAL + 1)
+    for c in hand:
+        by_suit[SUIT_OF[c]] += 1
+    total = 0.0
+    for c in hand:
+        higher = notes.above[c] - sum(1 for d in hand if SUIT_OF[d] == SUIT_OF[c] and d > c)
+        p = free**higher
+        if SUIT_OF[c] == trump:
+            p = max(p, 0.25 if size > 2 else 0.0)
+        elif trump >= 0:
+            p *= 0.9 if by_suit[SUIT_OF[c]] <= 2 else 0.75
+        total += p
+    return total
