@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Bot tournaments: heuristic against random, and mc against heuristic, at 4 players.
+"""Bot tournaments at 4 players: heuristic against random, mc against heuristic, and search
+against mc and against heuristic (so a loss of strength of any bot shows).
 
 One bot of the first kind plays three of the second; the seats rotate game by game so no bot
 keeps a seat. Prints, per ruleset and match, each kind's games, mean final score and 95%
@@ -7,7 +8,8 @@ confidence half-width, the difference of means with its own 95% half-width, and 
 as a Markdown table. `--readme` also writes the table into README.md between the markers
 `<!-- tournament:start -->` and `<!-- tournament:end -->`.
 
-    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--workers 2] [--readme]
+    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 100] [--workers 2] [--readme]
+    python benchmarks/bench_bots.py --rulesets oh-hell,wizard,nomination-whist,kachuful
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games of heuristic vs random per ruleset")
     ap.add_argument("--mc-games", type=int, default=200, help="games of mc vs heuristic per ruleset")
+    ap.add_argument("--search-games", type=int, default=100, help="games of search vs mc and of search vs heuristic per ruleset")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rulesets", default="serbian,romanian")
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
@@ -82,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---|---|---|---|---|---|",
     ]
     for ruleset in args.rulesets.split(","):
-        for lone, others, games in (("heuristic", "random", args.games), ("mc", "heuristic", args.mc_games)):
+        matches = (
+            ("heuristic", "random", args.games),
+            ("mc", "heuristic", args.mc_games),
+            ("search", "mc", args.search_games),
+            ("search", "heuristic", args.search_games),
+        )
+        for lone, others, games in matches:
             if games <= 0:
                 continue
             m = match(ruleset, lone, others, games, args.workers)

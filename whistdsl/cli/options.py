@@ -35,6 +35,12 @@ def usage(message: str) -> typer.Exit:
 #: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
 ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
 
+#: `--think SECONDS`, for `play` and `simulate`: how long the computer players that search think
+THINK_OPTION = typer.Option(
+    "--think", metavar="SECONDS", min=0.001, max=60.0,
+    help="Seconds a decision for the `search` players (a fixed amount of work measured once on this machine, so a seed still plays the same game here; default 0.05).",
+)
+
 #: `--set NAME=VALUE`, for every command that reads a ruleset: a parameter's value (repeatable).
 SET_OPTION = typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP)
 

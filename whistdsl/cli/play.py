@@ -37,11 +37,11 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..language.expression import MAX_DIGITS, EvalError, value_text
-from ..players.base import BOTS, DEFAULT_BOT, Player, decide
+from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset
-from .options import ROOT_OPTION, SET_HELP, open_rules
+from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .sheet import RED_SUITS, fitted_sheet, mark_label, print_sheet, score_sheet, trump_label
@@ -813,6 +813,7 @@ def play_command(
     first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
     resume: Annotated[Optional[str], typer.Option("--resume", metavar="[RECORD]", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).")] = None,
     deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
+    think: Annotated[Optional[float], THINK_OPTION] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
 ) -> None:
@@ -825,7 +826,7 @@ def play_command(
       whistdsl play --resume game.json
     """
     if resume is not None:
-        _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [])
+        _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [], think)
         return
     if ruleset is None:
         raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
@@ -876,7 +877,7 @@ def play_command(
         raise _usage(f"--deal: {e}") from None
     if deals:
         _check_deals(game, deals)
-    _play(game, rules, seat_names, you, bot_kinds, record)
+    _play(game, rules, seat_names, you, bot_kinds, record, think=think)
 
 
 def _refuse_record_target(record: Path) -> None:
@@ -899,7 +900,14 @@ def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
 
 
 def _play(
-    game: Game, rules, seat_names: list[str], you: int | None, bot_kinds: dict[int, str], record: Path | None, replaying: Sequence[dict] = ()
+    game: Game,
+    rules,
+    seat_names: list[str],
+    you: int | None,
+    bot_kinds: dict[int, str],
+    record: Path | None,
+    replaying: Sequence[dict] = (),
+    think: float | None = None,
 ) -> None:
     """Seat the players, write the record after every hand, play to the end or a clean stop.
 
@@ -925,7 +933,7 @@ def _play(
     seats: list[Player | HumanPlayer] = [
         HumanPlayer(talk, lambda prompt: console.input(prompt), writer.answered if writer is not None else None, replaying)
         if k == HUMAN
-        else BOTS[k]()
+        else make_bot(k, think)
         for k in kinds
     ]
 
@@ -1128,7 +1136,7 @@ def _record_to_resume(value: str) -> Path:
 
 
 def _resume_command(
-    path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None, settings: list[str] | None = None
+    path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None, settings: list[str] | None = None, think: float | None = None
 ) -> None:
     """`play --resume RECORD`: the same players in the same seats, from the last complete hand,
     with the parameters the record was played with (a `--set` may only repeat them)."""
@@ -1162,4 +1170,4 @@ def _resume_command(
         bot_kinds.setdefault(s, DEFAULT_BOT)
     unfinished = data.get("unfinished") or {}
     replaying = unfinished.get("answers", []) if you is not None and unfinished.get("hand") == len(game.history) + 1 else []
-    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying)
+    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think)

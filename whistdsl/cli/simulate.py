@@ -29,11 +29,11 @@ import typer
 from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
-from ..players.base import BOTS, DEFAULT_BOT, play_out
+from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
-from .options import ROOT_OPTION, SET_OPTION, open_rules
+from .options import ROOT_OPTION, SET_OPTION, THINK_OPTION, open_rules
 from .options import usage as _usage
 
 #: At most this many bins in a score histogram (bins get wider, never more numerous).
@@ -71,6 +71,7 @@ class Simulation:
     games: int
     root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
     settings: tuple[str, ...] = ()  # the `--set NAME=VALUE` options: the ruleset's parameters
+    think: float | None = None  # `--think`: seconds a decision for the players that search
 
     def seat_bots(self, game: int) -> tuple[str, ...]:
         """The bot kind at each seat in game `game`: the bot list rotated by game % players."""
@@ -316,7 +317,7 @@ def play_games(simulation: Simulation, rules: Ruleset, start: int, stop: int, ta
         try:
             game = Game(rules, simulation.players, seed=seed)
             game.keep_rng_states = False  # no game is resumed here: skip saving the generator per hand
-            play_out(game, [BOTS[bot]() for bot in seat_bots])
+            play_out(game, [make_bot(bot, simulation.think) for bot in seat_bots])
         except RuleError as e:
             raise SimulationError(f"game {g} (seed {seed}, bots {','.join(seat_bots)}) stopped: {e}") from None
         except Exception as e:
@@ -708,6 +709,7 @@ def simulate_command(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table, json or csv.")] = ReportFormat.table,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+    think: Annotated[Optional[float], THINK_OPTION] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], SET_OPTION] = None,
     scheduler: Annotated[
@@ -770,6 +772,7 @@ def simulate_command(
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
         games=games,
         settings=tuple(settings or ()),
+        think=think,
     )
     status = Console(stderr=True)
     try:

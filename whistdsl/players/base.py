@@ -47,6 +47,16 @@ class RandomPlayer:
 BOTS: dict[str, Callable[[], Player]] = {"random": RandomPlayer}
 
 
+def make_bot(kind: str, think: float | None = None) -> Player:
+    """A computer player of `kind` (a name in `BOTS`); `think` (seconds a decision) for the
+    players that search (`search`: turned into a fixed amount of work, so a seed still plays
+    the same game on this machine); the others answer at once and take no thinking time."""
+    factory = BOTS[kind]
+    if think is not None and getattr(factory, "thinks", False):
+        return factory(think=think)  # type: ignore[call-arg]
+    return factory()
+
+
 def decide(game: Game, player: Player) -> Action:
     """Ask `player` for the action of the seat to act, giving it only what that seat may see."""
     seat = game.to_act

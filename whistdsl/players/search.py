@@ -223,7 +223,8 @@ def distinct_cards(legal: Sequence[Card], pos: Position) -> list[Card]:
 
 def solve(pos: Position, budget: list[int]) -> tuple[float, ...] | None:
     """The exact value of the rest of the hand (max^n: each seat plays for its own score; of
-    cards worth the same to the seat playing, the one worst for the first seat to act)."""
+    cards worth the same to the seat playing, the one worst for the first seat to act, then the
+    smallest value vector, so the answer does not depend on the order cards are tried in)."""
     me = pos.to_act()
     table: dict = {}
     try:
@@ -278,8 +279,8 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         cards.insert(at, c)
         if value is None:
             continue
-        if best is None or value[seat] > best[seat] or (value[seat] == best[seat] and value[me] < best[me]):
-            best = value
+        if best is None or value[seat] > best[seat] or (value[seat] == best[seat] and (value[me], value) < (best[me], best)):
+            best = value  # of equal ones: the worst for `me`, then the first of the vectors in order
     if key is not None:
         table[key] = best
     return best
@@ -393,6 +394,7 @@ class SearchPlayer:
 
     kind = "search"
     observes = True
+    thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
 
     def __init__(self, samples: int | None = None, think: float | None = None, exact_from: int = 2):
         """`samples` deals a decision; or `think` seconds a decision, as a fixed amount of work

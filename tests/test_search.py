@@ -1,0 +1,142 @@
+"""The `search` player (players/search.py): legal in every bundled ruleset, blind to what its
+seat cannot see, repeatable, and its exact solver agrees with brute force over the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from whistdsl import load_rules
+from whistdsl.engine import Game
+from whistdsl.engine.game import PLAY
+from whistdsl.players import BOTS, decide
+from whistdsl.players.base import make_bot
+from whistdsl.players.heuristic import HeuristicPlayer
+from whistdsl.players.search import HandFacts, Position, Scorer, SearchPlayer, flat_hands, solve
+from whistdsl.resources import bundled_rulesets
+
+ALL_RULESETS = sorted(bundled_rulesets())
+
+
+def test_search_is_a_bot_and_takes_the_thinking_time():
+    assert "search" in BOTS
+    bot = make_bot("search", 0.2)
+    assert isinstance(bot, SearchPlayer) and bot.think == 0.2
+    assert type(make_bot("heuristic", 0.2)) is HeuristicPlayer  # the others answer at once
+
+
+@pytest.mark.parametrize("name", ALL_RULESETS)
+def test_search_player_only_makes_legal_moves_in_every_bundled_ruleset(name):
+    rules = load_rules(name)
+    n = rules.players_min
+    half = Game(rules, players=n, seed=0).scheduled_hands // 2 + 1  # the second half of the schedule: short
+    game = Game(rules, players=n, seed=3, start_at=half)
+    bots = [SearchPlayer(samples=2)] + [HeuristicPlayer() for _ in range(n - 1)]
+    while not game.over:
+        seat = game.to_act
+        legal = game.legal_actions()
+        action = decide(game, bots[seat])
+        if action is None:
+            assert not game.can_see_own_hand(seat)
+        else:
+            assert action in legal, f"search chose {action}, not in {legal}"
+        game.act(action)
+    assert game.result is not None
+
+
+def _swap_unseen(game: Game, seat: int) -> Game:
+    """A copy of `game` in which two other seats have swapped two cards of one suit: nothing
+    seat `seat` can see changes (counts, suits and voids stay)."""
+    other = game.clone()
+    seats = [s for s in range(game.players) if s != seat and s not in game.sitting_out]
+    for a in seats:
+        for b in seats:
+            for suit in range(4):
+                if a < b and other.hands[a][suit] and other.hands[b][suit] and other.hands[a][suit][0] != other.hands[b][suit][-1]:
+                    x, y = other.hands[a][suit][0], other.hands[b][suit][-1]
+                    other.hands[a][suit][0], other.hands[b][suit][-1] = y, x
+                    other.hands[a][suit].sort(reverse=True)
+                    other.hands[b][suit].sort(reverse=True)
+                    return other
+    return other  # nothing to swap: the caller sees the same hands
+
+
+@pytest.mark.parametrize("name", ["openspiel", "romanian", "oh-hell-nil", "wizard"])
+def test_decisions_read_only_the_seat_view(name):
+    """Two games that differ only in cards seat 0 cannot see: the same views, and the same
+    decision with the same generator, bid and card alike."""
+    rules = load_rules(name)
+    game = Game(rules, players=4, seed=11)
+    bots = [HeuristicPlayer() for _ in range(4)]
+    checked = 0
+    while not game.over and checked < 6:
+        seat = game.to_act
+        view = game.view(seat)
+        if view.legal and len(view.legal) > 1 and view.hand is not None:
+            twin = _swap_unseen(game, seat)
+            if twin.hands == game.hands:
+                game.act(decide(game, bots[seat]))
+                continue
+            assert twin.view(seat) == view
+            mine = SearchPlayer(samples=4).act(view, list(view.legal), random.Random(5))
+            theirs = SearchPlayer(samples=4).act(twin.view(seat), list(twin.view(seat).legal), random.Random(5))  # type: ignore[arg-type]
+            assert mine == theirs
+            checked += 1
+        game.act(decide(game, bots[seat]))
+    assert checked >= 3
+
+
+def test_a_fixed_sample_count_plays_the_same_game():
+    rules = load_rules("openspiel", settings=["tricks=6"])
+    histories = []
+    for _ in range(2):
+        game = Game(rules, players=4, seed=21)
+        bots = [SearchPlayer(samples=3) for _ in range(4)]
+        while not game.over:
+            game.act(decide(game, bots[game.to_act]))
+        histories.append(game.history)
+    assert histories[0] == histories[1]
+
+
+def _brute_force(game: Game, me: int) -> tuple[float, ...]:
+    """max^n by the engine itself: every legal card of the seat to act, on a clone; the seat
+    keeps the card best for it, of equal ones the worst for `me`, then the smallest vector; the
+    hand scored by the engine."""
+    if game.phase != PLAY:
+        return tuple(float(p) for p in game.history[-1].points)
+    seat = game.to_act
+    best = None
+    for c in game.legal_cards():
+        sim = game.clone()
+        sim.act(c)
+        v = _brute_force(sim, me)
+        if best is None or v[seat] > best[seat] or (v[seat] == best[seat] and (v[me], v) < (best[me], best)):
+            best = v
+    return best  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("name,players,tricks_left", [("openspiel", 4, 3), ("romanian", 3, 3), ("serbian", 4, 2), ("oh-hell-nil", 4, 3)])
+def test_the_solver_agrees_with_brute_force_over_the_engine(name, players, tricks_left):
+    rules = load_rules(name, settings=["tricks=5"]) if name == "openspiel" else load_rules(name)
+    compared = 0
+    start = next(h.number for h in Game(rules, players=players, seed=0).plan if h.size >= tricks_left + 2)
+    for seed in range(40):
+        game = Game(rules, players=players, seed=seed, start_at=start)
+        bots = [HeuristicPlayer() for _ in range(players)]
+        while not game.over and not (game.phase == PLAY and not game.trick and sum(map(len, game.hands[game.to_act])) == tricks_left):
+            game.act(decide(game, bots[game.to_act]))
+            if game.history:
+                break
+        if game.over or game.history or game.phase != PLAY:
+            continue
+        me = game.to_act
+        expected = _brute_force(game.clone(), me)
+        facts = HandFacts(game, Scorer(game, 1.0), game.trump)
+        hands = {s: [c for suit in game.hands[s] for c in suit] for s in range(players)}
+        pos = Position(flat_hands(hands, players, bool(rules.specials)), [], game.leader, list(game.taken), list(game.bids), facts)  # type: ignore[arg-type]
+        assert solve(pos, [0]) == expected, f"seed {seed}"
+        compared += 1
+        if compared >= 8:
+            break
+    assert compared >= 4
