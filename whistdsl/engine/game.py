@@ -1052,6 +1052,21 @@ class Game(State):
 
     # ------------------------------------------------------------ end of hand and game
 
+    def points_if(self, taken: Sequence[int], bids: Sequence[int] | None = None, calls: Sequence[str] = ()) -> tuple[Number, ...]:
+        """Each seat's points (bonus included) if this hand ended with `taken` tricks per seat
+        (and `bids`, `calls` in place of the ones made): the hand scored by the ruleset's
+        formulas on a copy of the game, which is left as it is (look-ahead players judge a
+        finished hand so). Raises RuleError where the formulas cannot score it."""
+        sim = self.clone()
+        if bids is not None:
+            sim.bids = list(bids)
+        if calls:
+            sim.calls = list(calls)
+        sim.taken = list(taken)
+        sim.stop_after_hand = True
+        sim._finish_hand()
+        return sim.history[-1].points
+
     def _finish_hand(self) -> None:
         rules, n = self.rules, self.players
         points: list[Number] = [0] * n

@@ -60,15 +60,9 @@ class Scorer:
         got = self.memo.get(key, False)
         if got is not False:
             return got  # type: ignore[return-value]
-        sim = self.game.clone()
-        sim.bids = list(bids)
-        sim.taken = list(taken)
-        if calls:
-            sim.calls = list(calls)
         try:
-            sim._finish_hand()
             sign = self.sign
-            out: tuple[float, ...] | None = tuple(sign * float(p) for p in sim.history[-1].points)
+            out: tuple[float, ...] | None = tuple(sign * float(p) for p in self.game.points_if(taken, bids, calls))
         except (RuleError, ArithmeticError, ValueError):
             out = None
         self.memo[key] = out
