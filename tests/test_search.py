@@ -140,3 +140,25 @@ def test_the_solver_agrees_with_brute_force_over_the_engine(name, players, trick
         if compared >= 8:
             break
     assert compared >= 4
+
+
+@pytest.mark.parametrize("when_void", ["free", "must_trump", "must_overtrump"])
+def test_the_rollouts_card_is_the_heuristics_card(when_void):
+    """standard_card, read off the hand's suit lists, is choose_card of the legal cards."""
+    from whistdsl.engine.tricks import legal_cards
+    from whistdsl.players.heuristic import choose_card
+    from whistdsl.players.search import standard_card
+
+    rng = random.Random(when_void)
+    deck = [s * 16 + r for s in range(4) for r in range(13)]
+    for _ in range(3000):
+        rng.shuffle(deck)
+        size = rng.randint(1, 8)
+        played = rng.randint(0, 3)
+        hand = [sorted((c for c in deck[:size] if c >> 4 == s), reverse=True) for s in range(4)]
+        trick = [(k + 1, c) for k, c in enumerate(deck[size : size + played])]
+        trump = rng.choice([-1, 0, 1, 2, 3])
+        need = rng.randint(-2, 3)
+        last = played == 3
+        expected = choose_card(legal_cards(hand, trick, trump, when_void), trick, trump, need, last)
+        assert standard_card(hand, trick, trump, when_void, need, last) == expected, (hand, trick, trump, need, last)

@@ -44,56 +44,93 @@ def voids(view: SeatView) -> dict[int, set[int]]:
     return out
 
 
+class DealSampler:
+    """Guesses at every playing seat's current cards, consistent with one seat's view: what
+    does not change from guess to guess (the cards to share out, each hidden seat's count and
+    the suits it has shown it lacks) worked out once, so a guess costs a shuffle and a share."""
+
+    def __init__(self, view: SeatView):
+        played_by: dict[int, int] = {}
+        for cards in [t.cards for t in view.tricks] + [view.trick]:
+            for seat, _ in cards:
+                played_by[seat] = played_by.get(seat, 0) + 1
+        playing = [s for s in range(view.players) if s not in view.sitting_out]
+        self.need = {s: view.hand_size - played_by.get(s, 0) for s in playing}
+        self.known: dict[int, list[Card]] = {}
+        hidden = []
+        self.held = known_held(view)  # the dealer's shown card: the dealer holds it
+        for s in playing:
+            if s == view.seat and view.hand is not None:
+                self.known[s] = list(view.hand)
+            elif s in view.others:
+                self.known[s] = list(view.others[s])
+            else:
+                hidden.append(s)
+        for s, cards in self.held.items():
+            if s in hidden:
+                self.need[s] -= len(cards)
+        self.pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
+        shown = voids(view)
+        suit_in = trick_play(view.rules).suit_in  # a trump special is void with the trumps
+        trump = view.trump
+        # the most constrained seats choose first; per seat, which pool cards it may hold
+        self.hidden = sorted(hidden, key=lambda s: -len(shown[s]))
+        self.suit = {c: suit_in(c, trump) for c in set(self.pool)}
+        self.lacks = {s: frozenset(shown[s]) for s in self.hidden}
+        self.free = not any(self.lacks.values())
+
+    def sample(self, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
+        """One guess (after `tries` guesses that fit no shown void, one that ignores them)."""
+        hands = {s: list(c) for s, c in self.known.items()}
+        pool = self.pool
+        need = self.need
+        if self.free:
+            rng.shuffle(pool)
+            pos = 0
+            for s in self.hidden:
+                hands[s] = pool[pos : pos + need[s]]
+                pos += need[s]
+            self._add_held(hands)
+            return hands
+        suit = self.suit
+        for _ in range(tries):
+            rng.shuffle(pool)
+            remaining = list(pool)
+            guess: dict[int, list[Card]] = {}
+            for s in self.hidden:
+                lacks = self.lacks[s]
+                if lacks:
+                    allowed = [i for i, c in enumerate(remaining) if suit[c] not in lacks]
+                    if len(allowed) < need[s]:
+                        break
+                    taken = allowed[: need[s]]  # positions: copies of one card are told apart
+                    last = taken[-1] if taken else -1
+                    picked = set(taken)
+                    guess[s] = [remaining[i] for i in taken]
+                    remaining = [c for i, c in enumerate(remaining) if i not in picked] if last >= 0 else remaining
+                else:
+                    guess[s] = remaining[: need[s]]
+                    remaining = remaining[need[s] :]
+            else:
+                hands.update(guess)
+                self._add_held(hands)
+                return hands
+        # no consistent guess found quickly: ignore the voids
+        rng.shuffle(pool)
+        pos = 0
+        for s in self.hidden:
+            hands[s] = pool[pos : pos + need[s]]
+            pos += need[s]
+        self._add_held(hands)
+        return hands
+
+    def _add_held(self, hands: dict[int, list[Card]]) -> None:
+        _add_held(hands, self.held, self.hidden)
+
+
 def sample_hands(view: SeatView, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
     """A guess at every playing seat's current cards, consistent with this seat's view."""
-    played_by: dict[int, int] = {}
-    for cards in [t.cards for t in view.tricks] + [view.trick]:
-        for seat, _ in cards:
-            played_by[seat] = played_by.get(seat, 0) + 1
-    playing = [s for s in range(view.players) if s not in view.sitting_out]
-    need = {s: view.hand_size - played_by.get(s, 0) for s in playing}
-    hands: dict[int, list[Card]] = {}
-    hidden_seats = []
-    held = known_held(view)  # the dealer's shown card: the dealer holds it
-    for s in playing:
-        if s == view.seat and view.hand is not None:
-            hands[s] = list(view.hand)
-        elif s in view.others:
-            hands[s] = list(view.others[s])
-        else:
-            hidden_seats.append(s)
-    for s, cards in held.items():
-        if s in hidden_seats:
-            need[s] -= len(cards)
-    pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
-    shown = voids(view)
-    suit_in = trick_play(view.rules).suit_in  # a trump special is void with the trumps
-    for _ in range(tries):
-        rng.shuffle(pool)
-        remaining = list(pool)
-        ok = True
-        guess: dict[int, list[Card]] = {}
-        # the most constrained seats choose first
-        for s in sorted(hidden_seats, key=lambda s: -len(shown[s])):
-            allowed = [i for i, c in enumerate(remaining) if suit_in(c, view.trump) not in shown[s]]
-            if len(allowed) < need[s]:
-                ok = False
-                break
-            taken = set(allowed[: need[s]])  # positions: copies of one card are told apart
-            guess[s] = [remaining[i] for i in sorted(taken)]
-            remaining = [c for i, c in enumerate(remaining) if i not in taken]
-        if ok:
-            hands.update(guess)
-            _add_held(hands, held, hidden_seats)
-            return hands
-    # no consistent guess found quickly: ignore the voids
-    rng.shuffle(pool)
-    pos = 0
-    for s in hidden_seats:
-        hands[s] = pool[pos : pos + need[s]]
-        pos += need[s]
-    _add_held(hands, held, hidden_seats)
-    return hands
+    return DealSampler(view).sample(rng, tries)
 
 
 def _add_held(hands: dict[int, list[Card]], held: dict[int, tuple[Card, ...]], hidden_seats: list[int]) -> None:

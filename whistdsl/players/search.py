@@ -1,27 +1,33 @@
-"""The `search` player: determinized search with an exact solver of the hand's end.
+"""The `search` player: determinized search, with an exact solver of the hand's end.
 
 For each decision it samples deals of the cards it cannot see, consistent with its seat's view
-(players/mc.py's `sample_hands`), and on every sampled deal, with every hand open, judges each
-candidate action by playing the rest of the hand on a flat position (`Position`):
+(players/mc.py's `DealSampler`: cards seen, voids shown), keeping each with the chance that the
+seats who have bid would have bid so with those cards (`LikelyDeals`). On every sampled deal,
+with every hand open, it judges each candidate on a flat position (`Position`: hands as lists
+by suit, as the compiled engine keeps them):
 
-- near the end of the hand, exactly: max^n search (`solve`), every seat playing for its own
-  best score by the ruleset's scoring, ties settled against this seat (paranoid), with a
-  transposition table at trick boundaries and cards of one suit with nothing between them
-  merged;
-- earlier, by playing on with every seat trying to make its bid (`play_on`, the heuristic's
-  card rule on the flat position), then solving the last tricks exactly.
+- a card, with 3 cards or fewer left in hand, exactly: max^n search (`solve`), every seat
+  playing for its own best score by the ruleset's scoring, ties settled against this seat
+  (paranoid), with a transposition table at trick boundaries and cards of one suit with
+  nothing between them merged;
+- a card earlier in the hand, by playing the hand out with every seat trying to make its bid
+  (`play_on`: the heuristic's card rule, `standard_card` on the standard trick rules);
+- a bid: the seats after this one bid by an estimate of their sampled hands (`TrickEstimate`,
+  within the ruleset's own bidding limits), and the hand is played out with random cards, a
+  measure of how many tricks the cards take that measured better than play-outs that try to
+  make the bids (benchmarks/bench_search.py `--halves bids`).
 
-A bid is judged the same way: on each sampled deal, every legal bid is made, the seats after
-this one bid by the heuristic's estimate of their sampled hands (within the ruleset's own
-bidding limits), and the hand is played out as above. The score of a finished hand is the
-ruleset's own (`Scorer`: points and bonus by the formulas, for the bids and tricks of every
-seat), so nil bids, bonuses, running values and scores that read the table are the ruleset's.
-Every candidate is judged on the same deals (common random numbers).
+The score of a finished hand is the ruleset's own (`Scorer`, the engine's `Game.points_if`:
+points and bonus by the formulas, for the bids and tricks of every seat), so nil bids, named
+calls, bonuses, running values and scores that read the table are the ruleset's. Every
+candidate is judged on the same deals (common random numbers), and candidates clearly behind
+the best are dropped as the deals come in (`Candidates.prune`).
 
 How much it thinks is a fixed amount of work, so a game is the same for a seed: `samples`
 deals a decision, or `think` seconds a decision turned into work units (cards played in the
 search) by a measurement made once per process (`units_per_second`). What it may see is only
-its `SeatView`: the deals are guessed from it alone.
+its `SeatView`: the deals are guessed from it alone. Decisions other than bids (trump, blind,
+auction) are the heuristic's, and so are bids whose cards or whose others' bids are not seen.
 """
 
 from __future__ import annotations
@@ -36,8 +42,8 @@ from ..engine.game import BIDDING, DECISION, PLAY, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
 from ..engine.tricks import NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, hand_distribution, lowest_wins, table_notes
+from .mc import DealSampler, with_sampled_trump
 from .mc import rollout as rollout_in_game
-from .mc import sample_hands, with_sampled_trump
 
 # ---------------------------------------------------------------- the flat position
 
@@ -154,35 +160,83 @@ def policy_card(pos: Position, seat: int, legal: list[Card]) -> Card:
     return choose_card(legal, pos.trick, f.trump, need, last, f.play)
 
 
-def play_on(pos: Position, exact_from: int, budget: list[int], chance: Callable[[], float] | None = None, keeps: int = -1) -> tuple[float, ...] | None:
-    """The hand's scores after playing `pos` on: the heuristic's cards until every seat holds
-    `exact_from` cards or fewer at a trick's start, then the exact solution. With `chance` (a
-    generator's `random`), every seat but `keeps` plays uniformly random cards instead of the
-    heuristic's. `budget[0]` counts the work done (cards played)."""
+def standard_card(h: list[list[Card]], trick: list, trump: int, when_void: str, need: int, last: bool) -> Card:
+    """The heuristic's card (players/heuristic.py `choose_card`) under the standard trick rules,
+    read off the hand's lists by suit (each high to low) without building the legal cards when
+    the seat leads or follows suit: the rollouts' hot path. A seat void in the led suit goes
+    through `choose_card` itself."""
+    if not trick:
+        best = -1
+        if need > 0:  # the highest side-suit card, else the highest trump
+            for s in (0, 1, 2, 3):
+                if s != trump and h[s]:
+                    c = h[s][0]
+                    if best < 0 or (c & 15) > (best & 15):
+                        best = c
+            return best if best >= 0 else h[trump][0]
+        for s in (0, 1, 2, 3):  # the lowest side-suit card, else the lowest trump
+            if s != trump and h[s]:
+                c = h[s][-1]
+                if best < 0 or (c & 15) < (best & 15):
+                    best = c
+        return best if best >= 0 else h[trump][-1]
+    led = trick[0][1] >> 4
+    cards = h[led]
+    if not cards:  # void: the ruleset's rule, then the heuristic
+        return choose_card(legal_cards(h, trick, trump, when_void), trick, trump, need, last)
+    if len(cards) == 1:
+        return cards[0]
+    best = trick[0][1]
+    win_suit = led
+    for _, c in trick:
+        s = c >> 4
+        if (s == win_suit and c > best) or (s == trump and win_suit != trump):
+            best, win_suit = c, s
+    if win_suit != led:  # trumped: no card of the led suit wins
+        return cards[-1] if need > 0 else cards[0]
+    if cards[0] > best:  # some win
+        if need > 0:
+            if not last:
+                return cards[0]
+            for c in reversed(cards):  # the cheapest winner
+                if c > best:
+                    return c
+        if cards[-1] > best:  # every card wins: spend the highest
+            return cards[0]
+    if need > 0:
+        return cards[-1]
+    for c in cards:  # the highest card that loses
+        if c <= best:
+            return c
+    return cards[0]  # not reached: a losing card exists
+
+
+def play_on(pos: Position, budget: list[int], chance: Callable[[], float] | None = None, keeps: int = -1) -> tuple[float, ...] | None:
+    """The hand's scores after playing `pos` on to its end with the heuristic's cards (with
+    `chance`, a generator's `random`: every seat but `keeps` plays uniformly random cards).
+    `budget[0]` counts the work done (cards played)."""
     hands, facts = pos.hands, pos.facts
     orders, trump, when_void, play, playing = facts.play_orders, facts.trump, facts.when_void, facts.play, facts.playing
     trick, leader, taken, bids = pos.trick, pos.leader, pos.taken, pos.bids
     try:
         while True:
-            if not trick:
-                left = sum(len(s) for s in hands[leader])
-                if left == 0:
-                    break
-                if left <= exact_from:
-                    pos.trick, pos.leader = trick, leader
-                    return solve(pos, budget)
+            if not trick and not any(hands[leader]):
+                break
             seats = orders[leader]
             for seat in seats[len(trick) :]:
                 h = hands[seat]
-                legal = legal_cards(h, trick, trump, when_void) if play is None else play.legal(h, trick, trump, when_void)
-                if len(legal) == 1:
-                    c = legal[0]
-                elif chance is not None and seat != keeps:
-                    c = legal[int(chance() * len(legal))]
-                elif play is None:
-                    c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1)
+                if play is None and (chance is None or seat == keeps):
+                    c = standard_card(h, trick, trump, when_void, bids[seat] - taken[seat], len(trick) == playing - 1)
                 else:
-                    c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1, play)
+                    legal = legal_cards(h, trick, trump, when_void) if play is None else play.legal(h, trick, trump, when_void)
+                    if len(legal) == 1:
+                        c = legal[0]
+                    elif chance is not None and seat != keeps:
+                        c = legal[int(chance() * len(legal))]
+                    elif play is None:
+                        c = standard_card(h, trick, trump, when_void, bids[seat] - taken[seat], len(trick) == playing - 1)
+                    else:
+                        c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1, play)
                 h[SUIT_OF[c]].remove(c)
                 trick.append((seat, c))
             budget[0] += playing
@@ -215,11 +269,13 @@ def distinct_cards(legal: Sequence[Card], pos: Position) -> list[Card]:
     return out
 
 
-def solve(pos: Position, budget: list[int]) -> tuple[float, ...] | None:
+def solve(pos: Position, budget: list[int], me: int | None = None) -> tuple[float, ...] | None:
     """The exact value of the rest of the hand (max^n: each seat plays for its own score; of
     cards worth the same to the seat playing, the one worst for the first seat to act, then the
-    smallest value vector, so the answer does not depend on the order cards are tried in)."""
-    me = pos.to_act()
+    smallest value vector, so the answer does not depend on the order cards are tried in).
+    `me`: the seat the ties go against (by default the seat to act)."""
+    if me is None:
+        me = pos.to_act()
     table: dict = {}
     try:
         return _solve(pos, me, table, budget)
@@ -253,7 +309,7 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
     best: tuple[float, ...] | None = None
     hand = pos.hands[seat]
     for c in distinct_cards(pos.legal(seat), pos):
-        budget[0] += 1
+        budget[0] += NODE_UNITS
         # play c, search, take it back
         saved_leader = pos.leader
         cards = hand[SUIT_OF[c]]
@@ -295,7 +351,7 @@ def units_per_second(kind: str) -> float:
 
         spent = {"bid": 0.0, "card": 0.0}
         work = {"bid": 0, "card": 0}
-        player = SearchPlayer(samples=6)
+        player = SearchPlayer(samples=24)
         rng = random.Random(7)
         for hand in range(40):
             game = Game(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), players=4, seed=hand)
@@ -310,7 +366,7 @@ def units_per_second(kind: str) -> float:
                 game.act(player.act(view, legal, rng))  # type: ignore[arg-type]
                 spent[which] += time.process_time() - start
                 work[which] += player.work - before
-            if min(spent.values()) >= 0.2:
+            if min(spent.values()) >= 0.15:
                 break
         _RATES.update({k: max(work[k], 1) / max(spent[k], 1e-3) for k in spent})
     return _RATES[kind]
@@ -319,6 +375,9 @@ def units_per_second(kind: str) -> float:
 # ---------------------------------------------------------------- the player
 
 
+
+#: work units a card tried in the exact search costs (a card played on costs 1)
+NODE_UNITS = 3
 
 #: work units a deal costs besides its cards (sampling it, laying it out)
 DEAL_UNITS = 12
@@ -390,7 +449,7 @@ class SearchPlayer:
     observes = True
     thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
 
-    def __init__(self, samples: int | None = None, think: float | None = None, exact_from: int = 2):
+    def __init__(self, samples: int | None = None, think: float | None = None, exact_from: int = 3):
         """`samples` deals a decision; or `think` seconds a decision, as a fixed amount of work
         (`units_per_second`); by default 0.05 s. The last `exact_from` tricks are solved exactly."""
         self.samples = samples
@@ -453,10 +512,11 @@ class SearchPlayer:
         specials = bool(view.rules.specials)
         seat = view.seat
         exact = left <= self.exact_from
+        deals = LikelyDeals(view)
         kept: list[Position] = []  # the position of the view, once its facts are known
 
         def one_deal(cands: list, budget: list[int]) -> dict | None:
-            hands = likely_hands(view, rng)
+            hands = deals.sample(rng)
             if not kept:
                 try:
                     game = look_ahead(view, hands, rng)
@@ -474,7 +534,7 @@ class SearchPlayer:
                     pos.play(c)
                 except NoWinner:
                     continue
-                v = solve(pos, budget) if exact else play_on(pos, self.exact_from, budget)
+                v = solve(pos, budget, seat) if exact else play_on(pos, budget)
                 if v is not None:
                     out[c] = v[seat]
             return out
@@ -490,9 +550,10 @@ class SearchPlayer:
         playing = view.players - len(view.sitting_out)
         specials = bool(view.rules.specials)
         scorers: dict[int, Scorer] = {}
+        deals = LikelyDeals(view)
 
         def one_deal(cands: list, budget: list[int]) -> dict | None:
-            hands = likely_hands(view, rng)
+            hands = deals.sample(rng)
             seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
             try:
                 game = look_ahead(seen, hands, rng)
@@ -518,7 +579,7 @@ class SearchPlayer:
                 facts = HandFacts(sim, scorer, sim.trump)
                 bids = [x if x is not None else 0 for x in sim.bids]
                 pos = Position(flat_hands(hands, view.players, specials), [], sim.leader, [0] * view.players, bids, facts)  # type: ignore[arg-type]
-                v = play_on(pos, self.exact_from, budget, rng.random)  # random cards: see the module's docstring
+                v = play_on(pos, budget, rng.random)  # random cards: see the module's docstring
                 if v is not None:
                     out[b] = v[seat]
             return out
@@ -540,38 +601,87 @@ class SearchPlayer:
 BID_SPREAD = 1.0
 
 
-def likely_hands(view: SeatView, rng: random.Random, tries: int = 12) -> dict[int, list[Card]]:
-    """A sampled deal (`sample_hands`) kept with the chance that the seats who have bid would
-    have bid so with those cards: each bid's distance from the estimate of the hand it was made
-    with (the seat's cards now and those it has played), as a normal spread of `BID_SPREAD`.
-    After `tries` rejections the likeliest deal seen is taken."""
-    if not view.bids or view.trump_hidden or BID_SPREAD <= 0:
-        return sample_hands(view, rng)
-    played: dict[int, list[Card]] = {}
-    for t in view.tricks:
-        for seat, c in t.cards:
-            played.setdefault(seat, []).append(c)
-    for seat, c in view.trick:
-        played.setdefault(seat, []).append(c)
-    rules = view.rules
-    playing = view.players - len(view.sitting_out)
-    standard = trick_play(rules).standard
-    calls = dict(rules.calls)
-    best, best_w = None, -1.0
-    for _ in range(tries):
-        hands = sample_hands(view, rng)
-        w = 1.0
-        for seat, bid in view.bids:
-            if seat == view.seat or seat in view.others:
+class LikelyDeals:
+    """Sampled deals of one decision (mc.py's `DealSampler`), each kept with the chance that
+    the seats who have bid would have bid so with those cards: a bid's distance from the
+    estimate of the hand it was made with (the seat's cards now and those it has played this
+    hand), as a normal spread of `BID_SPREAD` tricks. After `tries` rejections the likeliest
+    deal seen is taken."""
+
+    def __init__(self, view: SeatView, tries: int = 12):
+        self.sampler = DealSampler(view)
+        self.tries = tries
+        rules = view.rules
+        calls = dict(rules.calls)
+        self.bids = [
+            (seat, calls.get(bid, bid))
+            for seat, bid in view.bids
+            if seat != view.seat and seat not in view.others
+        ]
+        if view.trump_hidden or BID_SPREAD <= 0:
+            self.bids = []
+        self.played: dict[int, list[Card]] = {}
+        for t in view.tricks:
+            for seat, c in t.cards:
+                self.played.setdefault(seat, []).append(c)
+        for seat, c in view.trick:
+            self.played.setdefault(seat, []).append(c)
+        self.estimate = TrickEstimate(rules, view.players, view.players - len(view.sitting_out), view.trump, trick_play(rules).standard)
+
+    def sample(self, rng: random.Random) -> dict[int, list[Card]]:
+        if not self.bids:
+            return self.sampler.sample(rng)
+        best, best_w = None, -1.0
+        estimate, played = self.estimate, self.played
+        for _ in range(self.tries):
+            hands = self.sampler.sample(rng)
+            w = 1.0
+            for seat, bid in self.bids:
+                d = (bid - estimate.tricks([*hands.get(seat, ()), *played.get(seat, ())])) / BID_SPREAD  # type: ignore[operator]
+                w *= math.exp(-0.5 * d * d)
+            if rng.random() < w:
+                return hands
+            if w > best_w:
+                best, best_w = hands, w
+        return best  # type: ignore[return-value]
+
+
+class TrickEstimate:
+    """A quick estimate of the tricks a whole hand takes, for guessing the others' bids and
+    reading the bids they made: each card wins if no higher card of its suit is out (its chance
+    falls with each one unseen), long side suits get ruffed, small trumps may ruff."""
+
+    def __init__(self, rules, players: int, playing: int, trump: int, standard: bool):
+        self.trump, self.standard, self.playing = trump, standard, playing
+        notes = table_notes(rules, players)
+        self.above, self.deck_size = notes.above, notes.deck_size
+
+    def tricks(self, hand: list[Card]) -> float:
+        if not hand:
+            return 0.0
+        trump = self.trump
+        if not self.standard:
+            return sum(1.0 for c in hand if SUIT_OF[c] == SPECIAL) + 0.3 * sum(1 for c in hand if SUIT_OF[c] == trump)
+        size = len(hand)
+        free = 1 - min((self.playing - 1) * size / max(self.deck_size - size, 1), 1.0)
+        by_suit: list[list[Card]] = [[], [], [], [], []]
+        for c in hand:
+            by_suit[c >> 4].append(c)
+        above = self.above
+        floor = 0.25 if size > 2 else 0.0
+        total = 0.0
+        for suit, cards in enumerate(by_suit):
+            if not cards:
                 continue
-            est = expected_tricks(rules, view.players, playing, view.trump, standard, [*hands.get(seat, ()), *played.get(seat, ())])
-            d = (calls.get(bid, bid) - est) / BID_SPREAD  # type: ignore[call-overload,operator]
-            w *= math.exp(-0.5 * d * d)
-        if rng.random() < w:
-            return hands
-        if w > best_w:
-            best, best_w = hands, w
-    return best  # type: ignore[return-value]
+            cards.sort(reverse=True)
+            ruffed = 1.0 if suit == trump or trump < 0 else (0.9 if len(cards) <= 2 else 0.75)
+            for k, c in enumerate(cards):
+                p = free ** (above[c] - k)  # the higher cards of the suit not in this hand
+                if suit == trump:
+                    total += p if p > floor else floor
+                else:
+                    total += p * ruffed
+        return total
 
 
 def plausible_bids(view: SeatView, legal: list) -> list:
@@ -595,31 +705,5 @@ def plausible_bids(view: SeatView, legal: list) -> list:
 
 
 def _expected_tricks(sim: Game, hand: list[Card]) -> float:
-    """A quick estimate of the tricks `hand` takes, for modelling other seats' bids."""
-    return expected_tricks(sim.rules, sim.players, sim.players - len(sim.sitting_out), sim.trump, sim.tricks_play.standard, hand)
-
-
-def expected_tricks(rules, players: int, playing: int, trump: int, standard: bool, hand: list[Card]) -> float:
-    """A quick estimate of the tricks a whole hand takes (each card: no higher card of its
-    suit out, trumps ruff), for guessing the others' bids and reading the bids they made."""
-    if not hand:
-        return 0.0
-    if not standard:
-        return sum(1.0 for c in hand if SUIT_OF[c] == SPECIAL) + 0.3 * sum(1 for c in hand if SUIT_OF[c] == trump)
-    notes = table_notes(rules, players)
-    size = len(hand)
-    out_share = min((playing - 1) * size / max(notes.deck_size - size, 1), 1.0)
-    free = 1 - out_share
-    by_suit = [0] * (SPECIAL + 1)
-    for c in hand:
-        by_suit[SUIT_OF[c]] += 1
-    total = 0.0
-    for c in hand:
-        higher = notes.above[c] - sum(1 for d in hand if SUIT_OF[d] == SUIT_OF[c] and d > c)
-        p = free**higher
-        if SUIT_OF[c] == trump:
-            p = max(p, 0.25 if size > 2 else 0.0)
-        elif trump >= 0:
-            p *= 0.9 if by_suit[SUIT_OF[c]] <= 2 else 0.75
-        total += p
-    return total
+    """`TrickEstimate` of `hand` at the table of `sim`."""
+    return TrickEstimate(sim.rules, sim.players, sim.players - len(sim.sitting_out), sim.trump, sim.tricks_play.standard).tricks(hand)
