@@ -8,7 +8,7 @@ confidence half-width, the difference of means with its own 95% half-width, and 
 as a Markdown table. `--readme` also writes the table into README.md between the markers
 `<!-- tournament:start -->` and `<!-- tournament:end -->`.
 
-    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 100] [--workers 2] [--readme]
+    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 20] [--workers 2] [--readme]
     python benchmarks/bench_bots.py --rulesets oh-hell,wizard,nomination-whist,kachuful
 """
 
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games of heuristic vs random per ruleset")
     ap.add_argument("--mc-games", type=int, default=200, help="games of mc vs heuristic per ruleset")
-    ap.add_argument("--search-games", type=int, default=100, help="games of search vs mc and of search vs heuristic per ruleset")
+    ap.add_argument("--search-games", type=int, default=20, help="games of search vs mc and of search vs heuristic per ruleset")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rulesets", default="serbian,romanian")
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")

@@ -20,6 +20,7 @@ stopped and resumed: deals already in the file are skipped.
 
     python benchmarks/bench_search.py --think 0.05 --calibrate --hands 1000 --workers 2
     python benchmarks/bench_search.py --summary benchmarks/results/search-vs-ismcts-0.05.jsonl
+    python benchmarks/bench_search.py --table benchmarks/results/*.jsonl --readme
 """
 
 from __future__ import annotations
@@ -138,6 +139,44 @@ def summary(lines: list[dict]) -> str:
     )
 
 
+def table(files: list[Path]) -> str:
+    """A Markdown table of results files, one row each."""
+    rows = [
+        "| search's time a decision | ISMCTS simulations | duplicate hands | search minus ISMCTS, points a hand (95%) | median seconds a decision, search / ISMCTS | made bids, search / ISMCTS |",
+        "|---|---|---|---|---|---|",
+    ]
+    for path in files:
+        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        if not lines:
+            continue
+        diffs = [x["diff"] for x in lines]
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        made = {True: [0, 0], False: [0, 0]}
+        for x in lines:
+            for points, seats in zip(x["points"], ((0, 2), (1, 3))):
+                for s, p in enumerate(points):
+                    made[s in seats][0] += p >= 10  # a made bid scores 10 + its tricks, a missed one less than 0
+                    made[s in seats][1] += 1
+        ours = statistics.median(t for x in lines for t in x["search_times"])
+        theirs = statistics.median(t for x in lines for t in x["ismcts_times"])
+        rows.append(
+            f"| {lines[0]['think']} s | {lines[0]['sims']} | {len(lines)} | **{statistics.mean(diffs):+.2f} ± {half:.2f}** | "
+            f"{ours:.3f} / {theirs:.3f} | {made[True][0] / made[True][1]:.0%} / {made[False][0] / made[False][1]:.0%} |"
+        )
+    return "\n".join(rows)
+
+
+def write_table(text: str) -> None:
+    """The table into README.md and docs/search.md, between `<!-- search-match:start -->` and `:end -->`."""
+    root = Path(__file__).resolve().parent.parent
+    start, end = "<!-- search-match:start -->", "<!-- search-match:end -->"
+    for path in (root / "README.md", root / "docs" / "search.md"):
+        page = path.read_text(encoding="utf-8")
+        before, rest = page.split(start, 1)
+        _, after = rest.split(end, 1)
+        path.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
+
+
 def calibrate(think: float, start: int = 1200) -> int:
     """ISMCTS simulations whose median time a decision is `think` seconds on this machine."""
     sims = start
@@ -162,10 +201,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--halves", choices=("bids", "cards"), default="", help="search makes only the bids (ISMCTS plays its cards), or only the cards")
     ap.add_argument("--out", type=Path, default=None, help="JSON-lines results file (resumed when it exists)")
     ap.add_argument("--summary", type=Path, default=None, help="only summarise this results file")
+    ap.add_argument("--table", type=Path, nargs="+", default=None, help="only print a Markdown table of these results files")
+    ap.add_argument("--readme", action="store_true", help="with --table: write it into README.md and docs/search.md")
     args = ap.parse_args(argv)
     if args.summary:
         lines = [json.loads(x) for x in args.summary.read_text().splitlines() if x.strip()]
         print(summary(lines))
+        return 0
+    if args.table:
+        text = table(args.table)
+        print(text)
+        if args.readme:
+            write_table(text)
         return 0
     if args.calibrate:
         args.sims = calibrate(args.think)

@@ -1,4 +1,4 @@
-"""The seats' decision makers: `random`, `heuristic` and `mc` (Monte Carlo), by name in `BOTS`.
+"""The seats' decision makers: `random`, `heuristic`, `mc` (Monte Carlo) and `search`, by name in `BOTS`.
 
 The public API is re-exported here: `from whistdsl.players import BOTS, decide, play_out`.
 """

@@ -97,10 +97,6 @@ class Position:
             return legal_cards(self.hands[seat], self.trick, f.trump, f.when_void)
         return f.play.legal(self.hands[seat], self.trick, f.trump, f.when_void)
 
-    def cards_left(self) -> int:
-        """Cards the seat to act holds (every seat holds as many at a trick's start)."""
-        return sum(len(s) for s in self.hands[self.to_act()])
-
     def play(self, card: Card) -> None:
         """Play `card` (legal) for the seat to act; at a trick's end, its winner leads."""
         f = self.facts
@@ -146,18 +142,6 @@ def flat_hands(hands: dict[int, Sequence[Card]], players: int, specials: bool) -
             s.sort(reverse=True)
         out.append(h)
     return out
-
-
-def policy_card(pos: Position, seat: int, legal: list[Card]) -> Card:
-    """The heuristic's card: win while the seat still needs tricks, duck once it has enough."""
-    if len(legal) == 1:
-        return legal[0]
-    f = pos.facts
-    need = pos.bids[seat] - pos.taken[seat]
-    last = len(pos.trick) == f.playing - 1
-    if f.play is None:
-        return choose_card(legal, pos.trick, f.trump, need, last)
-    return choose_card(legal, pos.trick, f.trump, need, last, f.play)
 
 
 def standard_card(h: list[list[Card]], trick: list, trump: int, when_void: str, need: int, last: bool) -> Card:
@@ -373,8 +357,6 @@ def units_per_second(kind: str) -> float:
 
 
 # ---------------------------------------------------------------- the player
-
-
 
 #: work units a card tried in the exact search costs (a card played on costs 1)
 NODE_UNITS = 3
