@@ -82,16 +82,10 @@ class DealSampler:
     def sample(self, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
         """One guess (after `tries` guesses that fit no shown void, one that ignores them)."""
         hands = {s: list(c) for s, c in self.known.items()}
+        if self.free:
+            return self._share(hands, rng)
         pool = self.pool
         need = self.need
-        if self.free:
-            rng.shuffle(pool)
-            pos = 0
-            for s in self.hidden:
-                hands[s] = pool[pos : pos + need[s]]
-                pos += need[s]
-            self._add_held(hands)
-            return hands
         suit = self.suit
         for _ in range(tries):
             rng.shuffle(pool)
@@ -115,12 +109,16 @@ class DealSampler:
                 hands.update(guess)
                 self._add_held(hands)
                 return hands
-        # no consistent guess found quickly: ignore the voids
+        return self._share(hands, rng)  # no consistent guess found quickly: ignore the voids
+
+    def _share(self, hands: dict[int, list[Card]], rng: random.Random) -> dict[int, list[Card]]:
+        """`hands` with the unseen cards shared out at random, whatever the voids."""
+        pool = self.pool
         rng.shuffle(pool)
         pos = 0
         for s in self.hidden:
-            hands[s] = pool[pos : pos + need[s]]
-            pos += need[s]
+            hands[s] = pool[pos : pos + self.need[s]]
+            pos += self.need[s]
         self._add_held(hands)
         return hands
 
@@ -181,6 +179,27 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
     )
 
 
+#: what `unsampled_answer` gives when the decision is one to sample deals for
+SAMPLE = object()
+
+
+def unsampled_answer(view: SeatView, legal: list | None, rng: random.Random) -> object:
+    """The answer of a decision the sampling players (`mc`, `search`) do not sample deals for,
+    else SAMPLE: a card this seat cannot see (None), the only legal action, a decision (trump,
+    blind or look: the heuristic's estimate), and a bid with nothing to sample from but the
+    heuristic's estimate (own cards unseen) or made together with the others' (whose bids are
+    not known, and a sample must not read them)."""
+    if legal is None:
+        return None
+    if len(legal) == 1:
+        return legal[0]
+    if view.phase == DECISION:
+        return HeuristicPlayer().act(view, legal, rng)
+    if view.phase == BIDDING and (view.hand is None or view.bids_hidden):
+        return choose_bid(view, legal)
+    return SAMPLE
+
+
 def rollout(game: Game, rng: random.Random) -> None:
     """Play the hand to its end: heuristic bids (from each seat's view), heuristic card play;
     inside the engine's own loop (`Game.play_hand_unobserved`, each seat reading its
@@ -216,16 +235,10 @@ class MonteCarloPlayer:
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | None:
         assert view is not None
-        if legal is None:
-            return None  # a card this seat cannot see
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == DECISION:
-            return HeuristicPlayer().act(view, legal, rng)  # trump, blind or look: the heuristic's estimate
-        if view.phase == BIDDING and (view.hand is None or view.bids_hidden):
-            # nothing to sample from but the heuristic's estimate (own cards unseen), or bids made
-            # together: the others' bids are not known, and a sample must not read them
-            return choose_bid(view, legal)
+        answer = unsampled_answer(view, legal, rng)
+        if answer is not SAMPLE:
+            return answer  # type: ignore[return-value]
+        assert legal is not None
         sign = -1.0 if lowest_wins(view) else 1.0
         seat = view.seat
         totals = {a: 0.0 for a in legal}

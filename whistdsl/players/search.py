@@ -38,11 +38,11 @@ import time
 from typing import Callable, Sequence
 
 from ..engine.cards import SPECIAL, SUIT_OF, Card
-from ..engine.game import BIDDING, DECISION, PLAY, Game, RuleError
+from ..engine.game import BIDDING, PLAY, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
 from ..engine.tricks import NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, hand_distribution, lowest_wins, table_notes
-from .mc import DealSampler, with_sampled_trump
+from .mc import SAMPLE, DealSampler, unsampled_answer, with_sampled_trump
 from .mc import rollout as rollout_in_game
 
 # ---------------------------------------------------------------- the flat position
@@ -474,15 +474,11 @@ class SearchPlayer:
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | str | None:
         assert view is not None
-        if legal is None:
-            return None  # a card this seat cannot see
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == DECISION:
-            return HeuristicPlayer().act(view, legal, rng)  # type: ignore[return-value]
+        answer = unsampled_answer(view, legal, rng)
+        if answer is not SAMPLE:
+            return answer  # type: ignore[return-value]
+        assert legal is not None
         if view.phase == BIDDING:
-            if view.hand is None or view.bids_hidden:
-                return choose_bid(view, legal)
             return self._bid(view, legal, rng)
         return self._card(view, legal, rng)
 
