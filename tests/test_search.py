@@ -198,3 +198,34 @@ def test_search_outplays_the_heuristic_in_a_short_match():
             points = game.history[-1].points
             margin += sum(points[s] for s in searching) - sum(points[s] for s in range(4) if s not in searching)
     assert margin > 2 * 24
+
+
+def test_a_resumed_game_of_search_players_ends_as_the_uninterrupted_one(tmp_path):
+    """The record keeps each searching seat's work a decision (what --think gave); a game
+    resumed from it plays the same as the uninterrupted game, whatever this process measures."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+    from whistdsl.records.record import game_record
+
+    runner = CliRunner()
+    full = tmp_path / "full.json"
+    played = runner.invoke(app, ["play", "romanian", "--players", "3", "--watch", "--seed", "4", "--bots", "search", "--think", "0.001", "--record", str(full)])
+    assert played.exit_code == 0, played.output
+    whole = json.loads(full.read_text())
+    work = {p["seat"]: tuple(p["work"]) for p in whole["players"]}
+    assert sorted(work) == [0, 1, 2] and len(set(work.values())) == 1
+    # the record as it stood after hand 4 of the same game, played here with the recorded work
+    game = Game(load_rules("romanian"), players=3, seed=4)
+    game.keep_rng_states = True
+    bots = [SearchPlayer(units=work[s]) for s in range(3)]
+    while len(game.history) < 4:
+        game.act(decide(game, bots[game.to_act]))
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps(game_record(game, ["search"] * 3, work)))
+    resumed = runner.invoke(app, ["play", "--resume", str(part), "--watch", "--think", "0.5"])  # the record's work wins
+    assert resumed.exit_code == 0, resumed.output
+    again = json.loads(part.read_text())
+    assert again["hands"] == whole["hands"] and again["final"] == whole["final"]

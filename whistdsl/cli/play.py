@@ -37,7 +37,8 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..language.expression import MAX_DIGITS, EvalError, value_text
-from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot
+from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot, thinks
+from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset
@@ -908,6 +909,7 @@ def _play(
     record: Path | None,
     replaying: Sequence[dict] = (),
     think: float | None = None,
+    work: dict[int, tuple[int, int]] | None = None,
 ) -> None:
     """Seat the players, write the record after every hand, play to the end or a clean stop.
 
@@ -918,9 +920,15 @@ def _play(
     console = Console(highlight=False)
     talk = TableTalk(console, game, seat_names, you)
     kinds = [bot_kinds.get(s, HUMAN) for s in range(n)]
+    # the players that search: the work a decision `think` gives here, or the record's (resumed)
+    work = dict(work or {})
+    searching = [s for s, k in enumerate(kinds) if k != HUMAN and thinks(k) and s not in work]
+    if searching:
+        units = work_units(think if think is not None else DEFAULT_THINK)
+        work.update({s: units for s in searching})
     writer = None
     if record is not None:
-        writer = RecordWriter(record, game, kinds)
+        writer = RecordWriter(record, game, kinds, work)
         if replaying:  # the answers kept stay in the record while they are played again
             writer.unfinished = (len(game.history) + 1, list(replaying))
         try:
@@ -928,13 +936,13 @@ def _play(
         except WriteError as e:
             raise _usage(f"--record: {e}") from None
     elif you is not None:
-        writer = _kept_writer(game, kinds)
+        writer = _kept_writer(game, kinds, work)
     kept = writer is not None and _is_kept(writer.path)
     seats: list[Player | HumanPlayer] = [
         HumanPlayer(talk, lambda prompt: console.input(prompt), writer.answered if writer is not None else None, replaying)
         if k == HUMAN
-        else make_bot(k, think)
-        for k in kinds
+        else make_bot(k, units=work.get(s))
+        for s, k in enumerate(kinds)
     ]
 
     table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
@@ -1020,13 +1028,13 @@ def page(text: str) -> bool:
     return done.returncode != 127  # 127: the shell found no such command (it said so): print instead
 
 
-def _kept_writer(game: Game, kinds: list[str]) -> RecordWriter | None:
+def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, int]]) -> RecordWriter | None:
     """A writer of the game's record into the kept-games folder, or None (said) when the folder
     cannot be made or written: the game is then played unkept, never refused."""
     from ..records.kept import games_dir, new_game_path, prune
 
     try:
-        writer = RecordWriter(new_game_path(game.rules.name), game, kinds)
+        writer = RecordWriter(new_game_path(game.rules.name), game, kinds, work)
         writer.update(force=True)
         prune()  # the newest finished games stay, and every unfinished one (this one too)
         return writer
@@ -1170,4 +1178,5 @@ def _resume_command(
         bot_kinds.setdefault(s, DEFAULT_BOT)
     unfinished = data.get("unfinished") or {}
     replaying = unfinished.get("answers", []) if you is not None and unfinished.get("hand") == len(game.history) + 1 else []
-    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think)
+    work = {p["seat"]: (p["work"][0], p["work"][1]) for p in data["players"] if "work" in p}  # as the game was played
+    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think, work)

@@ -47,14 +47,19 @@ class RandomPlayer:
 BOTS: dict[str, Callable[[], Player]] = {"random": RandomPlayer}
 
 
-def make_bot(kind: str, think: float | None = None) -> Player:
-    """A computer player of `kind` (a name in `BOTS`); `think` (seconds a decision) for the
-    players that search (`search`: turned into a fixed amount of work, so a seed still plays
-    the same game on this machine); the others answer at once and take no thinking time."""
+def make_bot(kind: str, think: float | None = None, units: tuple[int, int] | None = None) -> Player:
+    """A computer player of `kind` (a name in `BOTS`). The players that search (`search`) take
+    `units`, their work a bid and a card decision (see players/search.py `work_units`), or
+    `think`, seconds a decision turned into work on this machine; the others answer at once."""
     factory = BOTS[kind]
-    if think is not None and getattr(factory, "thinks", False):
-        return factory(think=think)  # type: ignore[call-arg]
+    if getattr(factory, "thinks", False) and (units is not None or think is not None):
+        return factory(think=think, units=units)  # type: ignore[call-arg]
     return factory()
+
+
+def thinks(kind: str) -> bool:
+    """Whether players of `kind` take thinking time (`make_bot`'s `think` and `units`)."""
+    return bool(getattr(BOTS.get(kind), "thinks", False))
 
 
 def decide(game: Game, player: Player) -> Action:

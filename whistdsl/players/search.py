@@ -356,7 +356,15 @@ def units_per_second(kind: str) -> float:
     return _RATES[kind]
 
 
+def work_units(think: float) -> tuple[int, int]:
+    """The work of `think` seconds a decision on this machine: (a bid's, a card's) units."""
+    return max(1, int(think * units_per_second("bid"))), max(1, int(think * units_per_second("card")))
+
+
 # ---------------------------------------------------------------- the player
+
+#: seconds a decision when nothing else is said
+DEFAULT_THINK = 0.05
 
 #: work units a card tried in the exact search costs (a card played on costs 1)
 NODE_UNITS = 3
@@ -431,11 +439,14 @@ class SearchPlayer:
     observes = True
     thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
 
-    def __init__(self, samples: int | None = None, think: float | None = None, exact_from: int = 3):
-        """`samples` deals a decision; or `think` seconds a decision, as a fixed amount of work
-        (`units_per_second`); by default 0.05 s. The last `exact_from` tricks are solved exactly."""
+    def __init__(self, samples: int | None = None, think: float | None = None, units: tuple[int, int] | None = None, exact_from: int = 3):
+        """`samples` deals a decision; or `units` of work a bid and a card decision (what a
+        record keeps, `work_units`); or `think` seconds a decision, as the work this machine
+        does in that time; by default DEFAULT_THINK. With `exact_from` cards or fewer in hand,
+        cards are judged by the exact search."""
         self.samples = samples
-        self.think = think if think is not None or samples is not None else 0.05
+        self.units = units
+        self.think = think if think is not None or samples is not None or units is not None else DEFAULT_THINK
         self.exact_from = exact_from
         self.work = 0  # work units done so far (cards played in the search)
 
@@ -448,7 +459,7 @@ class SearchPlayer:
         if self.samples is not None:
             limit, checks = self.samples, {max(4, self.samples // 4), max(8, self.samples // 2)}
         else:
-            units = int(self.think * units_per_second(kind))  # type: ignore[operator]
+            units = self.units[kind == "card"] if self.units is not None else int(self.think * units_per_second(kind))  # type: ignore[operator]
             limit, checks = None, {units // 4, units // 2}
         checked: set[int] = set()
         tries = 0

@@ -92,16 +92,21 @@ def hand_json(h: HandResult) -> dict[str, Any]:
     }
 
 
-def _head_json(game: Game, kinds: list[str] | None) -> dict[str, Any]:
-    """What a record says before its hands; none of it changes during a game."""
+def _head_json(game: Game, kinds: list[str] | None, work: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+    """What a record says before its hands; none of it changes during a game. `work`: per seat
+    of a player that searches, its work a bid and a card decision (so a resumed game's
+    players decide as the interrupted game's did)."""
     rules = game.rules
     kinds = kinds or ["unknown"] * game.players
+    work = work or {}
     return {
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
         **({"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}} if rules.parameters else {}),  # type: ignore[union-attr]
         "seed": game.seed,
-        "players": [{"seat": i, "name": game.names[i], "kind": kinds[i]} for i in range(game.players)],
+        "players": [
+            {"seat": i, "name": game.names[i], "kind": kinds[i], **({"work": list(work[i])} if i in work else {})} for i in range(game.players)
+        ],
         "first_dealer": game.first_dealer,
         "first_dealer_draw": [card_text(c) for c in game.first_dealer_draw],
     }
@@ -121,9 +126,9 @@ def _tail_json(game: Game) -> dict[str, Any]:
     return tail
 
 
-def game_record(game: Game, kinds: list[str] | None = None) -> dict[str, Any]:
+def game_record(game: Game, kinds: list[str] | None = None, work: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
     """The record of `game` so far (every finished hand; `final` once the game is over)."""
-    return {**_head_json(game, kinds), "hands": [hand_json(h) for h in game.history], **_tail_json(game)}
+    return {**_head_json(game, kinds, work), "hands": [hand_json(h) for h in game.history], **_tail_json(game)}
 
 
 #: Records are written compactly, as one line.
@@ -215,10 +220,11 @@ class RecordWriter:
     middle of a hand, a person's answers in it so far (`unfinished`, see `answered`).
     """
 
-    def __init__(self, path: Path, game: Game, kinds: list[str]):
+    def __init__(self, path: Path, game: Game, kinds: list[str], work: dict[int, tuple[int, int]] | None = None):
         self.path = Path(path)
         self.game = game
         self.kinds = kinds
+        self.work = work
         self.written_hands = -1
         self._head: str | None = None  # the record's opening, up to the hands
         self._hands: list[str] = []  # the JSON of game.history[i], for every i kept
@@ -232,7 +238,7 @@ class RecordWriter:
         """The record of the game so far, as written to the file."""
         game = self.game
         if self._head is None:
-            self._head = json_text(_head_json(game, self.kinds), separators=SEPARATORS)[:-1]
+            self._head = json_text(_head_json(game, self.kinds, self.work), separators=SEPARATORS)[:-1]
         history = game.history
         if len(history) < len(self._hands) or (self._hands and history[len(self._hands) - 1] is not self._last):
             self._hands.clear()  # hands replaced behind our back: start again
