@@ -38,7 +38,7 @@ ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False
 #: `--think SECONDS`, for `play` and `simulate`: how long the computer players that search think
 THINK_OPTION = typer.Option(
     "--think", metavar="SECONDS", min=0.001, max=60.0,
-    help="Seconds a decision for the `search` players (a fixed amount of work measured once on this machine, so a seed still plays the same game here; default 0.05).",
+    help="Seconds a decision for the `search` players (default 0.05), as the work this machine does in that time, measured once at the start (a record keeps it).",
 )
 
 #: `--set NAME=VALUE`, for every command that reads a ruleset: a parameter's value (repeatable).
