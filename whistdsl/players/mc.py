@@ -98,10 +98,9 @@ class DealSampler:
                     if len(allowed) < need[s]:
                         break
                     taken = allowed[: need[s]]  # positions: copies of one card are told apart
-                    last = taken[-1] if taken else -1
                     picked = set(taken)
                     guess[s] = [remaining[i] for i in taken]
-                    remaining = [c for i, c in enumerate(remaining) if i not in picked] if last >= 0 else remaining
+                    remaining = [c for i, c in enumerate(remaining) if i not in picked]
                 else:
                     guess[s] = remaining[: need[s]]
                     remaining = remaining[need[s] :]
