@@ -142,7 +142,7 @@ def summary(lines: list[dict]) -> str:
 def table(files: list[Path]) -> str:
     """A Markdown table of results files, one row each."""
     rows = [
-        "| search's time a decision | ISMCTS simulations | duplicate hands | search minus ISMCTS, points a hand (95%) | median seconds a decision, search / ISMCTS | made bids, search / ISMCTS |",
+        "| search's `--think` | ISMCTS simulations | duplicate hands | search minus ISMCTS, points a hand (95%) | median seconds a decision, search / ISMCTS | made bids, search / ISMCTS |",
         "|---|---|---|---|---|---|",
     ]
     for path in files:

@@ -1028,7 +1028,7 @@ def page(text: str) -> bool:
     return done.returncode != 127  # 127: the shell found no such command (it said so): print instead
 
 
-def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, int]]) -> RecordWriter | None:
+def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, int]] | None = None) -> RecordWriter | None:
     """A writer of the game's record into the kept-games folder, or None (said) when the folder
     cannot be made or written: the game is then played unkept, never refused."""
     from ..records.kept import games_dir, new_game_path, prune
