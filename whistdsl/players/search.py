@@ -113,7 +113,7 @@ class Position:
 class HandFacts:
     """What stays the same while one hand is searched."""
 
-    __slots__ = ("play_orders", "trump", "when_void", "play", "playing", "scorer", "winner", "seats", "calls")
+    __slots__ = ("play_orders", "trump", "when_void", "play", "playing", "scorer", "winner", "calls")
 
     def __init__(self, game: Game, scorer: Scorer, trump: int):
         self.play_orders = game.play_orders
@@ -121,8 +121,7 @@ class HandFacts:
         self.when_void = game.rules.when_void
         play: TrickPlay = game.tricks_play
         self.play = None if play.standard else play
-        self.seats = self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]]
-        self.playing = len(self.seats)
+        self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # seats in a trick
         self.scorer = scorer
         self.calls = tuple(game.calls) if any(game.calls) else ()  # the named calls made, for the scoring
         if play.standard:
@@ -195,9 +194,9 @@ def standard_card(h: list[list[Card]], trick: list, trump: int, when_void: str, 
     return cards[0]  # not reached: a losing card exists
 
 
-def play_on(pos: Position, budget: list[int], chance: Callable[[], float] | None = None, keeps: int = -1) -> tuple[float, ...] | None:
+def play_on(pos: Position, budget: list[int], chance: Callable[[], float] | None = None) -> tuple[float, ...] | None:
     """The hand's scores after playing `pos` on to its end with the heuristic's cards (with
-    `chance`, a generator's `random`: every seat but `keeps` plays uniformly random cards).
+    `chance`, a generator's `random`: every seat plays uniformly random cards).
     `budget[0]` counts the work done (cards played)."""
     hands, facts = pos.hands, pos.facts
     orders, trump, when_void, play, playing = facts.play_orders, facts.trump, facts.when_void, facts.play, facts.playing
@@ -209,13 +208,13 @@ def play_on(pos: Position, budget: list[int], chance: Callable[[], float] | None
             seats = orders[leader]
             for seat in seats[len(trick) :]:
                 h = hands[seat]
-                if play is None and (chance is None or seat == keeps):
+                if play is None and chance is None:
                     c = standard_card(h, trick, trump, when_void, bids[seat] - taken[seat], len(trick) == playing - 1)
                 else:
                     legal = legal_cards(h, trick, trump, when_void) if play is None else play.legal(h, trick, trump, when_void)
                     if len(legal) == 1:
                         c = legal[0]
-                    elif chance is not None and seat != keeps:
+                    elif chance is not None:
                         c = legal[int(chance() * len(legal))]
                     elif play is None:
                         c = standard_card(h, trick, trump, when_void, bids[seat] - taken[seat], len(trick) == playing - 1)
