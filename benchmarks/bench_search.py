@@ -13,12 +13,20 @@ Thinking time is matched: ISMCTS gets `--sims` simulations a decision (random ro
 c = 2, as the issue measured it), `search` gets `--think` seconds as its fixed work; the
 script reports each side's median seconds per decision (decisions with one legal action are
 not timed: both answer at once). `--calibrate` first finds the ISMCTS simulations that take
-`--think` seconds at the median on this machine.
+`--think` (or `--seconds`) seconds at the median on this machine.
+
+OpenSpiel's oh_hell resampling, which its ISMCTS guesses the unseen cards by, only shares out
+again the cards the other seats really hold (`--leak` shows it), so that ISMCTS knows which
+cards are in play. `--honest N` plays an ISMCTS without that knowledge: each decision is N
+OpenSpiel ISMCTS searches, each from a state whose unseen cards are guessed afresh from the
+whole unseen deck (`guessed_state`), their root visit counts added up. `--ours openspiel`
+seats OpenSpiel's own ISMCTS where `search` would sit, to measure what the knowledge is worth.
 
 Results go to a JSON-lines file (`--out`), one line per duplicate hand, so a long match can be
 stopped and resumed: deals already in the file are skipped.
 
-    python benchmarks/bench_search.py --think 0.05 --calibrate --hands 1000 --workers 2
+    python benchmarks/bench_search.py --think 0.05 --calibrate --honest 16 --hands 1000 --workers 2 --out FILE
+    python benchmarks/bench_search.py --leak
     python benchmarks/bench_search.py --summary benchmarks/results/search-vs-ismcts-0.05.jsonl
     python benchmarks/bench_search.py --table benchmarks/results/*.jsonl --readme
 """
@@ -43,6 +51,7 @@ from openspiel_oh_hell import NUM_CARDS, os_card  # noqa: E402
 
 from whistdsl import load_rules  # noqa: E402
 from whistdsl.engine import Game  # noqa: E402
+from whistdsl.players.mc import DealSampler  # noqa: E402
 from whistdsl.players.search import SearchPlayer  # noqa: E402
 
 PLAYERS = 4
@@ -59,16 +68,15 @@ def _os_game(tricks: int):
     return pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": tricks, "off_bid_penalty": True})
 
 
-def _ismcts(tricks: int, sims: int, seed: int):
+def _ismcts(tricks: int, sims: int, seed: int, policy=pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT):
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, sims, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, sims, -1, policy, False, False)
 
 
-def play_hand(deal: int, search_seats: tuple[int, ...], think: float | None, samples: int | None, sims: int, halves: str = "") -> dict:
-    """One play of deal `deal`: the seats' points, and each side's decision times. `halves`
-    "bids": the search seats' cards are ISMCTS's; "cards": their bids are."""
-    tricks = SIZES[deal % len(SIZES)]
-    game = Game(_rules(tricks), players=PLAYERS, seed=1_000_003 * deal + 17)
+def twin_tables(tricks: int, seed: int):
+    """A hand of `tricks` cards dealt by whistdsl for `seed`, and the same deal in pyspiel: the
+    whistdsl `Game` and the pyspiel state, both at the first bid."""
+    game = Game(_rules(tricks), players=PLAYERS, seed=seed)
     state = _os_game(tricks).new_initial_state()
     first = game.view(0)
     state.apply_action(tricks)  # chance: the number of tricks (fixed)
@@ -78,7 +86,86 @@ def play_hand(deal: int, search_seats: tuple[int, ...], think: float | None, sam
         for s in range(PLAYERS):
             state.apply_action(os_card(hands[s][i]))
     state.apply_action(os_card(first.turn_up))  # type: ignore[arg-type]
-    ours = SearchPlayer(samples=samples, think=think)
+    return game, state
+
+
+def _deal_actions(state) -> int:
+    """Where the bids start in a pyspiel oh_hell history: the tricks, the dealer, the deal, the turn-up."""
+    return 2 + PLAYERS * state.get_game().get_parameters()["num_tricks_fixed"] + 1
+
+
+def guessed_state(state, game: Game, seat: int, rng: random.Random):
+    """`state` as `seat` may know it: its own cards, the bids and the cards played, and the
+    other seats' unseen cards guessed afresh from every card it has not seen (the deck's rest
+    included, the voids shown respected: players/mc.py `DealSampler`)."""
+    view = game.view(seat)
+    now = DealSampler(view).sample(rng)
+    dealt = {s: [c for t in view.tricks for p, c in t.cards if p == s] + [c for p, c in view.trick if p == s] + list(now.get(s, ())) for s in range(PLAYERS)}
+    history = state.history()
+    out = state.get_game().new_initial_state()
+    for a in history[:2]:  # the tricks and the dealer
+        out.apply_action(a)
+    size = len(dealt[0])
+    for i in range(size):
+        for s in range(PLAYERS):
+            out.apply_action(os_card(dealt[s][i]))
+    for a in history[_deal_actions(state) - 1 :]:  # the turn-up, the bids, the cards
+        out.apply_action(a)
+    assert out.information_state_string(seat) == state.information_state_string(seat)
+    return out
+
+
+def honest_ismcts(state, game: Game, seat: int, tricks: int, sims: int, worlds: int, seed: int, rng: random.Random) -> int:
+    """OpenSpiel's ISMCTS without its look at the cards in play: `worlds` searches of
+    `sims // worlds` simulations each, each from a state whose unseen cards are guessed afresh
+    (`guessed_state`), their root visit counts added up (root parallelisation); the most
+    visited action."""
+    visits: dict[int, float] = {}
+    for w in range(worlds):
+        bot = _ismcts(tricks, max(1, sims // worlds), (seed * 1009 + w) % 2**31, pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT)
+        for action, share in bot.get_policy(guessed_state(state, game, seat, rng)):
+            visits[action] = visits.get(action, 0.0) + share
+    return max(sorted(visits), key=lambda a: visits[a])
+
+
+def resample_leak(sizes=(3, 6, 10), deals: int = 20, samples: int = 50) -> str:
+    """How often OpenSpiel's oh_hell `resample_from_infostate` gives the other seats exactly
+    the cards they really hold (only shared out differently): 1.0 means it never deals them a
+    card from the rest of the deck, so ISMCTS knows which cards are in play."""
+    lines = []
+    for tricks in sizes:
+        g = _os_game(tricks)
+        same = total = 0
+        for deal in range(deals):
+            rng = random.Random(deal)
+            state = g.new_initial_state()
+            while state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            seat = state.current_player()
+            theirs = lambda st: {c for i, c in enumerate(st.history()[2 : 2 + PLAYERS * tricks]) if i % PLAYERS != seat}  # noqa: E731
+            truth = theirs(state)
+            for k in range(samples):
+                guess = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(1000 * deal + k, 0.0, 1.0))
+                same += theirs(guess) == truth
+                total += 1
+        unseen = 52 - tricks - 1
+        lines.append(
+            f"{tricks} cards: {same} of {total} resamples give the other seats exactly their real {(PLAYERS - 1) * tricks} cards "
+            f"(an honest guess draws them from the {unseen} unseen)"
+        )
+    return "\n".join(lines)
+
+
+def play_hand(
+    deal: int, search_seats: tuple[int, ...], think: float | None, samples: int | None, sims: int, halves: str = "", options: dict | None = None, honest: int = 0, ours_kind: str = "search"
+) -> dict:
+    """One play of deal `deal`: the seats' points, and each side's decision times. `halves`
+    "bids": the search seats' cards are ISMCTS's; "cards": their bids are. `honest` N: the
+    ISMCTS seats search N freshly guessed deals (`honest_ismcts`) instead of OpenSpiel's own
+    resampling. `ours_kind` "openspiel": the search seats are OpenSpiel's own ISMCTS."""
+    tricks = SIZES[deal % len(SIZES)]
+    game, state = twin_tables(tricks, 1_000_003 * deal + 17)
+    ours = SearchPlayer(samples=samples, think=think, **(options or {}))
     bots = {s: _ismcts(tricks, sims, 7919 * deal + s) for s in range(PLAYERS)}
     rng = random.Random(deal * 31 + sum(search_seats))
     times: dict[str, list[float]] = {"search": [], "ismcts": []}
@@ -88,11 +175,15 @@ def play_hand(deal: int, search_seats: tuple[int, ...], think: float | None, sam
         legal = game.legal_actions()
         start = time.process_time()
         if seat in search_seats and halves != ("cards" if bidding else "bids"):
-            view = game.view(seat)
-            action = ours.act(view, list(view.legal or ()), rng)
+            if ours_kind == "openspiel":
+                os_action = bots[seat].step(state)
+                action = os_action - NUM_CARDS if bidding else next(c for c in legal if os_card(c) == os_action)
+            else:
+                view = game.view(seat)
+                action = ours.act(view, list(view.legal or ()), rng)
             side = "search"
         else:
-            os_action = bots[seat].step(state)
+            os_action = bots[seat].step(state) if not honest else honest_ismcts(state, game, seat, tricks, sims, honest, 7919 * deal + seat, rng)
             action = os_action - NUM_CARDS if bidding else next(c for c in legal if os_card(c) == os_action)
             side = "ismcts"
         if len(legal) > 1:
@@ -105,10 +196,10 @@ def play_hand(deal: int, search_seats: tuple[int, ...], think: float | None, sam
     return {"points": points, "bids": list(game.history[-1].bids), "times": times}
 
 
-def duplicate(args: tuple[int, float | None, int | None, int, str]) -> dict:
+def duplicate(args: tuple) -> dict:
     """Deal `deal` played both ways: the result line for the file."""
-    deal, think, samples, sims, halves = args
-    plays = [play_hand(deal, seats, think, samples, sims, halves) for seats in ((0, 2), (1, 3))]
+    deal, think, samples, sims, halves, options, honest, ours_kind = args
+    plays = [play_hand(deal, seats, think, samples, sims, halves, options, honest, ours_kind) for seats in ((0, 2), (1, 3))]
     diffs = []
     for play, seats in zip(plays, ((0, 2), (1, 3))):
         mine = [p for s, p in enumerate(play["points"]) if s in seats]
@@ -139,10 +230,18 @@ def summary(lines: list[dict]) -> str:
     )
 
 
+def _match(line: dict) -> str:
+    """What a results line's match was, in words."""
+    theirs = line.get("ismcts", "openspiel")
+    them = "ISMCTS, OpenSpiel's resampling (sees which cards are in play)" if theirs == "openspiel" else f"ISMCTS on {theirs.split()[1]} guessed deals"
+    us = "OpenSpiel's ISMCTS (its own resampling)" if line.get("ours") == "openspiel" else f"search, `--think {line['think']}`"
+    return f"{us} vs {them}"
+
+
 def table(files: list[Path]) -> str:
     """A Markdown table of results files, one row each."""
     rows = [
-        "| search's `--think` | ISMCTS simulations | duplicate hands | search minus ISMCTS, points a hand (95%) | median seconds a decision, search / ISMCTS | made bids, search / ISMCTS |",
+        "| match | ISMCTS simulations | duplicate hands | first minus second, points a hand (95%) | median seconds a decision, first / second | made bids, first / second |",
         "|---|---|---|---|---|---|",
     ]
     for path in files:
@@ -160,7 +259,7 @@ def table(files: list[Path]) -> str:
         ours = statistics.median(t for x in lines for t in x["search_times"])
         theirs = statistics.median(t for x in lines for t in x["ismcts_times"])
         rows.append(
-            f"| {lines[0]['think']} s | {lines[0]['sims']} | {len(lines)} | **{statistics.mean(diffs):+.2f} ± {half:.2f}** | "
+            f"| {_match(lines[0])} | {lines[0]['sims']} | {len(lines)} | **{statistics.mean(diffs):+.2f} ± {half:.2f}** | "
             f"{ours:.3f} / {theirs:.3f} | {made[True][0] / made[True][1]:.0%} / {made[False][0] / made[False][1]:.0%} |"
         )
     return "\n".join(rows)
@@ -177,13 +276,13 @@ def write_table(text: str) -> None:
         path.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
 
 
-def calibrate(think: float, start: int = 1200) -> int:
+def calibrate(think: float, start: int = 1200, honest: int = 0) -> int:
     """ISMCTS simulations whose median time a decision is `think` seconds on this machine."""
     sims = start
     for _ in range(3):
         times = []
         for deal in range(4):
-            times += play_hand(10_000 + deal, (), None, 1, sims)["times"]["ismcts"]
+            times += play_hand(10_000 + deal, (), None, 1, sims, honest=honest)["times"]["ismcts"]
         med = statistics.median(times)
         sims = max(10, round(sims * think / med))
     return sims
@@ -195,10 +294,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=None, help="fixed deals a decision for search, instead of --think")
     ap.add_argument("--sims", type=int, default=1200, help="ISMCTS simulations a decision")
     ap.add_argument("--calibrate", action="store_true", help="set --sims so ISMCTS takes --think seconds at the median")
+    ap.add_argument("--seconds", type=float, default=None, help="with --calibrate: ISMCTS's median seconds, when search's median is not --think")
     ap.add_argument("--hands", type=int, default=1000, help="duplicate hands")
     ap.add_argument("--first", type=int, default=0, help="the first deal's number")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--halves", choices=("bids", "cards"), default="", help="search makes only the bids (ISMCTS plays its cards), or only the cards")
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="play only the deals of these hand sizes")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a SearchPlayer keyword argument (a number), for tuning")
+    ap.add_argument("--honest", type=int, default=0, metavar="N", help="ISMCTS searches N freshly guessed deals a decision instead of OpenSpiel's resampling (see --leak)")
+    ap.add_argument("--ours", choices=("search", "openspiel"), default="search", help="who plays the search seats: search, or OpenSpiel's own ISMCTS (to measure --honest)")
+    ap.add_argument("--leak", action="store_true", help="only show how OpenSpiel's oh_hell resampling keeps the cards in play")
     ap.add_argument("--out", type=Path, default=None, help="JSON-lines results file (resumed when it exists)")
     ap.add_argument("--summary", type=Path, default=None, help="only summarise this results file")
     ap.add_argument("--table", type=Path, nargs="+", default=None, help="only print a Markdown table of these results files")
@@ -214,20 +319,30 @@ def main(argv: list[str] | None = None) -> int:
         if args.readme:
             write_table(text)
         return 0
+    if args.leak:
+        print(resample_leak())
+        return 0
     if args.calibrate:
-        args.sims = calibrate(args.think)
-        print(f"ISMCTS: {args.sims} simulations a decision for {args.think} s", flush=True)
+        target = args.seconds or args.think
+        args.sims = calibrate(target, honest=args.honest)
+        print(f"ISMCTS: {args.sims} simulations a decision for {target} s", flush=True)
     done: list[dict] = []
     if args.out and args.out.exists():
         done = [json.loads(x) for x in args.out.read_text().splitlines() if x.strip()]
     seen = {x["deal"] for x in done}
-    todo = [d for d in range(args.first, args.first + args.hands) if d not in seen]
+    todo = [d for d in range(args.first, args.first + args.hands) if d not in seen and SIZES[d % len(SIZES)] in args.sizes]
+    options = {k: float(v) if "." in v else int(v) for k, v in (o.split("=", 1) for o in args.option)}
     out = args.out.open("a") if args.out else None
     start = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, line in enumerate(pool.map(duplicate, [(d, args.think if args.samples is None else None, args.samples, args.sims, args.halves) for d in todo])):
+        for i, line in enumerate(pool.map(duplicate, [(d, args.think if args.samples is None else None, args.samples, args.sims, args.halves, options, args.honest, args.ours) for d in todo])):
             line["sims"] = args.sims
             line["think"] = args.think
+            line["ismcts"] = f"honest {args.honest}" if args.honest else "openspiel"
+            if args.ours != "search":
+                line["ours"] = args.ours
+            if options or args.halves:
+                line["options"] = {**options, **({"halves": args.halves} if args.halves else {})}
             done.append(line)
             if out:
                 out.write(json.dumps(line) + "\n")
