@@ -10,7 +10,8 @@ the mean score of the `search` seats less the mean of the ISMCTS seats, averaged
 plays, so the luck of the cards cancels.
 
 Thinking time is matched: ISMCTS gets `--sims` simulations a decision (random rollouts, UCT
-c = 2, as the issue measured it), `search` gets `--think` seconds as its fixed work; the
+c = 2, as the issue measured it), `search` gets `--think` seconds as its fixed work (as `play`
+measures it, once per process at each hand size's table); the
 script reports each side's median seconds per decision (decisions with one legal action are
 not timed: both answer at once). `--calibrate` first finds the ISMCTS simulations that take
 `--think` (or `--seconds`) seconds at the median on this machine.
@@ -52,7 +53,7 @@ from openspiel_oh_hell import NUM_CARDS, os_card  # noqa: E402
 from whistdsl import load_rules  # noqa: E402
 from whistdsl.engine import Game  # noqa: E402
 from whistdsl.players.mc import DealSampler  # noqa: E402
-from whistdsl.players.search import SearchPlayer  # noqa: E402
+from whistdsl.players.search import SearchPlayer, work_units  # noqa: E402
 
 PLAYERS = 4
 SIZES = range(3, 11)
@@ -165,7 +166,9 @@ def play_hand(
     resampling. `ours_kind` "openspiel": the search seats are OpenSpiel's own ISMCTS."""
     tricks = SIZES[deal % len(SIZES)]
     game, state = twin_tables(tricks, 1_000_003 * deal + 17)
-    ours = SearchPlayer(samples=samples, think=think, **(options or {}))
+    # as `play --think` makes it: the seconds turned into work by a measurement at this table
+    units = work_units(think, _rules(tricks), PLAYERS) if think is not None and samples is None else None
+    ours = SearchPlayer(samples=samples, units=units, **(options or {}))
     bots = {s: _ismcts(tricks, sims, 7919 * deal + s) for s in range(PLAYERS)}
     rng = random.Random(deal * 31 + sum(search_seats))
     times: dict[str, list[float]] = {"search": [], "ismcts": []}
@@ -276,12 +279,14 @@ def write_table(text: str) -> None:
         path.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
 
 
-def calibrate(think: float, start: int = 1200, honest: int = 0) -> int:
-    """ISMCTS simulations whose median time a decision is `think` seconds on this machine."""
-    sims = start
-    for _ in range(3):
+def calibrate(think: float, start: int | None = None, honest: int = 0, rounds: int = 2) -> int:
+    """ISMCTS simulations whose median time a decision is `think` seconds on this machine: a
+    hand of every size with ISMCTS at every seat, `rounds` times, the simulations scaled by
+    the median each time."""
+    sims = start or max(10, round(60_000 * think))
+    for _ in range(rounds):
         times = []
-        for deal in range(4):
+        for deal in range(len(SIZES)):  # one deal of each hand size
             times += play_hand(10_000 + deal, (), None, 1, sims, honest=honest)["times"]["ismcts"]
         med = statistics.median(times)
         sims = max(10, round(sims * think / med))

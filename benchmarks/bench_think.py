@@ -3,8 +3,8 @@
 decisions against the seconds asked, per ruleset and setting (issue 13: within 20% at the median).
 
 Each setting plays hands of each ruleset at 4 players with `search` at every seat, made as
-`play` makes them (`make_bot(kind, think=...)`: the seconds turned into work by this process's
-one measurement), and times every decision the player searches (more than one legal action,
+`play` and `simulate` make them (`work_units(think, rules, players)`: the seconds turned into
+work by this process's measurement at that table), and times every decision the player searches (more than one legal action,
 cards seen: the others are answered at once) by the process's CPU clock, until `--decisions`
 are timed. Prints a Markdown table: median seconds for bids, cards and all, and all / asked.
 
@@ -23,12 +23,14 @@ from whistdsl import load_rules
 from whistdsl.engine import Game
 from whistdsl.players.base import make_bot
 from whistdsl.players.mc import SAMPLE, unsampled_answer
+from whistdsl.players.search import work_units
 
 
 def timed_decisions(ruleset: str, think: float, decisions: int) -> dict[str, list[float]]:
     """CPU seconds of the searched decisions, bids and cards apart."""
     rules = load_rules(ruleset)
-    bots = [make_bot("search", think=think) for _ in range(4)]
+    units = work_units(think, rules, 4)  # measured before any decision is timed
+    bots = [make_bot("search", units=units) for _ in range(4)]
     out: dict[str, list[float]] = {"bid": [], "card": []}
     seed = 0
     while len(out["bid"]) + len(out["card"]) < decisions:
@@ -55,9 +57,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rulesets", default="serbian,romanian,oh-hell,wizard")
     ap.add_argument("--decisions", type=int, default=60, help="searched decisions timed per ruleset and setting")
     args = ap.parse_args(argv)
-    from whistdsl.players.search import units_per_second
-
-    units_per_second("card")  # the one measurement, before any decision is timed
     print("| ruleset | --think | decisions | median bid s | median card s | median s | median / asked |")
     print("|---|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):

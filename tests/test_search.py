@@ -229,3 +229,39 @@ def test_a_resumed_game_of_search_players_ends_as_the_uninterrupted_one(tmp_path
     assert resumed.exit_code == 0, resumed.output
     again = json.loads(part.read_text())
     assert again["hands"] == whole["hands"] and again["final"] == whole["final"]
+
+
+def test_each_kind_of_decision_has_its_own_work(tmp_path):
+    """`--think` buys each kind of decision (a bid, a card by play-outs, a card by the exact
+    search) the work of those seconds at that kind's own measured rate; a record from before
+    the exact search had its own measure keeps two numbers, and resumes with the exact search
+    given the play-outs' work."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from whistdsl.cli import app
+    from whistdsl.players.search import KINDS, units_per_second, work_units
+    from whistdsl.records.record import game_record
+
+    assert KINDS == ("bid", "card", "exact")
+    units = work_units(0.01)
+    assert len(units) == 3 and all(u >= 1 for u in units)
+    assert units == tuple(max(1, int(0.01 * units_per_second(k))) for k in KINDS)
+    old = SearchPlayer(units=(300, 400))
+    same = SearchPlayer(units=(300, 400, 400))
+    game = Game(load_rules("openspiel", settings=["tricks=3"]), players=4, seed=8)
+    twin = Game(load_rules("openspiel", settings=["tricks=3"]), players=4, seed=8)
+    while not game.over:
+        action = decide(game, old)
+        assert decide(twin, same) == action
+        game.act(action)
+        twin.act(action)
+    game = Game(load_rules("openspiel", settings=["tricks=3"]), players=4, seed=9)
+    game.keep_rng_states = True
+    record = game_record(game, ["search"] * 4, {s: (300, 400) for s in range(4)})
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(record))
+    resumed = CliRunner().invoke(app, ["play", "--resume", str(path), "--watch"])
+    assert resumed.exit_code == 0, resumed.output
+    assert [p["work"] for p in json.loads(path.read_text())["players"]] == [[300, 400]] * 4

@@ -909,7 +909,7 @@ def _play(
     record: Path | None,
     replaying: Sequence[dict] = (),
     think: float | None = None,
-    work: dict[int, tuple[int, int]] | None = None,
+    work: dict[int, tuple[int, ...]] | None = None,
 ) -> None:
     """Seat the players, write the record after every hand, play to the end or a clean stop.
 
@@ -924,7 +924,7 @@ def _play(
     work = dict(work or {})
     searching = [s for s, k in enumerate(kinds) if k != HUMAN and thinks(k) and s not in work]
     if searching:
-        units = work_units(think if think is not None else DEFAULT_THINK)
+        units = work_units(think if think is not None else DEFAULT_THINK, game.rules, game.players)
         work.update({s: units for s in searching})
     writer = None
     if record is not None:
@@ -1028,7 +1028,7 @@ def page(text: str) -> bool:
     return done.returncode != 127  # 127: the shell found no such command (it said so): print instead
 
 
-def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, int]] | None = None) -> RecordWriter | None:
+def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, ...]] | None = None) -> RecordWriter | None:
     """A writer of the game's record into the kept-games folder, or None (said) when the folder
     cannot be made or written: the game is then played unkept, never refused."""
     from ..records.kept import games_dir, new_game_path, prune
@@ -1178,5 +1178,5 @@ def _resume_command(
         bot_kinds.setdefault(s, DEFAULT_BOT)
     unfinished = data.get("unfinished") or {}
     replaying = unfinished.get("answers", []) if you is not None and unfinished.get("hand") == len(game.history) + 1 else []
-    work = {p["seat"]: (p["work"][0], p["work"][1]) for p in data["players"] if "work" in p}  # as the game was played
+    work = {p["seat"]: tuple(p["work"]) for p in data["players"] if "work" in p}  # as the game was played
     _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think, work)

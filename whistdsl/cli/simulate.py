@@ -30,7 +30,7 @@ from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
 from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks
-from ..players.search import DEFAULT_THINK, work_units
+from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
 from ..rules.ruleset import Ruleset
@@ -72,9 +72,9 @@ class Simulation:
     games: int
     root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
     settings: tuple[str, ...] = ()  # the `--set NAME=VALUE` options: the ruleset's parameters
-    #: the work a bid and a card decision of the players that search (`--think` seconds turned
-    #: into work once, here, so every worker's players do the same)
-    work: tuple[int, int] | None = None
+    #: the work a decision of each kind (players/search.py KINDS) of the players that search
+    #: (`--think` seconds turned into work once, here, so every worker's players do the same)
+    work: tuple[int, ...] | None = None
 
     def seat_bots(self, game: int) -> tuple[str, ...]:
         """The bot kind at each seat in game `game`: the bot list rotated by game % players."""
@@ -513,7 +513,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         "games": tally.games,
         **({"partial": True, "games_asked": sim.games} if summary.partial else {}),
         "bots_in_game_0": list(sim.bots),
-        **({"search_work": {"bid": sim.work[0], "card": sim.work[1]}} if sim.work is not None else {}),
+        **({"search_work": dict(zip(KINDS, sim.work))} if sim.work is not None else {}),
         "bots": bots,
         "seats": [
             dict(seat=seat, **_line_json(tally.seats.get(seat, Line()), tally.games, by_seat.get(seat, (0, 0))))
@@ -776,7 +776,7 @@ def simulate_command(
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
         games=games,
         settings=tuple(settings or ()),
-        work=work_units(think if think is not None else DEFAULT_THINK) if any(thinks(b) for b in seat_bots) else None,
+        work=work_units(think if think is not None else DEFAULT_THINK, rules, players) if any(thinks(b) for b in seat_bots) else None,
     )
     status = Console(stderr=True)
     try:

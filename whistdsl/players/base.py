@@ -47,9 +47,9 @@ class RandomPlayer:
 BOTS: dict[str, Callable[[], Player]] = {"random": RandomPlayer}
 
 
-def make_bot(kind: str, think: float | None = None, units: tuple[int, int] | None = None) -> Player:
+def make_bot(kind: str, think: float | None = None, units: tuple[int, ...] | None = None) -> Player:
     """A computer player of `kind` (a name in `BOTS`). The players that search (`search`) take
-    `units`, their work a bid and a card decision (see players/search.py `work_units`), or
+    `units`, their work a decision of each kind (see players/search.py `work_units`), or
     `think`, seconds a decision turned into work on this machine; the others answer at once."""
     factory = BOTS[kind]
     if getattr(factory, "thinks", False) and (units is not None or think is not None):

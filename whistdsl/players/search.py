@@ -25,9 +25,11 @@ the best are dropped as the deals come in (`Candidates.prune`).
 
 How much it thinks is a fixed amount of work, so a game is the same for a seed: `samples`
 deals a decision, or `think` seconds a decision turned into work units (cards played in the
-search) by a measurement made once per process (`units_per_second`). What it may see is only
-its `SeatView`: the deals are guessed from it alone. Decisions other than bids (trump, blind,
-auction) are the heuristic's, and so are bids whose cards or whose others' bids are not seen.
+search) by a measurement made once per process and table (`units_per_second`: bids, cards
+played out and cards searched exactly apart, on the ruleset's own hands when it is known).
+What it may see is only its `SeatView`: the deals are guessed from it alone. Decisions other
+than bids (trump, blind, auction) are the heuristic's, and so are bids whose cards or whose
+others' bids are not seen.
 """
 
 from __future__ import annotations
@@ -321,43 +323,80 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
 
 # ---------------------------------------------------------------- thinking time
 
-#: what `think` seconds buy, measured once per process: work units a second, for bids and for cards
+#: the kinds of decision whose work is measured apart, in the order of a record's `work`: a bid,
+#: a card judged by play-outs, a card judged by the exact search (a unit of each costs its own time)
+KINDS = ("bid", "card", "exact")
+
+#: what `think` seconds buy, measured once per process: work units a second, for each of KINDS
 _RATES: dict[str, float] = {}
 
+#: the same measured on a ruleset's own table: (the rules, kept so their id is not reused, the rates)
+_TABLE_RATES: dict[tuple[int, int], tuple[object, dict[str, float]]] = {}
 
-def units_per_second(kind: str) -> float:
+#: CPU seconds of measured decisions enough for a kind's rate, and the most a measurement plays
+MEASURE_SECONDS, MEASURE_MOST = 0.15, 2.0
+
+
+def _measure(rules, players: int, seeds: range, spent: dict[str, float], work: dict[str, int]) -> None:
+    """Play games of `rules` at `players`, one for each of `seeds` while the time lasts, a
+    fixed-deals search player at every seat, adding each kind's CPU seconds and work units,
+    until every kind has MEASURE_SECONDS or MEASURE_MOST seconds are spent."""
+    from .base import decide
+
+    player = SearchPlayer(samples=24)
+    for seed in seeds:
+        game = Game(rules, players=players, seed=seed)
+        try:
+            while not game.over:
+                view = game.view(game.to_act)
+                legal = list(view.legal) if view.legal is not None else None
+                if unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
+                    game.act(decide(game, player))
+                    continue
+                which = player.kind_of(view)
+                before, start = player.work, time.process_time()
+                game.act(decide(game, player))
+                spent[which] += time.process_time() - start
+                work[which] += player.work - before
+                if min(spent.values()) >= MEASURE_SECONDS or sum(spent.values()) >= MEASURE_MOST:
+                    return
+        except RuleError:  # the game itself will say it, in its turn; the measure goes on with the next
+            continue
+
+
+def units_per_second(kind: str, rules=None, players: int | None = None) -> float:
     """Work units (cards played in the search) this process does a second in deciding a bid
-    (`kind` "bid") or a card ("card"), measured once: the decisions of whole hands of a bundled
-    ruleset, at a fixed number of deals, timed by the process's CPU clock."""
+    (`kind` "bid"), a card by play-outs ("card") or a card by the exact search ("exact"),
+    measured once by the process's CPU clock: on the hands of `rules` at `players` when given
+    (a kind the ruleset never searches takes the general rate), else on OpenSpiel's game (a
+    bundled ruleset) of 6 to 8 cards."""
+    if rules is not None and players is not None:
+        key = (id(rules), players)
+        if key not in _TABLE_RATES:
+            spent = dict.fromkeys(KINDS, 0.0)
+            work = dict.fromkeys(KINDS, 0)
+            _measure(rules, players, range(40), spent, work)
+            _TABLE_RATES[key] = (rules, {k: work[k] / spent[k] for k in KINDS if spent[k] >= MEASURE_SECONDS / 3})
+        rates = _TABLE_RATES[key][1]
+        if kind in rates:
+            return rates[kind]
     if not _RATES:
         from ..diagnostics.lint import load_rules
 
-        spent = {"bid": 0.0, "card": 0.0}
-        work = {"bid": 0, "card": 0}
-        player = SearchPlayer(samples=24)
-        rng = random.Random(7)
+        spent = dict.fromkeys(KINDS, 0.0)
+        work = dict.fromkeys(KINDS, 0)
         for hand in range(40):
-            game = Game(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), players=4, seed=hand)
-            while game.phase != "over":
-                view = game.view(game.to_act)
-                legal = list(view.legal or ())
-                if len(legal) == 1:
-                    game.act(legal[0])
-                    continue
-                which = "bid" if game.phase == BIDDING else "card"
-                before, start = player.work, time.process_time()
-                game.act(player.act(view, legal, rng))  # type: ignore[arg-type]
-                spent[which] += time.process_time() - start
-                work[which] += player.work - before
-            if min(spent.values()) >= 0.15:
+            _measure(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), 4, range(hand, hand + 1), spent, work)
+            if min(spent.values()) >= MEASURE_SECONDS:
                 break
-        _RATES.update({k: max(work[k], 1) / max(spent[k], 1e-3) for k in spent})
+        _RATES.update({k: max(work[k], 1) / max(spent[k], 1e-3) for k in KINDS})
     return _RATES[kind]
 
 
-def work_units(think: float) -> tuple[int, int]:
-    """The work of `think` seconds a decision on this machine: (a bid's, a card's) units."""
-    return max(1, int(think * units_per_second("bid"))), max(1, int(think * units_per_second("card")))
+def work_units(think: float, rules=None, players: int | None = None) -> tuple[int, ...]:
+    """The work of `think` seconds a decision on this machine (at the table of `rules` and
+    `players` when given): the units of each of KINDS."""
+    return tuple(max(1, int(think * units_per_second(k, rules, players))) for k in KINDS)
 
 
 # ---------------------------------------------------------------- the player
@@ -368,8 +407,12 @@ DEFAULT_THINK = 0.05
 #: work units a card tried in the exact search costs (a card played on costs 1)
 NODE_UNITS = 3
 
-#: work units a deal costs besides its cards (sampling it, laying it out)
+#: work units a deal costs besides its cards and its guesses (laying it out, copying it)
 DEAL_UNITS = 12
+
+#: work units a guess at a deal costs (a shuffle and share, and reading the bids into it: about
+#: as long as playing 12 cards; `LikelyDeals` may guess several times for one deal)
+GUESS_UNITS = 12
 
 
 class Candidates:
@@ -438,16 +481,23 @@ class SearchPlayer:
     observes = True
     thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
 
-    def __init__(self, samples: int | None = None, think: float | None = None, units: tuple[int, int] | None = None, exact_from: int = 3):
-        """`samples` deals a decision; or `units` of work a bid and a card decision (what a
-        record keeps, `work_units`); or `think` seconds a decision, as the work this machine
-        does in that time; by default DEFAULT_THINK. With `exact_from` cards or fewer in hand,
-        cards are judged by the exact search."""
+    def __init__(self, samples: int | None = None, think: float | None = None, units: Sequence[int] | None = None, exact_from: int = 3):
+        """`samples` deals a decision; or `units` of work a decision of each of KINDS (what a
+        record keeps, `work_units`; a record of two, from before the exact search's own
+        measure, gives it the play-outs' units); or `think` seconds a decision, as the work
+        this machine does in that time; by default DEFAULT_THINK. With `exact_from` cards or
+        fewer in hand, cards are judged by the exact search."""
         self.samples = samples
         self.units = units
         self.think = think if think is not None or samples is not None or units is not None else DEFAULT_THINK
         self.exact_from = exact_from
         self.work = 0  # work units done so far (cards played in the search)
+
+    def kind_of(self, view: SeatView) -> str:
+        """Which of KINDS the decision of `view` is."""
+        if view.phase == BIDDING:
+            return "bid"
+        return "exact" if len(view.hand or ()) <= self.exact_from else "card"
 
     def _judge(self, kind: str, legal: list, one_deal: Callable[[list, list[int]], dict | None], fallback: Callable[[], object]) -> object:
         """Judge `legal` deal by deal (`one_deal(candidates, budget)` -> their values, None
@@ -458,7 +508,10 @@ class SearchPlayer:
         if self.samples is not None:
             limit, checks = self.samples, {max(4, self.samples // 4), max(8, self.samples // 2)}
         else:
-            units = self.units[kind == "card"] if self.units is not None else int(self.think * units_per_second(kind))  # type: ignore[operator]
+            if self.units is not None:
+                units = self.units[min(KINDS.index(kind), len(self.units) - 1)]
+            else:
+                units = int(self.think * units_per_second(kind))  # type: ignore[operator]
             limit, checks = None, {units // 4, units // 2}
         checked: set[int] = set()
         tries = 0
@@ -468,7 +521,7 @@ class SearchPlayer:
                     break
                 due = [c for c in checks if c not in checked and cands.deals >= c]
             else:
-                if (budget[0] >= units and cands.deals >= 4) or tries >= 4000:
+                if (budget[0] >= units and cands.deals >= 4) or tries - cands.deals >= 1000:  # or a thousand deals the rules could not play
                     break
                 due = [c for c in checks if c not in checked and budget[0] >= c and cands.deals >= 8]
             if due and len(cands.alive) > 1:
@@ -504,7 +557,7 @@ class SearchPlayer:
         kept: list[Position] = []  # the position of the view, once its facts are known
 
         def one_deal(cands: list, budget: list[int]) -> dict | None:
-            hands = deals.sample(rng)
+            hands = deals.sample(rng, budget)
             if not kept:
                 try:
                     game = look_ahead(view, hands, rng)
@@ -527,7 +580,7 @@ class SearchPlayer:
                     out[c] = v[seat]
             return out
 
-        return self._judge("card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]
+        return self._judge("exact" if exact else "card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]
 
     # ------------------------------------------------------------ bids
 
@@ -541,7 +594,7 @@ class SearchPlayer:
         deals = LikelyDeals(view)
 
         def one_deal(cands: list, budget: list[int]) -> dict | None:
-            hands = deals.sample(rng)
+            hands = deals.sample(rng, budget)
             seen = with_sampled_trump(view, hands, rng) if view.trump_hidden else view
             try:
                 game = look_ahead(seen, hands, rng)
@@ -616,12 +669,16 @@ class LikelyDeals:
             self.played.setdefault(seat, []).append(c)
         self.estimate = TrickEstimate(rules, view.players, view.players - len(view.sitting_out), view.trump, trick_play(rules).standard)
 
-    def sample(self, rng: random.Random) -> dict[int, list[Card]]:
+    def sample(self, rng: random.Random, budget: list[int]) -> dict[int, list[Card]]:
+        """A deal; `budget[0]` counts the work of each guess (GUESS_UNITS)."""
+        budget[0] += GUESS_UNITS
         if not self.bids:
             return self.sampler.sample(rng)
         best, best_w = None, -1.0
         estimate, played = self.estimate, self.played
-        for _ in range(self.tries):
+        for tried in range(self.tries):
+            if tried:
+                budget[0] += GUESS_UNITS
             hands = self.sampler.sample(rng)
             w = 1.0
             for seat, bid in self.bids:

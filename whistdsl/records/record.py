@@ -92,7 +92,7 @@ def hand_json(h: HandResult) -> dict[str, Any]:
     }
 
 
-def _head_json(game: Game, kinds: list[str] | None, work: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+def _head_json(game: Game, kinds: list[str] | None, work: dict[int, tuple[int, ...]] | None = None) -> dict[str, Any]:
     """What a record says before its hands; none of it changes during a game. `work`: per seat
     of a player that searches, its work a bid and a card decision (so a resumed game's
     players decide as the interrupted game's did)."""
@@ -126,7 +126,7 @@ def _tail_json(game: Game) -> dict[str, Any]:
     return tail
 
 
-def game_record(game: Game, kinds: list[str] | None = None, work: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+def game_record(game: Game, kinds: list[str] | None = None, work: dict[int, tuple[int, ...]] | None = None) -> dict[str, Any]:
     """The record of `game` so far (every finished hand; `final` once the game is over)."""
     return {**_head_json(game, kinds, work), "hands": [hand_json(h) for h in game.history], **_tail_json(game)}
 
@@ -220,7 +220,7 @@ class RecordWriter:
     middle of a hand, a person's answers in it so far (`unfinished`, see `answered`).
     """
 
-    def __init__(self, path: Path, game: Game, kinds: list[str], work: dict[int, tuple[int, int]] | None = None):
+    def __init__(self, path: Path, game: Game, kinds: list[str], work: dict[int, tuple[int, ...]] | None = None):
         self.path = Path(path)
         self.game = game
         self.kinds = kinds
