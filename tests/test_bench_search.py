@@ -75,8 +75,9 @@ def test_guessed_state_is_what_the_seat_may_know(seed, moves):
         assert guess.information_state_string(seat) == state.information_state_string(seat)
         assert guess.history()[bench_search._deal_actions(state) - 1 :] == state.history()[bench_search._deal_actions(state) - 1 :]
         theirs = _others_cards(guess, seat)
-        assert played - {os_card(c) for c in view.hand or ()} <= theirs | {os_card(c) for t in view.tricks for s, c in t.cards if s == seat}
         deal = guess.history()[2 : 2 + 4 * TRICKS]
+        for who, c in [p for t in view.tricks for p in t.cards] + list(view.trick):  # a card played was dealt to who played it
+            assert deal.index(os_card(c)) % 4 == who
         for other, suits in lacks.items():
             held = {c for i, c in enumerate(deal) if i % 4 == other} - played
             assert not any(SUIT_OF[OURS[c]] in suits for c in held), (other, suits)
