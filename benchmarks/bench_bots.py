@@ -3,13 +3,17 @@
 against mc and against heuristic (so a loss of strength of any bot shows).
 
 One bot of the first kind plays three of the second; the seats rotate game by game so no bot
-keeps a seat. Prints, per ruleset and match, each kind's games, mean final score and 95%
-confidence half-width, the difference of means with its own 95% half-width, and win shares,
-as a Markdown table. `--readme` also writes the table into README.md between the markers
-`<!-- tournament:start -->` and `<!-- tournament:end -->`.
+keeps a seat, and game N is dealt from the same seed in every match. `search` thinks `--think`
+seconds a decision, turned into work once per ruleset (players/search.py `work_units`, on that
+ruleset's table) so every worker plays the same games. Prints, per ruleset and match, the games,
+each side's mean final score and 95% confidence half-width, the difference of means with its
+own 95% half-width, and the lone bot's win share, as a Markdown table. `--readme` writes the
+rows into README.md between the markers `<!-- tournament:start -->` and
+`<!-- tournament:end -->`, replacing the rows of the same ruleset and match and keeping the
+others, so a match can be run again alone (`--games 0 --mc-games 0` runs only search's).
 
     python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 20] [--workers 2] [--readme]
-    python benchmarks/bench_bots.py --rulesets oh-hell,wizard,nomination-whist,kachuful
+    python benchmarks/bench_bots.py --rulesets oh-hell,wizard --games 0 --mc-games 0 --search-games 8 --readme
 """
 
 from __future__ import annotations
@@ -24,20 +28,27 @@ from pathlib import Path
 
 from whistdsl import load_rules
 from whistdsl.engine import Game
-from whistdsl.players import BOTS, decide
+from whistdsl.players import decide
+from whistdsl.players.base import make_bot, thinks
+from whistdsl.players.search import DEFAULT_THINK, work_units
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+START, END = "<!-- tournament:start -->", "<!-- tournament:end -->"
+HEADER = [
+    "| ruleset | match (1 vs 3) | games | first bot's mean ± 95% | others' mean ± 95% | difference ± 95% | first bot's win share |",
+    "|---|---|---|---|---|---|---|",
+]
 
 
-def one_game(args: tuple[str, str, str, int]) -> tuple[float, float, int]:
-    """(the lone bot's final score, the mean of the other three, 1 if the lone bot won else 0)."""
-    ruleset, lone, others, game_number = args
+def one_game(args: tuple[str, str, str, int, tuple[int, ...] | None]) -> tuple[float, float, float]:
+    """(the lone bot's final score, the mean of the other three, the lone bot's share of the win)."""
+    ruleset, lone, others, game_number, units = args
     rules = load_rules(ruleset)
     kinds = [lone, others, others, others]
     shift = game_number % 4
     kinds = kinds[shift:] + kinds[:shift]
     lone_seat = kinds.index(lone)
-    bots = [BOTS[k]() for k in kinds]
+    bots = [make_bot(k, units=units if thinks(k) else None) for k in kinds]
     game = Game(rules, players=4, seed=10_000 + game_number)
     while not game.over:
         game.act(decide(game, bots[game.to_act]))
@@ -51,10 +62,11 @@ def ci95(values: list[float]) -> float:
     return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
 
 
-def match(ruleset: str, lone: str, others: str, games: int, workers: int) -> dict[str, float]:
+def match(ruleset: str, lone: str, others: str, games: int, workers: int, units: tuple[int, ...] | None) -> dict[str, float]:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(one_game, [(ruleset, lone, others, g) for g in range(games)], chunksize=4))
+        jobs = [(ruleset, lone, others, g, units) for g in range(games)]
+        results = list(pool.map(one_game, jobs, chunksize=max(1, min(4, games // (4 * workers)))))
     lone_scores = [r[0] for r in results]
     other_scores = [r[1] for r in results]
     diffs = [a - b for a, b in zip(lone_scores, other_scores)]
@@ -71,19 +83,49 @@ def match(ruleset: str, lone: str, others: str, games: int, workers: int) -> dic
     }
 
 
+def merged(old: list[str], new: list[str]) -> list[str]:
+    """The table rows `old` with each row of `new` in place of the old row of its ruleset and
+    match, or after the last row of its ruleset, or at the end."""
+    def key(row: str) -> tuple[str, str]:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        return cells[0], cells[1]
+
+    rows = list(old)
+    for row in new:
+        keys = [key(r) for r in rows]
+        if key(row) in keys:
+            rows[keys.index(key(row))] = row
+        elif any(k[0] == key(row)[0] for k in keys):
+            rows.insert(max(i for i, k in enumerate(keys) if k[0] == key(row)[0]) + 1, row)
+        else:
+            rows.append(row)
+    return rows
+
+
+def write_readme(new: list[str]) -> bool:
+    """Merge the rows `new` into README.md's tournament table; False when it has no markers."""
+    text = README.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        return False
+    before, rest = text.split(START, 1)
+    block, after = rest.split(END, 1)
+    old = [line for line in block.strip().splitlines() if line.startswith("|")][len(HEADER):]
+    table = "\n".join(HEADER + merged(old, new))
+    README.write_text(f"{before}{START}\n{table}\n{END}{after}", encoding="utf-8")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games of heuristic vs random per ruleset")
     ap.add_argument("--mc-games", type=int, default=200, help="games of mc vs heuristic per ruleset")
     ap.add_argument("--search-games", type=int, default=20, help="games of search vs mc and of search vs heuristic per ruleset")
+    ap.add_argument("--think", type=float, default=DEFAULT_THINK, help="seconds a decision for search")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--rulesets", default="serbian,romanian")
-    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--rulesets", default="serbian,romanian,oh-hell,wizard,nomination-whist,kachuful")
+    ap.add_argument("--readme", action="store_true", help="write the rows into README.md's table")
     args = ap.parse_args(argv)
-    rows = [
-        "| ruleset | match (1 vs 3) | games | first bot's mean ± 95% | others' mean ± 95% | difference ± 95% | first bot's win share |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    rows: list[str] = []
     for ruleset in args.rulesets.split(","):
         matches = (
             ("heuristic", "random", args.games),
@@ -91,26 +133,22 @@ def main(argv: list[str] | None = None) -> int:
             ("search", "mc", args.search_games),
             ("search", "heuristic", args.search_games),
         )
+        units = work_units(args.think, load_rules(ruleset), 4) if args.search_games > 0 else None
         for lone, others, games in matches:
             if games <= 0:
                 continue
-            m = match(ruleset, lone, others, games, args.workers)
+            m = match(ruleset, lone, others, games, args.workers, units)
+            name = f"{lone} (`--think {args.think:g}`)" if thinks(lone) else lone
             rows.append(
-                f"| {ruleset} | {lone} vs {others} | {games} | {m['lone_mean']:.1f} ± {m['lone_ci']:.1f} | "
+                f"| {ruleset} | {name} vs {others} | {games} | {m['lone_mean']:.1f} ± {m['lone_ci']:.1f} | "
                 f"{m['others_mean']:.1f} ± {m['others_ci']:.1f} | {m['diff']:+.1f} ± {m['diff_ci']:.1f} | "
                 f"{m['win_share']:.2f} |"
             )
             print(rows[-1], f"({m['seconds']:.0f}s)", flush=True)
-    table = "\n".join(rows)
     print()
-    print(table)
+    print("\n".join(HEADER + rows))
     if args.readme:
-        text = README.read_text(encoding="utf-8")
-        start, end = "<!-- tournament:start -->", "<!-- tournament:end -->"
-        if start in text and end in text:
-            before, rest = text.split(start, 1)
-            _, after = rest.split(end, 1)
-            README.write_text(f"{before}{start}\n{table}\n{end}{after}", encoding="utf-8")
+        if write_readme(rows):
             print("README.md updated")
         else:
             print("README.md has no tournament markers; table not written", file=sys.stderr)
