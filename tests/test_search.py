@@ -265,3 +265,46 @@ def test_each_kind_of_decision_has_its_own_work(tmp_path):
     resumed = CliRunner().invoke(app, ["play", "--resume", str(path), "--watch"])
     assert resumed.exit_code == 0, resumed.output
     assert [p["work"] for p in json.loads(path.read_text())["players"]] == [[300, 400]] * 4
+
+
+@pytest.mark.parametrize(
+    "name,players",
+    [("romanian", 4), ("romanian", 6), ("serbian", 4), ("wizard", 4), ("oh-hell-nil", 4), ("oh-hell-two-decks", 8), ("openspiel", 4)],
+)
+def test_the_position_made_from_a_view_is_the_hand_in_play(name, players):
+    """The search's look-ahead copy (`view_position`: the seat's view and a guess at the hidden
+    cards), given the real cards, is the engine's hand: the same trick in progress, leader,
+    tricks taken and bids, then card by card the same legal cards for every seat, the same
+    trick winners, and at the end the engine's own points for the hand (bonus included).
+    Checked mid-trick and at a trick's start, in several hands of each game."""
+    from whistdsl.players.search import view_position
+
+    rules = load_rules(name)
+    checked = 0
+    for seed in range(6):
+        game = Game(rules, players=players, seed=seed)
+        bots = [HeuristicPlayer() for _ in range(players)]
+        rng = random.Random(seed)
+        while not game.over and checked < 6 * (seed + 1):
+            if game.phase == PLAY and game.tricks and rng.random() < 0.3:
+                view = game.view(game.to_act)
+                hands = {s: [c for suit in game.hands[s] for c in suit] for s in range(players) if s not in game.sitting_out}
+                pos = view_position(view, hands, 1.0, random.Random(0))
+                assert (pos.trick, pos.leader, pos.taken) == (list(game.trick), game.leader, list(game.taken))
+                assert pos.bids == [b if b is not None else 0 for b in game.bids]
+                real, number = game.clone(), game.hand_number
+                while real.phase == PLAY and real.hand_number == number:
+                    seat = real.to_act
+                    assert pos.to_act() == seat
+                    legal = real.legal_cards()
+                    assert sorted(pos.legal(seat)) == sorted(legal)
+                    card = rng.choice(legal)
+                    pos.play(card)
+                    real.act(card)
+                record = real.history[-1]
+                assert record.number == number
+                assert pos.taken == list(record.taken)
+                assert pos.facts.scorer.values(pos.bids, pos.taken, pos.facts.calls) == tuple(float(p) for p in record.points)
+                checked += 1
+            game.act(decide(game, bots[game.to_act]))
+    assert checked >= 12

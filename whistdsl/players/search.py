@@ -145,6 +145,18 @@ def flat_hands(hands: dict[int, Sequence[Card]], players: int, specials: bool) -
     return out
 
 
+def view_position(view: SeatView, hands: dict[int, Sequence[Card]], sign: float, rng: random.Random) -> Position:
+    """The flat position of the hand in play as `view` shows it, with every playing seat holding
+    its cards in `hands` (a guess at what the seat cannot see): the trick in progress, its
+    leader, the tricks taken and the bids are the view's; the seat orders, trump, trick rules and
+    scoring those of the look-ahead game made of the view and `hands` (`look_ahead`; its
+    RuleError or ValueError passes on). Scores signed by `sign`, as `Scorer`'s."""
+    game = look_ahead(view, hands, rng)
+    facts = HandFacts(game, Scorer(game, sign), game.trump)
+    bids = [b if b is not None else 0 for b in game.bids]
+    return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]
+
+
 def standard_card(h: list[list[Card]], trick: list, trump: int, when_void: str, need: int, last: bool) -> Card:
     """The heuristic's card (players/heuristic.py `choose_card`) under the standard trick rules,
     read off the hand's lists by suit (each high to low) without building the legal cards when
@@ -560,14 +572,12 @@ class SearchPlayer:
             hands = deals.sample(rng, budget)
             if not kept:
                 try:
-                    game = look_ahead(view, hands, rng)
+                    kept.append(view_position(view, hands, sign, rng))
                 except (RuleError, ValueError):
                     return None
-                facts = HandFacts(game, Scorer(game, sign), game.trump)
-                bids = [b if b is not None else 0 for b in game.bids]
-                kept.append(Position([], list(view.trick), view.leader, list(view.taken), bids, facts))  # type: ignore[arg-type]
+            else:
+                kept[0].hands = flat_hands(hands, view.players, specials)
             base = kept[0]
-            base.hands = flat_hands(hands, view.players, specials)
             out = {}
             for c in cands:
                 pos = base.copy()
