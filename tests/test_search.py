@@ -308,3 +308,38 @@ def test_the_position_made_from_a_view_is_the_hand_in_play(name, players):
                 checked += 1
             game.act(decide(game, bots[game.to_act]))
     assert checked >= 12
+
+
+def test_the_thinking_measure_is_spread_over_the_hands_of_a_game(monkeypatch):
+    """The rate `--think` is turned into is measured on decisions from several hands of the
+    table's game (a game's mix of hand sizes), at most a share of each kind's time in any one
+    hand: not all in its first hand. (A clock of its own, so the count does not hang on the
+    machine's speed.)"""
+    from whistdsl.players import search
+
+    measured: list[tuple[str, int, int]] = []  # (kind, hand number, hand size)
+    act = search.SearchPlayer.act
+
+    def noted(self, view, legal, rng):
+        measured.append((self.kind_of(view), view.hand_number, view.hand_size))
+        return act(self, view, legal, rng)
+
+    class Clock:  # every decision takes 0.01 s of CPU, whatever the machine
+        now = 0.0
+
+        @classmethod
+        def process_time(cls) -> float:
+            cls.now += 0.01
+            return cls.now
+
+    monkeypatch.setattr(search.SearchPlayer, "act", noted)
+    monkeypatch.setattr(search, "time", Clock)
+    spent = dict.fromkeys(search.KINDS, 0.0)
+    rates: dict[str, list[float]] = {k: [] for k in search.KINDS}
+    search._measure(load_rules("oh-hell"), 4, range(3), spent, rates)
+    for kind in search.KINDS:
+        hands = {h for k, h, _ in measured if k == kind}
+        assert len(hands) >= search.MEASURE_HANDS, (kind, hands)
+        assert spent[kind] >= search.MEASURE_SECONDS and all(r > 0 for r in rates[kind])
+        assert len(rates[kind]) == len([m for m in measured if m[0] == kind])  # one rate a measured decision
+    assert len({size for _, _, size in measured}) >= search.MEASURE_HANDS  # oh-hell's hands shrink 12 .. 1

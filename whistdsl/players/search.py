@@ -26,7 +26,8 @@ the best are dropped as the deals come in (`Candidates.prune`).
 How much it thinks is a fixed amount of work, so a game is the same for a seed: `samples`
 deals a decision, or `think` seconds a decision turned into work units (cards played in the
 search) by a measurement made once per process and table (`units_per_second`: bids, cards
-played out and cards searched exactly apart, on the ruleset's own hands when it is known).
+played out and cards searched exactly apart, on decisions spread over a game of the ruleset
+when it is known).
 What it may see is only its `SeatView`: the deals are guessed from it alone. Decisions other
 than bids (trump, blind, auction) are the heuristic's, and so are bids whose cards or whose
 others' bids are not seen.
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from typing import Callable, Sequence
 
@@ -346,30 +348,47 @@ _RATES: dict[str, float] = {}
 _TABLE_RATES: dict[tuple[int, int], tuple[object, dict[str, float]]] = {}
 
 #: CPU seconds of measured decisions enough for a kind's rate, and the most a measurement plays
-MEASURE_SECONDS, MEASURE_MOST = 0.15, 2.0
+MEASURE_SECONDS, MEASURE_MOST = 0.3, 2.0
+
+#: a measurement spends at most 1/MEASURE_HANDS of MEASURE_SECONDS on a kind in one hand (the
+#: heuristic makes that hand's other decisions of the kind), so its rate is of the mix of hand
+#: sizes a game has, not only of its first hand's; and it plays at most MEASURE_HANDS_MOST hands
+MEASURE_HANDS, MEASURE_HANDS_MOST = 4, 40
 
 
-def _measure(rules, players: int, seeds: range, spent: dict[str, float], work: dict[str, int]) -> None:
+def _measure(rules, players: int, seeds: range, spent: dict[str, float], rates: dict[str, list[float]]) -> None:
     """Play games of `rules` at `players`, one for each of `seeds` while the time lasts, a
-    fixed-deals search player at every seat, adding each kind's CPU seconds and work units,
-    until every kind has MEASURE_SECONDS or MEASURE_MOST seconds are spent."""
+    fixed-deals search player deciding at every seat until it has spent a kind's share of the
+    hand (the heuristic decides the rest), adding each kind's CPU seconds to `spent` and each
+    decision's work units a second to `rates`, until every kind has MEASURE_SECONDS, or
+    MEASURE_MOST seconds are spent, or MEASURE_HANDS_MOST hands are played."""
     from .base import decide
+    from .heuristic import HeuristicPlayer
 
-    player = SearchPlayer(samples=24)
+    player, quick = SearchPlayer(samples=24), HeuristicPlayer()
+    share, hands = MEASURE_SECONDS / MEASURE_HANDS, 0
     for seed in seeds:
         game = Game(rules, players=players, seed=seed)
+        hand = None
         try:
             while not game.over:
+                if game.hand_number != hand:
+                    hand, here, hands = game.hand_number, dict.fromkeys(KINDS, 0.0), hands + 1
+                    if hands > MEASURE_HANDS_MOST:
+                        return
                 view = game.view(game.to_act)
                 legal = list(view.legal) if view.legal is not None else None
-                if unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
-                    game.act(decide(game, player))
-                    continue
                 which = player.kind_of(view)
+                if here[which] >= share or unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
+                    game.act(decide(game, quick))
+                    continue
                 before, start = player.work, time.process_time()
                 game.act(decide(game, player))
-                spent[which] += time.process_time() - start
-                work[which] += player.work - before
+                took = time.process_time() - start
+                spent[which] += took
+                here[which] += took
+                if took > 0:
+                    rates[which].append((player.work - before) / took)
                 if min(spent.values()) >= MEASURE_SECONDS or sum(spent.values()) >= MEASURE_MOST:
                     return
         except RuleError:  # the game itself will say it, in its turn; the measure goes on with the next
@@ -381,27 +400,29 @@ def units_per_second(kind: str, rules=None, players: int | None = None) -> float
     (`kind` "bid"), a card by play-outs ("card") or a card by the exact search ("exact"),
     measured once by the process's CPU clock: on the hands of `rules` at `players` when given
     (a kind the ruleset never searches takes the general rate), else on OpenSpiel's game (a
-    bundled ruleset) of 6 to 8 cards."""
+    bundled ruleset) of 6 to 8 cards. The rate is the median of the measured decisions' (not
+    their total work over their total time, which the slow decisions pull down): `--think`
+    promises the median decision its seconds, and a decision of the median rate takes them."""
     if rules is not None and players is not None:
         key = (id(rules), players)
         if key not in _TABLE_RATES:
             spent = dict.fromkeys(KINDS, 0.0)
-            work = dict.fromkeys(KINDS, 0)
-            _measure(rules, players, range(40), spent, work)
-            _TABLE_RATES[key] = (rules, {k: work[k] / spent[k] for k in KINDS if spent[k] >= MEASURE_SECONDS / 3})
-        rates = _TABLE_RATES[key][1]
-        if kind in rates:
-            return rates[kind]
+            rates: dict[str, list[float]] = {k: [] for k in KINDS}
+            _measure(rules, players, range(40), spent, rates)
+            _TABLE_RATES[key] = (rules, {k: statistics.median(rates[k]) for k in KINDS if spent[k] >= MEASURE_SECONDS / 3 and rates[k]})
+        table = _TABLE_RATES[key][1]
+        if kind in table:
+            return table[kind]
     if not _RATES:
         from ..diagnostics.lint import load_rules
 
         spent = dict.fromkeys(KINDS, 0.0)
-        work = dict.fromkeys(KINDS, 0)
+        rates = {k: [] for k in KINDS}
         for hand in range(40):
-            _measure(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), 4, range(hand, hand + 1), spent, work)
+            _measure(load_rules("openspiel", settings=[f"tricks={6 + hand % 3}"]), 4, range(hand, hand + 1), spent, rates)
             if min(spent.values()) >= MEASURE_SECONDS:
                 break
-        _RATES.update({k: max(work[k], 1) / max(spent[k], 1e-3) for k in KINDS})
+        _RATES.update({k: statistics.median(rates[k]) if rates[k] else 1000.0 for k in KINDS})
     return _RATES[kind]
 
 
