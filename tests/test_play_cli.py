@@ -17,6 +17,7 @@ import re
 import select
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -193,10 +194,16 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Pa
 # ---------------------------------------------------------------- a person at a terminal
 
 
-PROMPT = re.compile(r"(Your bid|Your card|Press Enter to play your card|Hand \d+ is over; press Enter \(or type help\)): ")
-#: The number of read() in /proc/PID/syscall, by machine (x86_64, i386, arm64 and the generic table).
+#: A prompt, at the start of a line: line editing may draw a prompt again on its own line (with
+#: the answer typed so far), and that is not a new prompt
+PROMPT = re.compile(r"^(Your bid|Your card|Press Enter to play your card|Hand \d+ is over; press Enter \(or type help\)): ", re.M)
+#: The numbers in /proc/PID/syscall of read() and of the select() calls that wait for a file to be
+#: readable (line editing waits in one of them), by machine (x86_64, i386, arm64 and the generic table).
 READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+SELECT_SYSCALLS = {"x86_64": {23, 270}, "i386": {82, 142, 308}, "i686": {82, 142, 308}}.get(os.uname().machine, {72})
+#: What a person does not see: control sequences (`\x1b[` ... and a final character from `@` to
+#: `~`: colours, and line editing's cursor moves and inserted blanks), a terminal title, CR
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r")
 
 
 class Terminal:
@@ -204,7 +211,8 @@ class Terminal:
 
     def __init__(self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None):
         # PAGER=cat: a text longer than the screen is printed, not paged (as git's tests set GIT_PAGER)
-        env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", **(env or {})}
+        # INPUTRC: line editing as it comes, whatever the person running the tests has set up
+        env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", "INPUTRC": os.devnull, **(env or {})}
         env.pop("NO_COLOR", None)
         self.columns = columns
         self.pid, self.fd = pty.fork()
@@ -270,7 +278,8 @@ class Terminal:
         A prompt on the screen is not enough: between printing it and entering read(), a
         signal is taken by Python's handler but read() then blocks anyway (the handler runs
         only once read() returns), so a Ctrl-C sent in that window is not seen until Enter.
-        Linux says which system call a sleeping process is in: wait for read() on fd 0.
+        Linux says which system call a sleeping process is in: wait for read() on fd 0, or (line
+        editing, readline) for select() on fd 0 alone (its first argument, the number of files, 1).
         """
         syscall = Path(f"/proc/{self.pid}/syscall")
         if not syscall.exists():
@@ -278,7 +287,8 @@ class Terminal:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             fields = syscall.read_text().split()
-            if len(fields) > 1 and fields[0] == str(READ_SYSCALL) and int(fields[1], 16) == 0:
+            reading = len(fields) > 1 and fields[0] == str(READ_SYSCALL) and int(fields[1], 16) == 0
+            if reading or (len(fields) > 1 and fields[0] in map(str, SELECT_SYSCALLS) and int(fields[1], 16) == 1):
                 return
             self._read(0.01)  # keep draining the screen meanwhile
         raise AssertionError(f"the command never waited for input; the terminal shows:\n{self.output[-3000:]}")
@@ -407,6 +417,41 @@ def test_an_illegal_card_is_refused_with_a_reason_then_a_legal_card_is_accepted(
     t.type(card_text(legal))
     t.expect("You played ")
     assert "Traceback" not in t.output
+
+
+LEFT, UP, DELETE = "\x1b[D", "\x1b[A", "\x1b[3~"  # the keys as a terminal sends them
+
+
+def test_at_a_terminal_the_arrow_keys_edit_the_answer_and_bring_back_the_answers_before(tiny: Path, terminal) -> None:
+    seed, game = a_seed_where(tiny, hook_then_legal)
+    _, legal = hook_then_legal(game)  # type: ignore[misc]
+    t = terminal("--seed", str(seed))
+    t.expect("Your bid: ")
+    t.type("she\t")  # Tab completes a command
+    t.expect("bid / running total")
+    t.expect("Your bid: ")
+    t.type(UP)  # the answer before, again: the sheet again
+    t.expect("bid / running total")
+    t.expect("Your bid: ")
+    t.type(f"x{legal}{LEFT}{LEFT}{DELETE}")  # a slip of the finger, mended: left twice, delete the x
+    t.expect(f"You bid {legal}.")
+    assert "is not a bid" not in t.output
+    assert "Traceback" not in t.output
+
+
+def test_without_a_terminal_a_prompt_is_a_plain_line_and_line_editing_is_not_loaded(tmp_path: Path) -> None:
+    program = (
+        "import sys\n"
+        "from rich.console import Console\n"
+        "from rich.text import Text\n"
+        "from whistdsl.cli.prompt import asker\n"
+        "answer = asker(Console(force_terminal=True))(Text('Your bid: ', style='bold'), ['help'])\n"
+        "print(repr(answer), 'readline' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], input="3\n", capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Your bid: " in done.stdout and done.stdout.endswith("'3' False\n"), done.stdout
+    assert "\x01" not in done.stdout and "\x02" not in done.stdout
 
 
 def test_end_of_input_at_a_prompt_stops_cleanly_with_exit_1(terminal) -> None:

@@ -45,6 +45,7 @@ from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
+from .prompt import Ask, asker
 from .sheet import RED_SUITS, fitted_sheet, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
@@ -488,8 +489,6 @@ def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
     return f"You may bid {', '.join(map(str, legal))} (not {', '.join(map(str, forbidden))})."
 
 
-Ask = Callable[[Text], str]
-
 _RANK = r"10|[2-9tjqka]"
 _SUIT_FIRST = re.compile(rf"([shdc♠♤♥♡♦♢♣♧])\s*({_RANK})", re.I)
 #: The variation selectors a terminal may send after a suit symbol (`♥️` is ♥ and U+FE0F).
@@ -689,7 +688,7 @@ class HumanPlayer:
         for a command); a command is done and the prompt comes back."""
         while True:
             try:
-                answer = self.ask(prompt).strip()
+                answer = self.ask(prompt, answers).strip()
             except EOFError:
                 raise Stop("end of input", 1) from None
             except KeyboardInterrupt:
@@ -939,7 +938,7 @@ def _play(
         writer = _kept_writer(game, kinds, work)
     kept = writer is not None and _is_kept(writer.path)
     seats: list[Player | HumanPlayer] = [
-        HumanPlayer(talk, lambda prompt: console.input(prompt), writer.answered if writer is not None else None, replaying)
+        HumanPlayer(talk, asker(console, list(COMMANDS)), writer.answered if writer is not None else None, replaying)
         if k == HUMAN
         else make_bot(k, units=work.get(s))
         for s, k in enumerate(kinds)
