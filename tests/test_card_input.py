@@ -55,11 +55,22 @@ def test_enter_plays_a_forced_card_and_otherwise_asks_for_one() -> None:
     assert isinstance(said, str) and said.startswith("type a card")
 
 
-def test_a_special_card_is_typed_by_its_mark_or_name_and_wins_over_a_rank() -> None:
+def test_a_special_card_is_typed_by_its_mark_or_name() -> None:
+    specials = (Special(name="wizard", mark="W", count=4), Special(name="jester", mark="J", count=4))
+    wizard, jester = 4 * 16, 4 * 16 + 1
+    assert typed_card("w", view([wizard, card("J", "H")]), specials) == wizard
+    assert typed_card("Jester", view([jester, card("J", "H")]), specials) == jester
+
+
+def test_a_mark_that_is_also_a_rank_asks_which_card_when_both_are_held() -> None:
     specials = (Special(name="jester", mark="J", count=4),)
-    jester = 4 * 16
-    assert typed_card("j", view([jester, card("J", "H")]), specials) == jester
-    assert typed_card("Jester", view([jester]), specials) == jester
+    jester, jack_of_hearts, jack_of_spades = 4 * 16, card("J", "H"), card("J", "S")
+    said = typed_card("j", view([jester, jack_of_hearts, jack_of_spades]), specials)
+    assert said == "which did you mean: JS, JH or Jester? Type a card with its suit, or jester"
+    said = typed_card("J", view([jester, jack_of_hearts], legal=[jester]), specials)  # the jack held, not playable now
+    assert isinstance(said, str) and said.startswith("which did you mean: JH or Jester?")
+    assert typed_card("j", view([jester, QH]), specials) == jester  # no jack held: the Jester
+    assert typed_card("j", view([jack_of_hearts, QH]), specials) == jack_of_hearts  # no Jester held: the jack
 
 
 @pytest.mark.parametrize("typed", ["the best one", "qq", "h", "11h", "hh"])

@@ -28,9 +28,13 @@ from ..engine.cards import (
     SUIT_SYMBOLS,
     Card,
     CardSyntaxError,
+    card_shown,
     card_text,
+    is_special,
     parse_card,
+    reads_as_rank,
     sort_hand,
+    special_card,
     strength,
     suit_name,
     suit_of,
@@ -41,7 +45,7 @@ from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot, thinks
 from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, Special
 from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
@@ -101,10 +105,10 @@ class TableTalk:
 
     def card(self, c: Card, trump: int = NO_TRUMP, dim: bool = False) -> Text:
         """`K♠` (hearts and diamonds in red, trumps in bold) or `KS` where symbols cannot be shown;
-        a special card by its mark (`W`), in bold."""
+        a special card by its mark (`W`), or its name where the mark reads as a rank (`Jester`), in bold."""
         suit = suit_of(c)
         if suit == SPECIAL:
-            text = printable(card_text(c, self.game.rules.specials))
+            text = printable(card_shown(c, self.game.rules.specials))
             return Text(text, style="dim" if dim else "bold magenta")
         text = RANK_LETTERS[strength(c)] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
         if dim:
@@ -495,45 +499,59 @@ _SUIT_FIRST = re.compile(rf"([shdc♠♤♥♡♦♢♣♧])\s*({_RANK})", re.I)
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] = card_text) -> Card | str:
+def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] | None = None) -> Card | str:
     """The card a person typed: rank then suit (`QH`, `10h`, `Q♥`, `Q♥️`), suit then rank (`hq`,
     `♥Q`), a special's mark or name; a bare rank (`q`, `10`) when one card of that rank may be
     played now (or, when none may, the one held, for the engine to say why not); Enter alone for
-    a forced card. A str is the reason it is not understood (cards in it written by `shown`);
-    garbage raises CardSyntaxError."""
+    a forced card. A special's mark that is also a rank (a Jester marked `J`) is that special
+    when no card of the rank is held, else a question. A str is the reason it is not understood
+    or the question (cards in it written by `shown`, by default `card_shown`); garbage raises
+    CardSyntaxError."""
+    if shown is None:
+        shown = lambda c: card_shown(c, specials)  # noqa: E731
     legal = list(view.legal or ())
     text = answer.translate(_VARIATION_SELECTORS).strip()
     if not text:
         if len(legal) == 1:
             return legal[0]
-        return "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played)" + "".join(
-            f", or {printable(s.mark)} for a {printable(s.name)}" for s in specials
-        )
+        return "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played)" + specials_typed(specials)
+    bare_rank = re.fullmatch(_RANK, text, re.I) is not None
+    refused: CardSyntaxError | None = None
     try:
-        return parse_card(text, specials)
+        chosen = parse_card(text, specials)
+        if not (bare_rank and is_special(chosen)):
+            return chosen
     except CardSyntaxError as e:
         refused = e
     suit_first = _SUIT_FIRST.fullmatch(text)
     if suit_first:
         return parse_card(suit_first.group(2) + suit_first.group(1), specials)
-    if not re.fullmatch(_RANK, text, re.I):
+    if refused is not None and not bare_rank:
         raise refused
     rank = "T" if text == "10" else text.upper()
+    held = [c for c in view.hand or () if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
+    marked = [(special_card(i), s) for i, s in enumerate(specials) if s.mark.lower() == text.lower()]
+    if marked and marked[0][0] in (view.hand or ()):  # the special, or a card of its rank?
+        special, which = marked[0]
+        if not held:
+            return special
+        cards = ", ".join(shown(c) for c in sort_hand(set(held), view.trump))
+        return f"which did you mean: {cards} or {shown(special)}? Type a card with its suit, or {printable(which.name)}"
     of_rank = [c for c in legal if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     if len(set(of_rank)) == 1:
         return of_rank[0]
     if of_rank:
         which = " or ".join(shown(c) for c in sort_hand(set(of_rank), view.trump))
         return f"which {rank}: {which}? Type it with its suit"
-    held = [c for c in view.hand or () if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     if held:
         return held[0]  # not playable now: the engine says why
     return f"you hold no {rank}" if rank != "T" else "you hold no ten"
 
 
-def _special_help(game: Game) -> str:
-    """`, or W for a wizard`: how this deck's special cards are typed."""
-    return "".join(f", or {printable(s.mark)} for a {printable(s.name)}" for s in game.rules.specials)
+def specials_typed(specials: Sequence[Special]) -> str:
+    """`, or W for a wizard, or jester for a jester`: how the deck's special cards are typed (by
+    name where the mark reads as a rank)."""
+    return "".join(f", or {printable(s.name if reads_as_rank(s.mark) else s.mark)} for a {printable(s.name)}" for s in specials)
 
 
 #: The commands understood at every prompt, with what each shows (`help` lists them). No rank,
@@ -948,7 +966,7 @@ def _play(
     talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
     talk.say(f"Seats: {table}")
     if you is not None:
-        talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{_special_help(game)} (the rank alone when only one "
+        talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{specials_typed(game.rules.specials)} (the rank alone when only one "
                  "card of it may be played, Enter when only one card may); help lists the commands; "
                  f"Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
     if replaying and you is not None:

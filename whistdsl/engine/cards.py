@@ -77,6 +77,21 @@ def card_words(c: Card, specials: tuple[Special, ...] = ()) -> str:
     return card_text(c, specials)
 
 
+def reads_as_rank(mark: str) -> bool:
+    """Whether a special card's mark could be taken for a rank: `J` for a Jester, beside the Jack."""
+    return mark.strip().upper() in (*RANK_LETTERS, "10")
+
+
+def card_shown(c: Card, specials: tuple[Special, ...] = ()) -> str:
+    """A card as the table shows it: `TS`; a special card by its mark (`W`), or by its name
+    (`Jester`) when the mark reads as a rank, so that it is never taken for a card of that rank
+    (`J` beside `J♠`)."""
+    i = c & 15
+    if c >> 4 == SPECIAL and i < len(specials) and reads_as_rank(specials[i].mark):
+        return specials[i].name[:1].upper() + specials[i].name[1:]
+    return card_text(c, specials)
+
+
 def suit_number(name: str) -> int:
     """`spades` -> 0 ... `clubs` -> 3; `none` -> NO_TRUMP."""
     return NO_TRUMP if name == "none" else SUITS.index(name)

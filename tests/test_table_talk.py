@@ -1,0 +1,83 @@
+"""What the table says and asks (cli/play.py `TableTalk`, `HumanPlayer`), as a new player meets it:
+special cards told apart from the ranks, the turned card, the trump to name, an auction that
+everyone passes, a seat excused from bidding, and the score sheet's marks explained.
+
+The talk is printed on a rich Console into a string (plain text, a fixed width), and a person's
+answers come from a list: what is said and asked is checked without a terminal.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from whistdsl import load_rules
+from whistdsl.cli.play import HumanPlayer, TableTalk
+from whistdsl.engine import Game, PresetDeal
+from whistdsl.engine.cards import NO_TRUMP, card, parse_card, special_card
+
+ROOT = Path(__file__).resolve().parent.parent
+WIZARD = load_rules(ROOT / "rulesets" / "wizard.yaml")
+
+
+def table(game: Game, you: int | None = 0) -> tuple[TableTalk, io.StringIO]:
+    """The talk of `game` with you in seat `you` (None: watching), printed into the string returned."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False)
+    return TableTalk(console, game, [f"Player {s + 1}" for s in range(game.players)], you), out
+
+
+class Typist:
+    """A person's answers, in order; the prompts they were asked at."""
+
+    def __init__(self, answers: Sequence[str]):
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: Text, words: Sequence[str]) -> str:
+        self.prompts.append(prompt.plain)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+
+# ---------------------------------------------------------------- special cards
+
+
+def test_a_jester_marked_like_the_jack_is_shown_by_its_name_beside_the_jack() -> None:
+    game = Game(WIZARD, 4, seed=1)
+    talk, _ = table(game)
+    wizard, jester = special_card(0), special_card(1)
+    shown = talk.hand([card("J", "S"), jester, wizard, card("Q", "H")], NO_TRUMP).plain.split()
+    assert sorted(shown) == sorted(["W", "Jester", "J♠", "Q♥"])
+    assert talk.cards_of([(1, jester), (2, card("J", "H"))], NO_TRUMP).plain == "Player 2 Jester, Player 3 J♥"
+
+
+def dealt(rules, hands: list[str], turn_up: str, dealer: int = 3) -> Game:
+    """The hand of `len(hands[0])` cards dealt as written (`hands[seat]`), `dealer` dealing."""
+    deal = tuple(tuple(parse_card(c, rules.specials) for c in h.split()) for h in hands)
+    size = len(deal[0])
+    preset = PresetDeal(deal, dealer=dealer, turn_up=parse_card(turn_up, rules.specials))
+    return Game(rules, len(hands), seed=1, deals={size: preset}, start_at=size)
+
+
+def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant() -> None:
+    game = dealt(WIZARD, ["J JS", "2H 3H", "4H 5H", "6H 7H"], turn_up="2C")
+    for _ in range(4):
+        game.bid(0)
+    talk, out = table(game)
+    typist = Typist(["j", "jester"])
+    HumanPlayer(talk, typist).take_turn(game)
+    assert "Which did you mean: J♠ or Jester? Type a card with its suit, or jester." in out.getvalue()
+    assert typist.prompts == ["Your card: ", "Your card: "]
+    assert game.trick == [(0, special_card(1))]
+
+
+def test_the_help_at_the_start_says_how_a_special_whose_mark_is_a_rank_is_typed() -> None:
+    from whistdsl.cli.play import specials_typed
+
+    assert specials_typed(WIZARD.specials) == ", or W for a wizard, or jester for a jester"
