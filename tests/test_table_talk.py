@@ -81,3 +81,21 @@ def test_the_help_at_the_start_says_how_a_special_whose_mark_is_a_rank_is_typed(
     from whistdsl.cli.play import specials_typed
 
     assert specials_typed(WIZARD.specials) == ", or W for a wizard, or jester for a jester"
+
+
+# ---------------------------------------------------------------- the turned card and the trump named
+
+
+def test_a_turned_wizard_is_shown_while_the_dealer_names_trump_and_after() -> None:
+    game = dealt(WIZARD, ["AS", "KS", "QS", "JS"], turn_up="W", dealer=0)
+    assert (game.phase, game.decision, game.to_act) == ("decision", "trump", 0)
+    for you in (0, None):  # at the table, and watching
+        talk, out = table(game, you)
+        talk.hand_starts()
+        assert "1 card, trump named by the dealer (turned up: W); dealer " in out.getvalue()
+    talk, out = table(game)
+    HumanPlayer(talk, Typist(["hearts"])).take_turn(game)
+    assert "The card turned up is W. You name trump for this hand" in out.getvalue()
+    assert talk.where_trump_comes_from(game.view(0)).plain == "trump ♥ hearts (named by you; turned up: W)"
+    watching, _ = table(game, None)
+    assert watching.where_trump_comes_from(game.view(1)).plain == "trump ♥ hearts (named by Player 1; turned up: W)"

@@ -155,10 +155,16 @@ class TableTalk:
 
     def where_trump_comes_from(self, view: SeatView) -> Text:
         """`trump hearts (turned up: 7H)`; `the dealer's last card, 7H, is trump: hearts`;
-        `trump drawn at random: hearts`; `trump is shown after the bidding`."""
+        `trump drawn at random: hearts`; `trump hearts (named by Ana; turned up: W)`; `trump is
+        shown after the bidding`."""
         if view.trump_hidden:
             return Text("trump is shown after the bidding")
         words = self.trump_words(view.trump)
+        if view.trump_named_by is not None:
+            named = Text.assemble(words, f" (named by {'you' if view.trump_named_by == self.you else self.names[view.trump_named_by]}")
+            if view.turn_up is not None:
+                named.append_text(Text.assemble("; turned up: ", self.card(view.turn_up)))
+            return Text.assemble(named, ")")
         if view.turn_up is None:
             if view.trump_from == "random":
                 return Text.assemble(words, " (drawn at random)")
@@ -220,6 +226,8 @@ class TableTalk:
             header.append_text(self.where_trump_comes_from(view))
         else:
             header.append(_TRUMP_NAMED_BY[named_by])
+            if view.turn_up is not None:  # turned up, and naming no trump (a Wizard)
+                header.append_text(Text.assemble(" (turned up: ", self.card(view.turn_up), ")"))
         header.append(f"; dealer {'you' if view.dealer == self.you else self.names[view.dealer]}")
         if view.sitting_out:
             out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)
@@ -424,7 +432,8 @@ class TableTalk:
             if view.bids:
                 self.say(f"Bids: {', '.join(self._bid_words(s, b) for s, b in view.bids)}")
             words = ", ".join(options)
-            self.say(f"You name trump for this hand: one of {words} (none: no trump).")
+            turned = Text.assemble("The card turned up is ", self.card(view.turn_up), ". ") if view.turn_up is not None else ""
+            self.say(turned, f"You name trump for this hand: one of {words} (none: no trump).")
         else:
             self.say(
                 "You may bid blind, before looking at your cards (the rules may score a blind bid "
