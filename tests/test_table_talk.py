@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 from typing import Sequence
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 
@@ -99,3 +100,38 @@ def test_a_turned_wizard_is_shown_while_the_dealer_names_trump_and_after() -> No
     assert talk.where_trump_comes_from(game.view(0)).plain == "trump ♥ hearts (named by you; turned up: W)"
     watching, _ = table(game, None)
     assert watching.where_trump_comes_from(game.view(1)).plain == "trump ♥ hearts (named by Player 1; turned up: W)"
+
+
+def trump_to_name(case: str) -> tuple[Game, int]:
+    """A game where a seat is to name trump now, and that seat."""
+    if case == "wizard":  # a turned Wizard: the dealer names one of the four suits
+        game = dealt(WIZARD, ["AS", "KS", "QS", "JS"], turn_up="W", dealer=0)
+    else:  # the dealer of a one-card hand names spades, hearts or no trump
+        game = Game(load_rules(ROOT / "tests" / "lint_cases" / "clean_nil_blind_and_a_trump_named_by_the_dealer.yaml"), 4, seed=1, start_at=3)
+    assert game.decision == "trump"
+    return game, game.to_act
+
+
+def offered(said: str) -> list[str]:
+    """The answers a trump prompt offers: `one of spades, hearts, none (no trump).`"""
+    line = next(line for line in said.splitlines() if "You name trump for this hand: one of " in line)
+    return [item.split()[0] for item in line.split("one of ", 1)[1].rstrip(".").split(", ")]
+
+
+@pytest.mark.parametrize(("case", "answers"), [("wizard", ["spades", "hearts", "diamonds", "clubs"]), ("dealer", ["spades", "hearts", "none"])])
+def test_the_trump_prompt_offers_exactly_the_answers_it_takes(case: str, answers: list[str]) -> None:
+    game, seat = trump_to_name(case)
+    talk, out = table(game, seat)
+    talk.before_decision(game.view(seat))
+    assert offered(out.getvalue()) == answers
+    for answer in answers:  # each in a game of its own
+        game, seat = trump_to_name(case)
+        talk, out = table(game, seat)
+        HumanPlayer(talk, Typist([answer])).take_turn(game)
+        assert game.choices == [(seat, "trump", answer)], out.getvalue()
+    if "none" not in answers:
+        game, seat = trump_to_name(case)
+        talk, out = table(game, seat)
+        HumanPlayer(talk, Typist(["none", answers[0]])).take_turn(game)
+        assert f"'none' is not an option: type one of {', '.join(answers)}." in out.getvalue()
+        assert "no trump" not in out.getvalue()

@@ -431,9 +431,9 @@ class TableTalk:
                 self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
             if view.bids:
                 self.say(f"Bids: {', '.join(self._bid_words(s, b) for s, b in view.bids)}")
-            words = ", ".join(options)
+            words = ", ".join("none (no trump)" if o == "none" else o for o in options)
             turned = Text.assemble("The card turned up is ", self.card(view.turn_up), ". ") if view.turn_up is not None else ""
-            self.say(turned, f"You name trump for this hand: one of {words} (none: no trump).")
+            self.say(turned, f"You name trump for this hand: one of {words}.")
         else:
             self.say(
                 "You may bid blind, before looking at your cards (the rules may score a blind bid "
