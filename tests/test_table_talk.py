@@ -135,3 +135,32 @@ def test_the_trump_prompt_offers_exactly_the_answers_it_takes(case: str, answers
         HumanPlayer(talk, Typist(["none", answers[0]])).take_turn(game)
         assert f"'none' is not an option: type one of {', '.join(answers)}." in out.getvalue()
         assert "no trump" not in out.getvalue()
+
+
+# ---------------------------------------------------------------- an auction everyone passes
+
+
+EXCUSED = ROOT / "tests" / "lint_cases" / "clean_an_auction_and_a_seat_excused_from_bidding.yaml"
+#: (ruleset, hand, the trump in force when everyone passes)
+AUCTIONS = {
+    # the auction's winning bid names trump; with no winner, the trump rule stands: no trump
+    "a suit bid": (ROOT / "rulesets" / "estimation.yaml", 1, "no trump"),
+    # the winner names trump; with no winner, the trump rule stands: the cycle's spades, then no trump
+    "a winner naming trump": (EXCUSED, 1, "trump ♠ spades"),
+    "a winner naming trump, hand 3": (EXCUSED, 3, "no trump"),
+}
+
+
+@pytest.mark.parametrize("case", AUCTIONS)
+@pytest.mark.parametrize("you", [0, None])
+def test_after_an_auction_everyone_passed_the_trump_in_force_is_said(case: str, you: int | None) -> None:
+    path, hand, trump = AUCTIONS[case]
+    game = Game(load_rules(path), 4, seed=1, start_at=hand)
+    talk, out = table(game, you)
+    talk.hand_starts()
+    while game.decision == "auction":
+        seat = game.to_act
+        game.decide("pass")
+        talk.decision_made(seat, "auction", "pass")
+    assert game.phase == "bidding" and game.declarer is None
+    assert f"Everyone passed: there is no declarer; everyone bids as usual; {trump}." in out.getvalue()

@@ -264,7 +264,9 @@ class TableTalk:
             self.say(f"{self.who(seat)} {'pass' if seat == self.you else 'passes'}." if choice == "pass" else f"{self.who(seat)} bid {printable(choice)} in the auction.")
             if g.decision != "auction":  # the auction is over
                 if g.declarer is None:
-                    self.say("Everyone passed: there is no declarer; everyone bids as usual.", style="bold")
+                    named_by = g.trump_to_be_named()
+                    trump = self.where_trump_comes_from(g.view(self.you if self.you is not None else g.dealer)) if named_by is None else _TRUMP_NAMED_BY[named_by]
+                    self.say("Everyone passed: there is no declarer; everyone bids as usual; ", trump, ".", style="bold")
                 else:
                     trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
                     self.say(Text.assemble(f"{self.who(g.declarer)} won the auction with {g.auction_bid} and {'are' if g.declarer == self.you else 'is'} the declarer", trump, "."), style="bold")

@@ -598,13 +598,16 @@ class Game(State):
     def trump_to_be_named(self) -> str | None:
         """Who is still to name this hand's trump: `auction` (the auction's winning bid names
         it), or the `who` of the ruleset's trump decision (`dealer`, `first_bidder`,
-        `highest_bidder`, `declarer`); None when trump is known (or shown later by its rule)."""
+        `highest_bidder`, `declarer`); None when trump is known (or shown later by its rule), and
+        when there is no declarer to name it (every seat passed: the trump rule stands)."""
         if self.trump_named_by is not None:
             return None
-        if self._auction is not None and self.rules.auction.suits and self.declarer is None and not self._auction.done:  # type: ignore[union-attr]
+        over = self._auction is None or self._auction.done
+        if self.rules.auction is not None and self.rules.auction.suits and self.declarer is None and not over:
             return "auction"
         if self._names_trump:
-            return self.rules.trump_choice.who  # type: ignore[union-attr]
+            who = self.rules.trump_choice.who  # type: ignore[union-attr]
+            return None if who == "declarer" and self.declarer is None and over else who
         return None
 
     def highest_bidder(self) -> int:
