@@ -16,10 +16,14 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
+from test_play_cli import TINY
+
 from whistdsl import load_rules
 from whistdsl.cli.play import HumanPlayer, TableTalk
+from whistdsl.cli.sheet import score_sheet_text
 from whistdsl.engine import Game, PresetDeal
 from whistdsl.engine.cards import NO_TRUMP, card, parse_card, special_card
+from whistdsl.players import RandomPlayer, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 WIZARD = load_rules(ROOT / "rulesets" / "wizard.yaml")
@@ -164,3 +168,47 @@ def test_after_an_auction_everyone_passed_the_trump_in_force_is_said(case: str, 
         talk.decision_made(seat, "auction", "pass")
     assert game.phase == "bidding" and game.declarer is None
     assert f"Everyone passed: there is no declarer; everyone bids as usual; {trump}." in out.getvalue()
+
+
+# ---------------------------------------------------------------- the score sheet's marks
+
+
+def played(rules, players: int, seed: int = 1) -> Game:
+    game = Game(rules, players, seed=seed)
+    play_out(game, [RandomPlayer() for _ in range(players)])
+    return game
+
+
+def legend_lines(rules, game: Game, hands: int | None = None) -> list[str]:
+    """The lines under the sheet of the first `hands` hands (all by default), without the winner."""
+    names = [f"Player {s + 1}" for s in range(game.players)]
+    text = score_sheet_text(rules, names, game.history[:hands])
+    return text[text.index("bid / running total") :].splitlines()
+
+
+def test_the_sheet_says_what_its_hand_marks_mean_and_only_those_on_it(tmp_path: Path) -> None:
+    (tmp_path / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    rules = load_rules(tmp_path / "tiny.yaml")  # hand 2 a forehead hand (FH), hand 3 a blind one marked NV
+    game = played(rules, 4)
+    assert legend_lines(rules, game) == [
+        "bid / running total; * = contract made",
+        "FH = a forehead hand: everyone sees every card but their own",
+        "NV = a blind hand: everyone bids before seeing their cards",
+    ]
+    assert legend_lines(rules, game, 2)[1:] == ["FH = a forehead hand: everyone sees every card but their own"]
+    assert legend_lines(rules, game, 1) == ["bid / running total; * = contract made"]
+    talk, out = table(game, None)  # the sheet at the table
+    talk.sheet()
+    assert out.getvalue().endswith("NV = a blind hand: everyone bids before seeing their cards\n")
+
+
+def test_a_mark_of_the_ruleset_is_explained_by_its_kinds_description() -> None:
+    rules = load_rules(ROOT / "rulesets" / "romanian-nv.yaml")
+    lines = legend_lines(rules, played(rules, 3))
+    assert lines[1:] == ["NV = nevăzut (unseen) - bids are made before anyone looks at their cards"]
+
+
+def test_a_seat_sitting_out_is_marked_and_the_mark_explained() -> None:
+    rules = load_rules(ROOT / "rulesets" / "romanian.yaml")
+    game = played(rules, 6)  # six players: the dealer sits out
+    assert legend_lines(rules, game) == ["bid / running total; * = contract made", "- = sat out"]

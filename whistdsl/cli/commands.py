@@ -677,7 +677,7 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
 def _print_record(console, game, with_tricks: bool) -> None:  # noqa: ANN001 (a rich Console)
     from ..engine.cards import card_text, sort_hand, suit_name
     from ..printable import printable_text
-    from .sheet import print_sheet, score_sheet
+    from .sheet import legend, print_sheet, score_sheet
 
     names = [printable(name) for name in game.names]
 
@@ -699,7 +699,7 @@ def _print_record(console, game, with_tricks: bool) -> None:  # noqa: ANN001 (a 
                 played = " ".join(f"{card_text(c, specials)}" for _, c in trick.cards)
                 say(f"  trick {i:>2}: {played}  -> {names[trick.winner]}")
     winners = list(game.result.winners) if game.result is not None else None
-    print_sheet(console, score_sheet(game.rules, names, game.history, winners))
+    print_sheet(console, score_sheet(game.rules, names, game.history, winners), legend(game.rules, game.history, game.players))
 
 
 def run() -> None:

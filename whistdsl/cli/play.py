@@ -50,7 +50,7 @@ from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .prompt import Ask, asker
-from .sheet import RED_SUITS, fitted_sheet, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -233,10 +233,7 @@ class TableTalk:
             out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)
             header.append(f"; {out} sit{'' if out == 'you' or len(view.sitting_out) > 1 else 's'} out")
         self.say(header)
-        what = kind.description or {
-            "forehead": "everyone sees every card but their own",
-            "blind": "everyone bids before seeing their cards",
-        }.get(view.view, "")
+        what = kind.description or VIEW_WORDS.get(view.view, "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
             self.say(f"{label} hand: {what}", style="italic")  # say escapes the ruleset's words
@@ -381,11 +378,12 @@ class TableTalk:
         the numbers), elsewhere whole."""
         g = self.game
         self.console.print()
+        marks = legend(g.rules, g.history, g.players)
         if self.console.is_terminal:
-            print_sheet(self.console, fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you))
+            print_sheet(self.console, fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you), marks)
             return
         names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
-        print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols))
+        print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols), marks)
 
     def game_over(self) -> None:
         g = self.game

@@ -1,7 +1,8 @@
 """The score sheet players keep on paper: one row per hand, each player's bid and running total.
 
 `score_sheet` builds it as a rich Table (made contracts green with a `*`, missed ones red), and
-`fitted_sheet` fits it to a terminal's width (names abbreviated, never the numbers);
+`fitted_sheet` fits it to a terminal's width (names abbreviated, never the numbers); `legend`
+says what the marks on it mean (`NV = ...`), printed under it.
 `score_sheet_text` renders the same table as plain text, and `print_sheet` prints it on a console
 at its natural width when the output is not a terminal. `play` shows it after every hand and
 `replay --show` for a whole record (from the hands the replay recomputes).
@@ -63,6 +64,9 @@ def mark_label(mark: str) -> str:
 
 #: How the sheet marks a hand of a kind with a view of its own but no `mark` of its own.
 VIEW_MARKS = {"forehead": "FH", "blind": "BL"}
+#: What a hand of each view other than the usual one is, for a kind that does not say.
+VIEW_WORDS = {"forehead": "everyone sees every card but their own", "blind": "everyone bids before seeing their cards"}
+SAT_OUT_MARK = "-"
 
 
 def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
@@ -72,6 +76,34 @@ def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
         return hand.mark
     kind = rules.kinds.get(getattr(hand, "kind", ""))
     return VIEW_MARKS.get(kind.view, "") if kind is not None else ""
+
+
+def kind_words(rules: Ruleset, kind_name: str) -> str:
+    """What a hand of this kind is: the kind's `description` (escaped), else what its view means
+    (`a forehead hand: everyone sees every card but their own`), else `a zero hand`."""
+    kind = rules.kinds.get(kind_name)
+    if kind is None:
+        return ""
+    if kind.description:
+        return printable(kind.description)
+    if kind.view in VIEW_WORDS:
+        return f"a {kind.view} hand: {VIEW_WORDS[kind.view]}"
+    return f"a {printable(kind.name)} hand"
+
+
+def legend(rules: Ruleset, hands: Sequence[SheetHand], seats: int) -> list[str]:
+    """What the marks on the sheet of `hands` mean, besides `*` (the caption's), each once and
+    only those on it: `- = sat out`, then the hands' marks in the order they first come (`NV =
+    nevăzut (unseen) - ...`, `FH = a forehead hand: ...`)."""
+    said = []
+    if any(seat in hand.sitting_out or seat not in dict(hand.bids) for hand in hands for seat in range(seats)):
+        said.append(f"{SAT_OUT_MARK} = sat out")
+    meant: dict[str, str] = {}
+    for hand in hands:
+        mark = hand_mark(rules, hand)
+        if mark and mark not in meant:
+            meant[mark] = kind_words(rules, getattr(hand, "kind", ""))
+    return said + [f"{mark_label(mark)} = {words}" if words else mark_label(mark) for mark, words in meant.items()]
 
 
 def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
@@ -103,7 +135,8 @@ def score_sheet(
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
     or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then
     `bid / total` per player: `*` and green when the contract was made, red when missed, `-` for
-    a seat sitting the hand out. With `winners`, a caption names them. `layout` is one of LAYOUTS;
+    a seat sitting the hand out. With `winners`, a caption names them. What the other marks
+    mean is said under the sheet (`legend`). `layout` is one of LAYOUTS;
     `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
     caption then gives the names in full; `padding` is the space each side of a cell (0 for the
     narrowest sheet: one space between columns). The ruleset's name and the players' names are shown
@@ -135,7 +168,7 @@ def score_sheet(
         for seat in range(len(names)):
             total = f"{hand.totals[seat]!s:>{total_width}}"
             if seat in hand.sitting_out or seat not in bid_of:
-                cells.append(Text(f"{'-':>{bid_width}} {between}{total}" + " " * stacked, style="dim"))
+                cells.append(Text(f"{SAT_OUT_MARK:>{bid_width}} {between}{total}" + " " * stacked, style="dim"))
                 continue
             bid = bid_of[seat]
             made = hand.taken[seat] == bid
@@ -206,10 +239,11 @@ def fitted_sheet(
     return table
 
 
-def print_sheet(console: Console, table: Table) -> None:
+def print_sheet(console: Console, table: Table, notes: Sequence[str] = ()) -> None:
     """Print `table` on `console` without the spaces rich leaves at each line's end (its cells'
     padding, the stacked layout's): on a terminal at its width, as `fitted_sheet` fitted it;
-    elsewhere at the table's full width (no wrapped cells), since a file has no screen edge."""
+    elsewhere at the table's full width (no wrapped cells), since a file has no screen edge.
+    `notes` (`legend`) follow, each a line: on a terminal wrapped at words to its width."""
     width = console.width
     if not console.is_terminal:
         width = max(width, Measurement.get(console, console.options, table).maximum)
@@ -219,6 +253,8 @@ def print_sheet(console: Console, table: Table) -> None:
         segments.extend(_without_trailing_spaces(line))
         segments.append(Segment.line())
     console.print(Segments(segments), end="", crop=False)
+    for note in notes:
+        console.print(Text(note, style="dim"), soft_wrap=not console.is_terminal)
 
 
 def _without_trailing_spaces(line: list[Segment]) -> list[Segment]:
@@ -248,7 +284,8 @@ def score_sheet_text(
     console = Console(file=out, color_system=None, force_terminal=False, width=10_000, highlight=False)
     table = score_sheet(rules, names, hands, winners, symbols=False)
     console.print(table, width=Measurement.get(console, console.options, table).maximum)
-    return "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n"
+    lines = [line.rstrip() for line in out.getvalue().splitlines()] + legend(rules, hands, len(names))
+    return "\n".join(lines) + "\n"
 
 
 __all__ = [
@@ -256,6 +293,7 @@ __all__ = [
     "print_sheet",
     "abbreviated",
     "fitted_sheet",
+    "legend",
     "score_sheet",
     "score_sheet_text",
     "trump_label",
