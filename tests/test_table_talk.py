@@ -212,3 +212,30 @@ def test_a_seat_sitting_out_is_marked_and_the_mark_explained() -> None:
     rules = load_rules(ROOT / "rulesets" / "romanian.yaml")
     game = played(rules, 6)  # six players: the dealer sits out
     assert legend_lines(rules, game) == ["bid / running total; * = contract made", "- = sat out"]
+
+
+# ---------------------------------------------------------------- a seat excused from bidding
+
+
+def test_a_seat_excused_from_bidding_is_said_excused_in_the_bids_the_results_and_on_the_sheet() -> None:
+    rules = load_rules(EXCUSED)  # the dealer is excused from bidding in the one-card hand, the third
+    game = Game(rules, 4, seed=1, start_at=3)
+    dealer = game.dealer
+    while game.decision == "auction":
+        game.decide("pass")
+    while game.phase == "bidding":
+        game.bid(game.legal_actions()[0])
+    assert game.excused[dealer] and dict(game.bid_log)[dealer] == 0
+    talk, out = table(game, None)
+    talk.bidding_over()
+    bids = out.getvalue()
+    assert f"Player {dealer + 1} excused" in bids and f"Player {dealer + 1} 0" not in bids
+    play_out(game, [RandomPlayer() for _ in range(4)])
+    talk, out = table(game, None)
+    talk.hand_over(game.history[-1])
+    talk.sheet()
+    said = out.getvalue()
+    assert f"Player {dealer + 1} {game.history[-1].taken[dealer]}/excused " in said
+    row = next(line for line in said.splitlines() if line.startswith("3 "))
+    assert row.split("/")[dealer].split()[-1] == "x", row  # the dealer's cell: x, not a bid of 0
+    assert said.endswith("x = excused from bidding (its bid of 0 made for it)\n")

@@ -50,7 +50,7 @@ from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .prompt import Ask, asker
-from .sheet import RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import EXCUSED, RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -274,7 +274,10 @@ class TableTalk:
             self.say(f"{self.who(seat)} will bid blind, before looking at the cards.")
 
     def _bid_words(self, seat: int, bid: int) -> str:
+        """`Ana 2`, `Ana nil blind`; `Ana excused` for a seat excused from bidding (its 0 made for it)."""
         g = self.game
+        if g.excused[seat]:
+            return self.item(f"{self.who(seat)} {EXCUSED}")
         call = printable(g.calls[seat]) if g.calls[seat] else str(bid)
         return self.item(f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else ""))
 
@@ -307,9 +310,12 @@ class TableTalk:
         for seat in range(self.game.players):
             if seat in result.sitting_out:
                 continue
-            made = "made" if result.taken[seat] == bids[seat] else "missed"
             points = result.points[seat]
-            parts.append(self.item(f"{self.who(seat)} {result.taken[seat]}/{bids[seat]} {made} {'+' if points > 0 else ''}{points}"))
+            if result.excused and result.excused[seat]:
+                bid, made = EXCUSED, ""
+            else:
+                bid, made = bids[seat], " made" if result.taken[seat] == bids[seat] else " missed"
+            parts.append(self.item(f"{self.who(seat)} {result.taken[seat]}/{bid}{made} {'+' if points > 0 else ''}{points}"))
         self.say(f"Hand {result.number}, taken/bid: " if not self.compact else "Taken/bid: ", "; ".join(parts))
 
     # -- what the commands at a prompt show
@@ -448,7 +454,8 @@ class TableTalk:
         else:
             self.say(f"Trick {trick_number} of {view.hand_size}: you lead.")
         bids = dict(view.bids)
-        taken = ", ".join(self.item(f"{self.who(s)} {view.taken[s]}/{bids[s]}") for s in view.bidding_order)
+        excused = view.excused or (False,) * view.players
+        taken = ", ".join(self.item(f"{self.who(s)} {view.taken[s]}/{EXCUSED if excused[s] else bids[s]}") for s in view.bidding_order)
         self.say(f"Taken/bid: {taken}", style="dim")
         if view.hand is not None:
             self.say("Your hand: ", self.hand(view.hand, view.trump, view.legal))

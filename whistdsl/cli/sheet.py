@@ -43,6 +43,7 @@ class SheetHand(Protocol):
     bids: tuple[tuple[int, int], ...]
     taken: tuple[int, ...]
     totals: tuple[Number, ...]
+    excused: tuple[bool, ...]  # per seat, excused from bidding (`skip`); () without decisions
 
 
 def trump_label(trump: int, symbols: bool = True) -> Text:
@@ -67,6 +68,8 @@ VIEW_MARKS = {"forehead": "FH", "blind": "BL"}
 #: What a hand of each view other than the usual one is, for a kind that does not say.
 VIEW_WORDS = {"forehead": "everyone sees every card but their own", "blind": "everyone bids before seeing their cards"}
 SAT_OUT_MARK = "-"
+EXCUSED_MARK = "x"
+EXCUSED = "excused"  # said in place of the bid of a seat excused from bidding (`skip`)
 
 
 def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
@@ -93,11 +96,13 @@ def kind_words(rules: Ruleset, kind_name: str) -> str:
 
 def legend(rules: Ruleset, hands: Sequence[SheetHand], seats: int) -> list[str]:
     """What the marks on the sheet of `hands` mean, besides `*` (the caption's), each once and
-    only those on it: `- = sat out`, then the hands' marks in the order they first come (`NV =
-    nevăzut (unseen) - ...`, `FH = a forehead hand: ...`)."""
+    only those on it: `- = sat out`, `x = excused from bidding`, then the hands' marks in the
+    order they first come (`NV = nevăzut (unseen) - ...`, `FH = a forehead hand: ...`)."""
     said = []
     if any(seat in hand.sitting_out or seat not in dict(hand.bids) for hand in hands for seat in range(seats)):
         said.append(f"{SAT_OUT_MARK} = sat out")
+    if any(any(hand.excused) for hand in hands):
+        said.append(f"{EXCUSED_MARK} = {EXCUSED} from bidding (its bid of 0 made for it)")
     meant: dict[str, str] = {}
     for hand in hands:
         mark = hand_mark(rules, hand)
@@ -135,7 +140,7 @@ def score_sheet(
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
     or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then
     `bid / total` per player: `*` and green when the contract was made, red when missed, `-` for
-    a seat sitting the hand out. With `winners`, a caption names them. What the other marks
+    a seat sitting the hand out, `x` for one excused from bidding. With `winners`, a caption names them. What the other marks
     mean is said under the sheet (`legend`). `layout` is one of LAYOUTS;
     `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
     caption then gives the names in full; `padding` is the space each side of a cell (0 for the
@@ -169,6 +174,9 @@ def score_sheet(
             total = f"{hand.totals[seat]!s:>{total_width}}"
             if seat in hand.sitting_out or seat not in bid_of:
                 cells.append(Text(f"{SAT_OUT_MARK:>{bid_width}} {between}{total}" + " " * stacked, style="dim"))
+                continue
+            if hand.excused and hand.excused[seat]:
+                cells.append(Text(f"{EXCUSED_MARK:>{bid_width}} {between}{total}" + " " * stacked, style="dim"))
                 continue
             bid = bid_of[seat]
             made = hand.taken[seat] == bid
