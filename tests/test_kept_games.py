@@ -98,6 +98,26 @@ def test_ctrl_c_keeps_the_game_says_where_and_play_resume_without_a_file_plays_i
     assert "over, won by" in runner.invoke(app, ["games"]).stdout or "over, tied" in runner.invoke(app, ["games"]).stdout
 
 
+def test_a_hang_up_under_nohup_stops_without_a_traceback_and_keeps_every_answer_given(tiny: Path, tmp_path: Path) -> None:
+    seed = 5
+    answers = inputs_for_the_whole_game(tiny, seed)
+    nohup_out = tmp_path / "nohup.out"
+    t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", str(seed), cwd=tiny.parent, nohup=nohup_out)
+    try:
+        answer(t, answers[:2])  # your bid and your first card
+        t.prompt()
+        assert t.hang_up() == 1  # the terminal's window closed: its end of input
+    finally:
+        t.close()
+    said = nohup_out.read_text(encoding="utf-8")
+    assert "Traceback" not in said and "Error" not in said, said
+    (kept,) = kept_files()
+    assert f"whistdsl: game stopped: the terminal has gone, after 0 complete hands. The game is kept in {kept}" in said
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    jsonschema.validate(data, RECORD_SCHEMA)
+    assert data["unfinished"]["answers"] == [{"seat": YOU, "bid": int(answers[0])}, {"seat": YOU, "card": answers[1]}]
+
+
 def test_end_of_input_in_the_first_hand_keeps_the_game_and_resume_deals_the_same_first_hand(tiny: Path) -> None:
     t = start(tiny, "--seed", "3")
     try:

@@ -209,7 +209,8 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r")
 class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
-    def __init__(self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None):
+    def __init__(self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None, nohup: Path | None = None):
+        """`nohup`: as `nohup` starts a command, hang-ups ignored and standard error into this file."""
         # PAGER=cat: a text longer than the screen is printed, not paged (as git's tests set GIT_PAGER)
         # INPUTRC: line editing as it comes, whatever the person running the tests has set up
         env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", "INPUTRC": os.devnull, **(env or {})}
@@ -222,6 +223,9 @@ class Terminal:
             # a test run started in the background by a shell ignores Ctrl-C, and a child would
             # inherit that (Python then installs no KeyboardInterrupt): give the command the default
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            if nohup is not None:
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                os.dup2(os.open(nohup, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
             os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "play", *args], env)
         self.raw = b""
         self.output = ""
@@ -309,6 +313,19 @@ class Terminal:
                 return self.status
         raise AssertionError(f"the command did not end; the terminal shows:\n{self.output[-3000:]}")
 
+    def hang_up(self, timeout: float = 20) -> int:
+        """Close the terminal, as when its window is closed; the command's exit code."""
+        os.close(self.fd)
+        self.fd = -1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+            time.sleep(0.05)
+        raise AssertionError("the command did not end when its terminal hung up")
+
     def close(self) -> None:
         if self.status is None:
             try:
@@ -316,7 +333,8 @@ class Terminal:
                 os.waitpid(self.pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
 
 
 @pytest.fixture

@@ -77,6 +77,11 @@ class Stop(Exception):
         self.code = code
 
 
+#: Why the game stops when its terminal has gone (closed, or hung up under `nohup`): nothing more
+#: can be shown or read there. The game is kept, as at the end of input (the same exit code, 1).
+GONE = "the terminal has gone"
+
+
 #: joins the words of one item of a list (`Table.item`): textwrap, unlike rich, does not break there
 _KEEP_WHOLE = "\u00a0"
 
@@ -727,6 +732,10 @@ class HumanPlayer:
                 raise Stop("end of input", 1) from None
             except KeyboardInterrupt:
                 raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
+            except OSError as e:  # the terminal cannot be read (it has gone)
+                if isinstance(e, BrokenPipeError):
+                    raise
+                raise Stop(GONE, 1) from None
             word = answer.lower()
             if word in answers or (word not in COMMANDS and word != "?"):
                 return answer
@@ -989,30 +998,68 @@ def _play(
         talk.say(f"Hand {len(game.history) + 1} is played again up to where it stopped ({len(replaying)} of your answers).", style="dim")
     try:
         run_game(game, seats, talk, writer)
-    except (Stop, KeyboardInterrupt) as e:
-        stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED)
-        console.print()
-        _say_stopped(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
+        if kept:
+            assert writer is not None
+            talk.say(f"This game is kept in {writer.path} (`whistdsl games` lists the kept games).", style="dim")
+    except (Stop, KeyboardInterrupt, OSError) as e:
+        if isinstance(e, BrokenPipeError):
+            raise  # the reader of a pipe has gone: main() ends quietly
+        stop = e if isinstance(e, Stop) else Stop("interrupted (Ctrl-C)", INTERRUPTED) if isinstance(e, KeyboardInterrupt) else Stop(GONE, 1)
+        if not _blank_line(console):
+            stop = Stop(GONE, 1)
+        _say_last(_stopped(f"game stopped: {stop.message}, after {_hands(len(game.history))}", game, writer, record, resumable=True))
         raise typer.Exit(stop.code) from None
     except WriteError as e:
         assert writer is not None
-        console.print()
-        _say_stopped(f"game stopped: {e}. {_last_good_record(writer)}")
+        _blank_line(console)
+        _say_last(f"game stopped: {e}. {_last_good_record(writer)}")
         raise typer.Exit(WRITE_FAILED) from None
     except RuleError as e:
-        console.print()
-        _say_stopped(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
+        _blank_line(console)
+        _say_last(_stopped(f"{e.describe(seat_names)}; the game stopped after {_hands(len(game.history))}", game, writer, record))
         raise typer.Exit(RULE_ERROR) from None
     except ValueError as e:  # a tie-break hand's set-up deal that does not fit (an illegal action is an IllegalAction)
         if isinstance(e, IllegalAction) or not game.deals:
             raise
-        console.print()
+        _blank_line(console)
         _keep_complete_hands(writer)
-        _say_error(f"--deal: {e}; the game stopped after {_hands(len(game.history))}")
+        _say_last(f"--deal: {e}; the game stopped after {_hands(len(game.history))}", _say_error)
         raise typer.Exit(2) from None
-    if kept:
-        assert writer is not None
-        talk.say(f"This game is kept in {writer.path} (`whistdsl games` lists the kept games).", style="dim")
+
+
+def _blank_line(console: Console) -> bool:
+    """A blank line after the table's last, before the game's last words (on standard error);
+    False when the terminal has gone (writing fails: EIO). Standard output then writes to
+    /dev/null, so that nothing more fails there, Python's own last flush included."""
+    try:
+        console.print()
+        console.file.flush()
+        return True
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        _to_nowhere(sys.stdout)
+        return False
+
+
+def _say_last(message: str, say: Callable[[str], None] | None = None) -> None:
+    """The game's last words on standard error, said by `say` (by default `_say_stopped`);
+    nothing where standard error has gone too (it is the terminal that hung up)."""
+    try:
+        (say or _say_stopped)(message)
+        sys.stderr.flush()
+    except OSError:
+        _to_nowhere(sys.stderr)
+
+
+def _to_nowhere(stream) -> None:  # noqa: ANN001 (a text stream)
+    """Send what is still to be written to `stream`, and all after, to /dev/null."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _say_stopped(message: str) -> None:
