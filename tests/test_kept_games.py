@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import shutil
+import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
-from test_play_cli import RECORD_SCHEMA, TINY, YOU, Terminal, inputs_for_the_whole_game, play
+from test_play_cli import RECORD_SCHEMA, STARTED, TINY, YOU, Terminal, inputs_for_the_whole_game, play
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
@@ -72,7 +75,7 @@ def test_ctrl_c_keeps_the_game_says_where_and_play_resume_without_a_file_plays_i
         t.close()
     (kept,) = kept_files()
     assert "game stopped: interrupted (Ctrl-C), after 1 complete hand." in t.output
-    assert f"The game is kept in {kept}; continue with: whistdsl play --resume" in t.said
+    assert f"The game is kept in {kept}; continue with: {STARTED} play --resume" in t.said
     data = json.loads(kept.read_text(encoding="utf-8"))
     jsonschema.validate(data, RECORD_SCHEMA)
     assert len(data["hands"]) == 1 and "final" not in data
@@ -116,6 +119,35 @@ def test_a_hang_up_under_nohup_stops_without_a_traceback_and_keeps_every_answer_
     data = json.loads(kept.read_text(encoding="utf-8"))
     jsonschema.validate(data, RECORD_SCHEMA)
     assert data["unfinished"]["answers"] == [{"seat": YOU, "bid": int(answers[0])}, {"seat": YOU, "card": answers[1]}]
+
+
+def test_after_the_quick_start_the_command_it_says_to_continue_with_runs_as_printed(tiny: Path, tmp_path: Path) -> None:
+    """The Quick start runs `.venv/bin/whistdsl` with nothing activated: `whistdsl` is not on PATH."""
+    venv = Path(sys.executable).parent.parent
+    if not (venv / "bin" / "whistdsl").is_file():
+        pytest.skip("whistdsl is not installed as a script beside this Python")
+    path = os.pathsep.join(["/usr/bin", "/bin"])
+    if shutil.which("whistdsl", path=path) is not None:
+        pytest.skip("a whistdsl is installed system-wide")
+    (tmp_path / ".venv").symlink_to(venv, target_is_directory=True)
+    quick_start = [os.path.join(".venv", "bin", "whistdsl"), "play"]
+    t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", "5", cwd=tmp_path, env={"PATH": path}, program=quick_start)
+    try:
+        t.expect("Your bid: ")
+        t.send(b"\x04")  # Ctrl-D: end of input
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
+    printed = re.search(r"; continue with: (.+)$", t.said)
+    assert printed is not None, t.output[-3000:]
+    assert printed.group(1) == ".venv/bin/whistdsl play --resume"
+    t = Terminal(cwd=tmp_path, env={"PATH": path}, program=shlex.split(printed.group(1)))
+    try:
+        assert "Tiny whist: 4 players, seed 5" in t.prompt()
+        t.send(b"\x04")
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
 
 
 def test_end_of_input_in_the_first_hand_keeps_the_game_and_resume_deals_the_same_first_hand(tiny: Path) -> None:

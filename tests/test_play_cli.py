@@ -15,6 +15,7 @@ import os
 import pty
 import re
 import select
+import shlex
 import signal
 import struct
 import subprocess
@@ -36,6 +37,9 @@ from whistdsl.players import RandomPlayer, decide
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
+#: How the tests start whistdsl as a process (here and in tests/cli_runner.py), as the commands
+#: it suggests then begin (`continue with: ... play --resume`): whistdsl/suggest.py
+STARTED = shlex.join([sys.executable, "-m", "whistdsl"])
 runner = CliRunner()
 
 TINY = """\
@@ -209,8 +213,13 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r")
 class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
-    def __init__(self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None, nohup: Path | None = None):
-        """`nohup`: as `nohup` starts a command, hang-ups ignored and standard error into this file."""
+    def __init__(
+        self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None, nohup: Path | None = None,
+        program: list[str] | None = None,
+    ):
+        """`nohup`: as `nohup` starts a command, hang-ups ignored and standard error into this file.
+        `program`: the command line before `args`, as a shell runs it (found on `env`'s PATH);
+        by default `python -m whistdsl play`."""
         # PAGER=cat: a text longer than the screen is printed, not paged (as git's tests set GIT_PAGER)
         # INPUTRC: line editing as it comes, whatever the person running the tests has set up
         env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", "INPUTRC": os.devnull, **(env or {})}
@@ -226,7 +235,8 @@ class Terminal:
             if nohup is not None:
                 signal.signal(signal.SIGHUP, signal.SIG_IGN)
                 os.dup2(os.open(nohup, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
-            os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "play", *args], env)
+            command = program or [sys.executable, "-m", "whistdsl", "play"]
+            os.execvpe(command[0], [*command, *args], env)
         self.raw = b""
         self.output = ""
         self.seen = 0

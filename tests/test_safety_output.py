@@ -21,6 +21,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from cli_runner import whistdsl
+from test_play_cli import STARTED
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
@@ -348,7 +349,7 @@ def test_a_full_disk_mid_game_stops_it_with_exit_1_and_keeps_the_last_good_recor
     assert done.returncode == 1, done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("whistdsl: game stopped: cannot write r.json: File too large."), last
-    assert "The record r.json holds 3 complete hands; continue with: whistdsl play --resume r.json" in last
+    assert f"The record r.json holds 3 complete hands; continue with: {STARTED} play --resume r.json" in last
     assert (tmp_path / "r.json").read_bytes() == files[3], "the last good record, whole"
     assert leftovers(tmp_path) == []
     assert run("replay", "r.json", cwd=tmp_path).returncode == 0

@@ -15,6 +15,7 @@ import typer
 
 from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
+from ..suggest import command
 from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
 from .options import ROOT_OPTION, SET_OPTION, open_rules, output_console, show
 from .options import err as _err
@@ -259,7 +260,7 @@ def list_rulesets() -> None:
             rules = load_rules(path)
             line = printable(rules.description or rules.name)
         except (RulesetError, FileNotFoundError):
-            line = "(does not lint clean: run whistdsl lint)"
+            line = f"(does not lint clean: run {command('lint')})"
         typer.echo(f"{printable(name):32} {line}")
 
 
@@ -345,7 +346,7 @@ def _base_of(argument: str, root: Path | None) -> Ruleset:
 
     found = extended_base(argument, root)
     if found is None:
-        raise _usage(f"explain --diff {argument}: it extends no ruleset, so there is no base to compare it with; name one: whistdsl explain --diff BASE {argument}")
+        raise _usage(f"explain --diff {argument}: it extends no ruleset, so there is no base to compare it with; name one: {command('explain', '--diff', 'BASE', argument)}")
     base, folder = found
     return open_rules(str(base), folder)
 

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ..printable import printable
+from ..suggest import command
 
 
 def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
@@ -55,7 +56,8 @@ def games_command(
         for line in _lines(facts, width) + _lines(", ".join(printable(p) for p in g.players), width):
             typer.echo(line)
     if any(g.resumable for g in games):
-        for line in _lines("Continue the latest unfinished game: whistdsl play --resume; another: whistdsl play --resume NAME", width, ""):
+        said = f"Continue the latest unfinished game: {command('play', '--resume')}; another: {command('play', '--resume')} NAME"
+        for line in _lines(said, width, ""):
             typer.echo(line)
 
 

@@ -117,11 +117,13 @@ def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
             if not any(c.startswith(code) for c in CODES):
                 import difflib
 
+                from ..suggest import command
+
                 close = difflib.get_close_matches(code, list(CODES), n=1, cutoff=0.6)
                 raise PathProblem(
                     f"{option} {part.strip()}: no finding code is or begins with that"
                     + (f"; did you mean {close[0]}?" if close else "")
-                    + " (the codes: whistdsl lint --explain all)"
+                    + f" (the codes: {command('lint', '--explain', 'all')})"
                 )
             found.append(code)
     return tuple(found)
@@ -145,7 +147,9 @@ def _did_you_mean(missing: Path) -> str:
 
         named = difflib.get_close_matches(missing.name, list(bundled_rulesets()), n=1, cutoff=0.75)
         if named:
-            return f" (lint checks files; `{named[0]}` is a bundled ruleset: whistdsl explain {named[0]}, whistdsl play {named[0]})"
+            from ..suggest import command
+
+            return f" (lint checks files; `{named[0]}` is a bundled ruleset: {command('explain', named[0])}, {command('play', named[0])})"
     return ""
 
 
@@ -225,9 +229,11 @@ def explain_code(code: str) -> str:
     if doc is None:
         import difflib
 
+        from ..suggest import command
+
         close = difflib.get_close_matches(wanted, list(DOCS), n=1, cutoff=0.6)
         raise PathProblem(
-            f"--explain {code}: no such finding code" + (f"; did you mean {close[0]}?" if close else "") + " (every code: whistdsl lint --explain all)"
+            f"--explain {code}: no such finding code" + (f"; did you mean {close[0]}?" if close else "") + f" (every code: {command('lint', '--explain', 'all')})"
         )
     warning = wanted in WARNINGS
     kind = "a warning: it does not fail lint, and the ruleset still plays" if warning else "an error: the ruleset cannot be played until it is fixed"

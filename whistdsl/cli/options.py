@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import typer
 
+from ..suggest import command
 from . import error_line
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
     except SettingError as e:
         raise usage(str(e)) from None
     except FileNotFoundError:
-        raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `whistdsl list`){_did_you_mean(argument)}") from None
+        raise usage(f"{argument}: no such ruleset file or bundled ruleset (see `{command('list')}`){_did_you_mean(argument)}") from None
     except NotReadable as e:
         raise usage(f"{argument}: {e}") from None
     except RulesetError as e:

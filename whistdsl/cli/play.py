@@ -46,6 +46,7 @@ from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset, Special
+from ..suggest import command
 from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
@@ -872,7 +873,7 @@ def play_command(
         _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [], think)
         return
     if ruleset is None:
-        raise _usage("name a ruleset (a file or a bundled name, see `whistdsl list`), or --resume a record")
+        raise _usage(f"name a ruleset (a file or a bundled name, see `{command('list')}`), or --resume a record")
     rules = open_rules(ruleset, root, settings)
     if record is not None:
         _refuse_record_target(record)
@@ -1000,7 +1001,7 @@ def _play(
         run_game(game, seats, talk, writer)
         if kept:
             assert writer is not None
-            talk.say(f"This game is kept in {writer.path} (`whistdsl games` lists the kept games).", style="dim")
+            talk.say(f"This game is kept in {writer.path} (`{command('games')}` lists the kept games).", style="dim")
     except (Stop, KeyboardInterrupt, OSError) as e:
         if isinstance(e, BrokenPipeError):
             raise  # the reader of a pipe has gone: main() ends quietly
@@ -1144,10 +1145,10 @@ def _stopped(message: str, game: Game, writer: RecordWriter | None, record: Path
     if writer is None:
         return message + ("." if resumable else "")
     if _is_kept(writer.path):
-        how = "; continue with: whistdsl play --resume" if resumable else ""
+        how = f"; continue with: {command('play', '--resume')}" if resumable else ""
         return f"{message}. The game is kept in {writer.path}{how}"
     if resumable:
-        return f"{message}. The record {record} holds every complete hand; continue with: whistdsl play --resume {record}"
+        return f"{message}. The record {record} holds every complete hand; continue with: {command('play', '--resume', str(record))}"
     return f"{message} (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
 
 
@@ -1168,7 +1169,7 @@ def _last_good_record(writer: RecordWriter) -> str:
     path = writer.path
     if writer.written_hands < 0 or not path.is_file():
         return f"There is no record at {path} (its folder was removed?)."
-    return f"The record {path} holds {_hands(writer.written_hands)}; continue with: whistdsl play --resume {path}"
+    return f"The record {path} holds {_hands(writer.written_hands)}; continue with: {command('play', '--resume', str(path))}"
 
 
 def _read_deals(path: Path, specials: tuple = ()) -> dict[int, PresetDeal]:
@@ -1215,7 +1216,7 @@ def _record_to_resume(value: str) -> Path:
     if value == LATEST:
         latest = latest_unfinished()
         if latest is None:
-            raise _usage(f"--resume: no unfinished game is kept in {games_dir()}; name a record (see `whistdsl games`)")
+            raise _usage(f"--resume: no unfinished game is kept in {games_dir()}; name a record (see `{command('games')}`)")
         return latest.path
     path = Path(value)
     if not path.exists() and path.name == value and (games_dir() / value).is_file():
