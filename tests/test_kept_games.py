@@ -131,7 +131,9 @@ def test_after_the_quick_start_the_command_it_says_to_continue_with_runs_as_prin
         pytest.skip("a whistdsl is installed system-wide")
     (tmp_path / ".venv").symlink_to(venv, target_is_directory=True)
     quick_start = [os.path.join(".venv", "bin", "whistdsl"), "play"]
-    t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", "5", cwd=tmp_path, env={"PATH": path}, program=quick_start)
+    # 40 columns: the kept game's path takes a line of its own, and the next would have room for
+    # `continue with: .venv/bin/whistdsl play` but not for `--resume`
+    t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", "5", cwd=tmp_path, env={"PATH": path}, program=quick_start, columns=40)
     try:
         t.expect("Your bid: ")
         t.send(b"\x04")  # Ctrl-D: end of input
@@ -141,6 +143,7 @@ def test_after_the_quick_start_the_command_it_says_to_continue_with_runs_as_prin
     printed = re.search(r"; continue with: (.+)$", t.said)
     assert printed is not None, t.output[-3000:]
     assert printed.group(1) == ".venv/bin/whistdsl play --resume"
+    assert any(printed.group(1) in line for line in t.output.splitlines()), "wrapped to the terminal, the command stays on one line"
     t = Terminal(cwd=tmp_path, env={"PATH": path}, program=shlex.split(printed.group(1)))
     try:
         assert "Tiny whist: 4 players, seed 5" in t.prompt()

@@ -17,11 +17,19 @@ import sys
 from pathlib import Path
 
 NAME = "whistdsl"
+#: Between the words of a command said in text that is wrapped at words (`unbroken`): a command
+#: cut across two lines does not run as pasted. Once wrapped, it is a space again.
+NO_BREAK = "\u00a0"
 
 
 def command(*words: str) -> str:
     """`whistdsl play --resume`, or `.venv/bin/whistdsl play --resume` ...: see the module."""
     return shlex.join([*program(), *words])
+
+
+def unbroken(text: str) -> str:
+    """`text` (a command) as one word for `textwrap`: its spaces are NO_BREAK."""
+    return text.replace(" ", NO_BREAK)
 
 
 def program() -> list[str]:

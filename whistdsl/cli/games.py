@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..printable import printable
-from ..suggest import command
+from ..suggest import NO_BREAK, command, unbroken
 
 
 def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
@@ -56,7 +56,7 @@ def games_command(
         for line in _lines(facts, width) + _lines(", ".join(printable(p) for p in g.players), width):
             typer.echo(line)
     if any(g.resumable for g in games):
-        said = f"Continue the latest unfinished game: {command('play', '--resume')}; another: {command('play', '--resume')} NAME"
+        said = f"Continue the latest unfinished game: {unbroken(command('play', '--resume'))}; another: {unbroken(command('play', '--resume', 'NAME'))}"
         for line in _lines(said, width, ""):
             typer.echo(line)
 
@@ -66,5 +66,6 @@ def _lines(text: str, width: int | None, indent: str = "      ") -> list[str]:
     if not text:
         return []
     if width is None:
-        return [indent + text]
-    return textwrap.wrap(text, max(width, 40), initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        return [indent + text.replace(NO_BREAK, " ")]
+    lines = textwrap.wrap(text, max(width, 40), initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    return [line.replace(NO_BREAK, " ") for line in lines]

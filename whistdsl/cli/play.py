@@ -46,7 +46,7 @@ from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset, Special
-from ..suggest import command
+from ..suggest import NO_BREAK, command, unbroken
 from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
@@ -1001,7 +1001,7 @@ def _play(
         run_game(game, seats, talk, writer)
         if kept:
             assert writer is not None
-            talk.say(f"This game is kept in {writer.path} (`{command('games')}` lists the kept games).", style="dim")
+            talk.say(f"This game is kept in {writer.path} (`{talk.item(command('games'))}` lists the kept games).", style="dim")
     except (Stop, KeyboardInterrupt, OSError) as e:
         if isinstance(e, BrokenPipeError):
             raise  # the reader of a pipe has gone: main() ends quietly
@@ -1067,7 +1067,7 @@ def _say_stopped(message: str) -> None:
     """Why the game stopped and where it is kept, on standard error: on a terminal wrapped at
     words to its width (a path is never cut), elsewhere one line."""
     if not sys.stderr.isatty():
-        _say_error(message)
+        _say_error(message.replace(NO_BREAK, " "))
         return
     import shutil
     import textwrap
@@ -1075,7 +1075,7 @@ def _say_stopped(message: str) -> None:
     from . import error_line
 
     width = max(40, shutil.get_terminal_size().columns - 1)
-    typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False), err=True)
+    typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "), err=True)
 
 
 def page(text: str) -> bool:
@@ -1145,10 +1145,10 @@ def _stopped(message: str, game: Game, writer: RecordWriter | None, record: Path
     if writer is None:
         return message + ("." if resumable else "")
     if _is_kept(writer.path):
-        how = f"; continue with: {command('play', '--resume')}" if resumable else ""
+        how = f"; continue with: {unbroken(command('play', '--resume'))}" if resumable else ""
         return f"{message}. The game is kept in {writer.path}{how}"
     if resumable:
-        return f"{message}. The record {record} holds every complete hand; continue with: {command('play', '--resume', str(record))}"
+        return f"{message}. The record {record} holds every complete hand; continue with: {unbroken(command('play', '--resume', str(record)))}"
     return f"{message} (the record {record} holds {'it' if len(game.history) == 1 else 'them'})"
 
 
@@ -1169,7 +1169,7 @@ def _last_good_record(writer: RecordWriter) -> str:
     path = writer.path
     if writer.written_hands < 0 or not path.is_file():
         return f"There is no record at {path} (its folder was removed?)."
-    return f"The record {path} holds {_hands(writer.written_hands)}; continue with: {command('play', '--resume', str(path))}"
+    return f"The record {path} holds {_hands(writer.written_hands)}; continue with: {unbroken(command('play', '--resume', str(path)))}"
 
 
 def _read_deals(path: Path, specials: tuple = ()) -> dict[int, PresetDeal]:
