@@ -147,9 +147,7 @@ def _did_you_mean(missing: Path) -> str:
 
         named = difflib.get_close_matches(missing.name, list(bundled_rulesets()), n=1, cutoff=0.75)
         if named:
-            from ..suggest import command
-
-            return f" (lint checks files; `{named[0]}` is a bundled ruleset: {command('explain', named[0])}, {command('play', named[0])})"
+            return f" (lint checks files; `{named[0]}` is a bundled ruleset: whistdsl explain {named[0]}, whistdsl play {named[0]})"
     return ""
 
 
