@@ -19,7 +19,7 @@ from rich.text import Text
 from test_play_cli import TINY
 
 from whistdsl import load_rules
-from whistdsl.cli.play import HumanPlayer, TableTalk
+from whistdsl.cli.play import HumanPlayer, TableTalk, specials_typed
 from whistdsl.cli.sheet import score_sheet_text
 from whistdsl.engine import Game, PresetDeal
 from whistdsl.engine.cards import NO_TRUMP, card, parse_card, special_card
@@ -27,6 +27,23 @@ from whistdsl.players import RandomPlayer, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 WIZARD = load_rules(ROOT / "rulesets" / "wizard.yaml")
+#: Wizard with its Jester marked J, the letter of the jacks (as the bundled Wizard once had it)
+JESTER_J = """\
+whistdsl: 2
+extends: wizard
+name: Wizard, the Jester marked J
+deck:
+  specials:
+    wizard: {count: 4, mark: W}
+    jester: {count: 4, mark: J}
+"""
+
+
+@pytest.fixture
+def jester_j(tmp_path: Path):
+    path = tmp_path / "jester-j.yaml"
+    path.write_text(JESTER_J, encoding="utf-8")
+    return load_rules(path)
 
 
 def table(game: Game, you: int | None = 0) -> tuple[TableTalk, io.StringIO]:
@@ -53,8 +70,8 @@ class Typist:
 # ---------------------------------------------------------------- special cards
 
 
-def test_a_jester_marked_like_the_jack_is_shown_by_its_name_beside_the_jack() -> None:
-    game = Game(WIZARD, 4, seed=1)
+def test_a_jester_marked_like_the_jack_is_shown_by_its_name_beside_the_jack(jester_j) -> None:
+    game = Game(jester_j, 4, seed=1)
     talk, _ = table(game)
     wizard, jester = special_card(0), special_card(1)
     shown = talk.hand([card("J", "S"), jester, wizard, card("Q", "H")], NO_TRUMP).plain.split()
@@ -70,8 +87,8 @@ def dealt(rules, hands: list[str], turn_up: str, dealer: int = 3) -> Game:
     return Game(rules, len(hands), seed=1, deals={size: preset}, start_at=size)
 
 
-def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant() -> None:
-    game = dealt(WIZARD, ["J JS", "2H 3H", "4H 5H", "6H 7H"], turn_up="2C")
+def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant(jester_j) -> None:
+    game = dealt(jester_j, ["J JS", "2H 3H", "4H 5H", "6H 7H"], turn_up="2C")
     for _ in range(4):
         game.bid(0)
     talk, out = table(game)
@@ -82,10 +99,8 @@ def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant() -> None
     assert game.trick == [(0, special_card(1))]
 
 
-def test_the_help_at_the_start_says_how_a_special_whose_mark_is_a_rank_is_typed() -> None:
-    from whistdsl.cli.play import specials_typed
-
-    assert specials_typed(WIZARD.specials) == ", or W for a wizard, or jester for a jester"
+def test_the_help_at_the_start_says_how_a_special_whose_mark_is_a_rank_is_typed(jester_j) -> None:
+    assert specials_typed(jester_j.specials) == ", or W for a wizard, or jester for a jester"
 
 
 # ---------------------------------------------------------------- the turned card and the trump named
