@@ -55,8 +55,8 @@ os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 #: The tests that take seconds each (the longest of a loaded run's `--durations`), and the other
 #: cases of tests a plain run samples: marked slow here, in one list, and run only with `--slow`
-#: (the README's test command and CI pass it). Measured on a fresh clone of a quiet machine (the
-#: README's Performance section): a plain `pytest` (2,111 tests) 1 min 51 s on 2 cores, 207 s of
+#: (the README's test command and CI pass it). Measured on a fresh clone of a quiet machine (docs/
+#: performance.md): a plain `pytest` (2,111 tests) 1 min 51 s on 2 cores, 207 s of
 #: CPU; `pytest --slow` (2,253) 3 min 33 s. Each is named without its parameters: every case of
 #: it is slow.
 SLOW = frozenset(

@@ -676,24 +676,6 @@ def test_explain_players_gives_the_rules_at_that_table() -> None:
     assert "With 6 players the dealer sits out every hand" in result.stdout
 
 
-# ---------------------------------------------------------------- the README
-
-
-def test_readme_explain_excerpts_are_what_whistdsl_explain_prints() -> None:
-    """Each block after `<!-- explain-excerpt: COMMAND -->` is a run of whole lines of its output."""
-    import shlex
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^<!-- explain-excerpt: (.+?) -->\n```text\n(.*?)\n```$", readme, re.M | re.S)
-    assert len(blocks) >= 2
-    for command, excerpt in blocks:
-        args = shlex.split(command)
-        assert args[:2] == ["whistdsl", "explain"]
-        result = runner.invoke(app, args[1:])
-        assert result.exit_code == 0, result.output
-        assert "\n" + excerpt + "\n" in "\n" + result.stdout, command
-
-
 def _score_table(name: str, cards: int, players: int) -> dict[tuple[str, int], str]:
     """{(bid, tricks): points} as `whistdsl score NAME --cards C --players P` prints them."""
     result = runner.invoke(app, ["score", name, "--cards", str(cards), "--players", str(players)])

@@ -23,7 +23,8 @@ from whistdsl.diagnostics.findings import CODES, Finding, render_text
 from whistdsl.resources import schema_path
 
 runner = CliRunner()
-# The README's own example: a typo (W301) and a formula whose two branches disagree (W302).
+# The docs' own example (docs/examples/no-premium-typo.yaml): a typo (W301) and a formula whose two
+# branches disagree (W302).
 TYPO = """whistdsl: 1
 extends: romanian
 name: Romanian whist, no premium

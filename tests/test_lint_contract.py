@@ -265,14 +265,14 @@ def test_a_formula_building_too_many_lists_is_w304(tmp_path: Path) -> None:
     assert findings_of(tmp_path, PLAIN.replace("10 + tricks", within)) == []
 
 
-def test_the_readme_states_the_formula_and_game_bounds() -> None:
-    from test_readme import table_after
+def test_the_docs_state_the_formula_and_game_bounds() -> None:
+    from docs_pages import DOCS, table_after
 
-    limits = {row[0]: row[1] for row in table_after("<!-- limits -->")}
+    limits = {row[0]: row[1] for row in table_after(DOCS / "expressions.md", "<!-- limits -->")}
     assert f"at most {expression.MAX_DIGITS} digits" in limits["size of numbers"]
     assert f"at most {expression.MAX_LIST_OPS} lists" in limits["lists"]
     assert f"at most {MAX_GAME_HANDS} hands in a game" in limits["schedule"]
-    safety = {row[0]: row[1] for row in table_after("<!-- safety-limits -->")}
+    safety = {row[0]: row[1] for row in table_after(DOCS / "safety.md", "<!-- safety-limits -->")}
     assert any(f"{domain.MAX_CASES:,}".replace(",", " ") in v or str(domain.MAX_CASES) in v for v in safety.values())
 
 

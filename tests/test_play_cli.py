@@ -488,43 +488,6 @@ def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_wi
     assert "Traceback" not in t.output
 
 
-# ---------------------------------------------------------------- the README's section
-
-
-def readme_block_after(marker: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    at = text.index(marker)
-    opening = text.index("```text\n", at) + len("```text\n")
-    return text[opening : text.index("\n```", opening)]
-
-
-def test_readme_lists_exactly_the_options_of_whistdsl_play() -> None:
-    import typer.main
-
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = text[text.index("<!-- play-options -->") :].split("\n\n", 1)[0].splitlines()[3:]
-    documented = {row.split("`")[1].split()[0] for row in rows}
-    command = typer.main.get_command(app).commands["play"]  # type: ignore[attr-defined]
-    options = {opt for p in command.params for opt in p.opts if opt.startswith("--")}
-    assert documented == options
-
-
-def test_readme_score_sheet_excerpt_is_what_whistdsl_play_prints() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    (command,) = re.findall(r"^<!-- play-excerpt: (.+?) -->$", text, re.M)
-    args = command.split()
-    assert args[:2] == ["whistdsl", "play"]
-    result = play(*args[2:])
-    assert result.exit_code == 0, result.output
-    printed = [line.rstrip() for line in result.stdout.splitlines()]
-    at = 0
-    for line in readme_block_after(f"<!-- play-excerpt: {command} -->").splitlines():
-        if line == "...":
-            continue
-        assert line in printed[at:], f"README line not printed (in this order): {line!r}"
-        at = printed.index(line, at) + 1
-
-
 # ---------------------------------------------------------------- the pause and the commands
 
 

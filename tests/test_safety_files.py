@@ -1,4 +1,5 @@
-"""What whistdsl reads, and the bounds of files: the promises of README "What a ruleset can reach".
+"""What whistdsl reads, and the bounds of files: the promises of docs/safety.md,
+"What a ruleset can reach".
 
 - Only regular files are read (rulesets, `extends` targets, records, deal files): a named pipe,
   a device or a directory is refused at once, without waiting and without reading it.

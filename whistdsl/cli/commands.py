@@ -270,7 +270,7 @@ def reference(
     """Print the expression language's reference tables (names per context, functions).
 
     At a terminal the tables are drawn to fit its width; --markdown prints their Markdown source
-    (what the README holds).
+    (what the documentation holds).
 
     \b
     Examples:

@@ -1,9 +1,9 @@
 """Every finding code of `whistdsl lint`, documented in one place: the one-line meaning each
 finding is reported under, what it finds, an example and what to write instead.
 
-`whistdsl lint --explain CODE` prints a code's entry, and the README's "Finding codes" table is
-generated from this table (tests/test_readme.py checks it; `python tests/test_readme.py` writes
-it). Codes are stable: tools may filter on them.
+`whistdsl lint --explain CODE` prints a code's entry, and the documentation's finding-code pages
+and their index (docs/findings/) are generated from this table (tests/test_docs.py checks them;
+`python tests/test_docs.py` writes them). Codes are stable: tools may filter on them.
 """
 
 from __future__ import annotations

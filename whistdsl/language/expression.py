@@ -5,7 +5,7 @@ Three stages, as in cel-python: `parse` turns text into a small AST (dataclasses
 turns the checked tree into nested closures that are fast to call thousands of times a game.
 Nothing here calls Python's `eval`; a formula sees only the variables it is given.
 
-Limits (all stated in the README), each a clean finding or EvalError, never a crash:
+Limits (all stated in docs/expressions.md), each a clean finding or EvalError, never a crash:
 - an expression is at most MAX_LENGTH (2000) characters long;
 - brackets nest at most MAX_DEPTH (60) levels deep (`((1))` is 2 levels), and so do
   operations (`1 + 2 + 3` is 2 levels of `+`; `if`, `not`, `-` and calls count too);

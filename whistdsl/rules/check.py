@@ -70,7 +70,7 @@ from .validate import formula_lists
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
 _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
-#: The ranking when a ruleset leaves out `winner.rank` (as the README and the schema say).
+#: The ranking when a ruleset leaves out `winner.rank` (as docs/format.md and the schema say).
 DEFAULT_RANK = "highest total"
 
 

@@ -532,7 +532,7 @@ def _shape(value: Any) -> str:
 
 
 def merge(base: Loaded, child: Loaded) -> Loaded:
-    """Merge `child` over `base`. The rule, also stated in the README and the schema:
+    """Merge `child` over `base`. The rule, also stated in docs/format.md and the schema:
 
     mappings merge key by key, recursively; any other value in the child (a number, a text, a
     list) replaces the base's value whole; a key set to null in the child removes it.
