@@ -126,7 +126,7 @@ def run(command: str, folder: Path) -> Ran:
     args = shlex.split(command)
     assert args[0] == PROGRAM, f"only {PROGRAM} commands run in pages: {command}"
     with inside(folder):
-        result = runner.invoke(app, args[1:], prog_name=PROGRAM, terminal_width=COLUMNS, env={"COLUMNS": str(COLUMNS), "NO_COLOR": "1"})
+        result = runner.invoke(app, args[1:], prog_name=PROGRAM, terminal_width=COLUMNS, env={"COLUMNS": str(COLUMNS), "NO_COLOR": "1", "FORCE_COLOR": None})
     assert result.exception is None or isinstance(result.exception, SystemExit), f"{command}: {result.exception!r}\n{result.output}"
     return Ran(command, result.exit_code, result.output)
 
@@ -228,7 +228,7 @@ def reference_tables() -> str:
 
 def command_help(*args: str) -> str:
     """`whistdsl ARGS --help` as a terminal HELP_WIDTH columns wide shows it."""
-    result = runner.invoke(app, [*args, "--help"], prog_name=PROGRAM, terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH)})
+    result = runner.invoke(app, [*args, "--help"], prog_name=PROGRAM, terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH), "FORCE_COLOR": None})
     assert result.exit_code == 0, result.output
     return result.output.rstrip() + "\n"
 
