@@ -719,7 +719,7 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
         for key in spec:
             if key != "name" and key not in _DECISION_KEYS[name]:
                 other = next(k for k, keys in _DECISION_KEYS.items() if key in keys)
-                c.report(("decisions", i, key), "W207", f"`{key}` belongs to a `{other}` decision, not to a `{name}` decision", key=True)
+                c.report(("decisions", i, key), "W207", f"`{key}` belongs to {_a(other)} `{other}` decision, not to {_a(name)} `{name}` decision", key=True)
         if name == "trump":
             options = tuple(spec.get("options", (*d.get("deck", {}).get("suits", SUITS), "none")))
             if not options:
@@ -757,6 +757,11 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
     return out
+
+
+def _a(word: str) -> str:
+    """The article before a word: `an auction`, `a bid`."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _check_roles(c: _Compiler, rules: Ruleset) -> None:
