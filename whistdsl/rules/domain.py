@@ -127,6 +127,16 @@ def when(values: dict[str, Value], names: Iterable[str]) -> str:
     return "when " + " and ".join(parts) if parts else ""
 
 
+def game_state_words(env: dict[str, Value], f: Formula, unknown: frozenset[str]) -> str:
+    """The values a formula read of a whole game that lint cannot know, with the comma before
+    them: `, when total is 7`, `, when every seat's total is 0` (in lint's whole games every
+    seat plays as this one), or "" when it read none of them."""
+    own = sorted(f.names & unknown)
+    seats = sorted({n for _, facts in f.seat_reads for n in facts} & unknown)
+    parts = [f"{n} is {value_text(env[n])}" for n in own] + [f"every seat's {n} is {value_text(env[n])}" for n in seats]
+    return ", when " + " and ".join(parts) if parts else ""
+
+
 def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
@@ -585,8 +595,8 @@ class FormulaCases:
                     self.report(
                         [t.path],
                         "W407",
-                        f"with {players} players, if a player {label} in every hand, at the end of the game "
-                        f"{when(env, t.reads & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                        f"with {players} players, if a player {label} in every hand, at the end of the game"
+                        f"{game_state_words(env, t.formula, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
                         "warning",
                     )
                     self.warned.add(id(t))
@@ -679,8 +689,8 @@ class FormulaCases:
                         self.report(
                             [("end", "when")],
                             "W407",
-                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}, "
-                            f"{when(env, end.when.names & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}"
+                            f"{game_state_words(env, end.when, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
                             "warning",
                         )
                     return
