@@ -13,6 +13,7 @@ Files in lint_cases/bases/ are not cases; cases extend them. The file-level W100
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,3 +192,61 @@ def test_a_yaml_alias_is_w103_before_it_is_followed(tmp_path: Path) -> None:
     f = only_finding(path)
     assert (f.line, f.column, f.code) == (2, 7, "W103")
     assert "alias *x" in f.message
+
+
+# ---------------------------------------------------------------- help: what to write
+
+
+HELPED = """\
+whistdsl: 1
+name: Helped
+players: {min: 4, max: 4}
+"""
+
+
+def helped_findings(tmp_path: Path, text: str) -> dict[str, Finding]:
+    path = tmp_path / "helped.yaml"
+    path.write_text(text, encoding="utf-8")
+    return {f.message: f for f in lint_path(path).findings}
+
+
+def lints_clean(tmp_path: Path, text: str) -> bool:
+    path = tmp_path / "fixed.yaml"
+    path.write_text(text, encoding="utf-8")
+    return lint_path(path).findings == []
+
+
+def test_a_missing_trump_schedule_and_points_each_say_what_to_write_and_it_works(tmp_path: Path) -> None:
+    found = helped_findings(tmp_path, HELPED)
+    (trump,) = [f for m, f in found.items() if m.startswith("a ruleset needs `trump`")]
+    (schedule,) = [f for m, f in found.items() if "`schedule`" in m]
+    (points,) = [f for m, f in found.items() if "`scoring.points`" in m]
+    assert {trump.code, schedule.code, points.code} == {"W201"}
+    # every trump rule the help offers (`cycle: [none]`, ...) is a trump rule that lints clean
+    offered = re.findall(r"`([a-z_]+: [^`]+)`", trump.help)
+    assert "cycle: [none]" in offered and "turn_up: true" in offered and len(offered) == 3
+    (to_schedule,) = re.findall(r"`(schedule: [^`]+)`", schedule.help)
+    (formula,) = re.findall(r"e\.g\. `([^`]+)`", points.help)
+    assert "under `scoring:`" in points.help
+    for rule in offered:
+        assert lints_clean(tmp_path, HELPED + f"{to_schedule}\ntrump: {{{rule}}}\nscoring:\n  points: {formula}\n"), rule
+
+
+def test_a_key_the_schema_requires_is_helped_by_its_description(tmp_path: Path) -> None:
+    text = (CASES / "bases" / "plain.yaml").read_text(encoding="utf-8") + "tiebreak:\n  hands: 1\n"
+    (f,) = helped_findings(tmp_path, text).values()
+    assert f.code == "W201" and f.help == "add `cards:` under `tiebreak:`, the hand size of each extra hand"
+
+
+def test_help_is_printed_under_the_finding_in_text_in_json_and_github(tmp_path: Path) -> None:
+    from whistdsl.diagnostics.findings import render_github, render_json, render_text
+
+    f = Finding("f.yaml", 1, 1, "W201", "trump needs a cycle", help="write `cycle: [none]`\x1b")
+    plain = Finding("f.yaml", 2, 1, "W200", "unknown key")
+    text = render_text([f, plain], {"f.yaml": ["trump: {}", "x: 1"]}).splitlines()
+    assert text[:4] == ["f.yaml:1:1: W201 trump needs a cycle", "    1 | trump: {}", "      | ^^^^^", "help: write `cycle: [none]`\\x1b"]
+    assert not any(line.startswith("help:") for line in text[4:])  # a finding without help has no line
+    assert [d["help"] for d in json.loads(render_json([f, plain]))] == ["write `cycle: [none]`\x1b", None]
+    github = render_github([f, plain]).splitlines()
+    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b")
+    assert "help" not in github[1]

@@ -72,7 +72,7 @@ DOCS: dict[str, Code] = {
         'a required key is missing',
         'a required key is missing',
         'no `whistdsl:`; `trump:` with neither `cycle` nor `turn_up`; no `scoring.points`',
-        'add it',
+        'add it: the finding\'s `help:` line says what to write, e.g. `cycle: [none]` for a game without trump',
     ),
     "W202": Code(
         'a value has the wrong type',

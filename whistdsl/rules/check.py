@@ -66,7 +66,7 @@ from .ruleset import (
     hand_setup,
     read_settings,
 )
-from .validate import formula_lists
+from .validate import formula_lists, key_help
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
 _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
@@ -279,15 +279,15 @@ class _Compiler:
                 return default
         return node
 
-    def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error") -> None:
+    def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error", help: str = "") -> None:
         if severity == "error":
             self.sections.add(str(path[0]) if path else "")
-        self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity))
+        self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity, help=help))
 
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
 
-    def report_among(self, paths: Sequence[JsonPath], code: str, message: str, severity: str = "error") -> None:
+    def report_among(self, paths: Sequence[JsonPath], code: str, message: str, severity: str = "error", help: str = "") -> None:
         """A finding about several values (the subject first), reported at the one written in the
         most derived file of the `extends` chain: the file that made the conflict. The message
         names where the others are, when they are in other files."""
@@ -306,7 +306,7 @@ class _Compiler:
         others = [f"{dotted(p)} is at {places[p]}" for p in present if places[p].path != places[at].path]
         if others:
             message += f" ({'; '.join(others)})"
-        self.findings.append(places[at].finding(code, message, severity))
+        self.findings.append(places[at].finding(code, message, severity, help=help))
 
     def _depth(self, file: str) -> int:
         """0 for the file linted, 1 for the file it extends, and so on."""
@@ -1189,13 +1189,13 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     _check_cards(c, rules)
 
     if rules.points is None:
-        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True)
+        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True, help=key_help(("scoring", "points")))
     if c.get(("schedule",)) is None:
-        c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True)
+        c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True, help=_SCHEDULE_HELP)
     trump = c.get(("trump",), {})
     if not trump.get("cycle") and not trump.get("turn_up") and not trump.get("from"):
         need = "trump needs" if "trump" in c.data else "a ruleset needs `trump`:"
-        c.report(("trump",), "W201", f"{need} a `cycle` of suits, `turn_up: true` or (version 2) `from`", key=True)
+        c.report(("trump",), "W201", f"{need} a `cycle` of suits, `turn_up: true` or (version 2) `from`", key=True, help=_trump_help(rules))
     elif trump.get("cycle") and trump.get("turn_up"):
         c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     _check_trump(c, rules)
@@ -1215,6 +1215,21 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
     _check_decisions(c, rules)
     _check_roles(c, rules)
+
+
+_SCHEDULE_HELP = (
+    "add e.g. `schedule: [7 .. 1]` (hands of 7, 6, ..., 1 cards); an entry is a hand size, "
+    "a run of them (`13 .. 2`) or `repeat(1, players)` (as many 1-card hands as players)"
+)
+
+
+def _trump_help(rules: Ruleset) -> str:
+    """What to write for a ruleset that does not say where trump comes from."""
+    return (
+        "write `cycle: [none]` under `trump:` for a game without trump, "
+        f"`cycle: [{', '.join(rules.suits)}, none]` for each suit in turn and then a hand without, "
+        "or `turn_up: true` for the card turned after the deal"
+    )
 
 
 def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budget: Budget) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -54,6 +55,29 @@ VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {
 @cache
 def ruleset_schema() -> dict[str, Any]:
     return json.loads(schema_path().read_text(encoding="utf-8"))
+
+
+def key_help(path: tuple[str, ...]) -> str:
+    """What to write for the missing key at `path` (W201), from its description in the schema:
+    `add `points:` under `scoring:`, a number formula: ...`; "" when the schema has none."""
+    schema: Any = ruleset_schema()
+    for key in path[:-1]:
+        schema = schema.get("properties", {}).get(key) if isinstance(schema, dict) else None
+    return _add_key_help(schema, path[:-1], path[-1])
+
+
+def _add_key_help(parent: Any, path: tuple[Any, ...], key: str) -> str:
+    """`add `key:` under `path:`, <the schema's description of it>`, or "" without one;
+    `parent` is the schema of the mapping at `path`."""
+    described = parent.get("properties", {}).get(key) if isinstance(parent, dict) else None
+    description = described.get("description", "") if isinstance(described, dict) else ""
+    if not isinstance(description, str) or not description:
+        return ""
+    description = re.split(r"\.\s+(?=[A-Z])", description, maxsplit=1)[0].rstrip(".")  # its first sentence
+    if description[:1].isupper() and not description[1:2].isupper():
+        description = description[0].lower() + description[1:]
+    under = f" under `{dotted(path)}:`" if path else ""
+    return f"add `{key}:`{under}, {description}"
 
 
 def formula_lists(data: Any) -> list[tuple[Any, ...]]:
@@ -177,7 +201,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
     if v == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         return [
-            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`") for k in missing
+            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`", help=_add_key_help(schema, path, k)) for k in missing
         ]
     split = _split_formula(loaded, path, error)
     if split is not None:
