@@ -19,6 +19,7 @@ is evaluated once per distinct case, and all of it is bounded by MAX_CASES evalu
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -216,6 +217,7 @@ class FormulaCases:
         self.warned: set[int] = set()  # targets with a warning: not sampled again
         self.seen: set[tuple] = set()  # (target, phase, what the target reads of the hand)
         self.largest: dict[int, Number] = {}  # the largest size of a target's values (exact cases)
+        self.denominators: dict[int, int] = {}  # the least common multiple of their denominators
         self.errors = 0
         #: what the scoring contexts hold that no formula computes: no `scoring.bonus` is a bonus of 0
         self.fixed: dict[str, Value] = {} if rules.bonus is not None else {"bonus": 0}
@@ -437,6 +439,7 @@ class FormulaCases:
         env.update(start)
         env.update(self.fixed)
         largest = self.largest.get(id(t), 0)
+        denominators = self.denominators.get(id(t), 1)
         for case in self._cases(setup, t.case_reads):
             env.update(case)
             for table in self._tables(t, env, setup):
@@ -450,8 +453,11 @@ class FormulaCases:
                     return True
                 if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
                     largest = max(largest, abs(value))
+                    if isinstance(value, Fraction):
+                        denominators = min(math.lcm(denominators, value.denominator), MAX_NUMBER)  # past it, the bound says enough
         if not show:
             self.largest[id(t)] = largest
+            self.denominators[id(t)] = denominators
         return False
 
     def _sampled(self, t: Target, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number], unknown: frozenset[str]) -> None:
@@ -566,13 +572,18 @@ class FormulaCases:
 
     def needs_probe(self, hands: int) -> bool:
         """Whether whole games can say more than single cases: running values carry over from
-        hand to hand, and totals add up (past the number cap, if the points are large)."""
+        hand to hand, and totals add up, past the number cap if the points are large or are
+        fractions whose denominators add up. A total's denominator divides the least common
+        multiple of the denominators of the points and bonuses it adds; its numerator is at
+        most its size times that."""
         if self.rules.running:
             return True
         if any(t.reads & self.unknown for t in self.scoring):
             return True
-        most = sum(self.largest.get(id(t), 0) for t in self.scoring if t.name in ("points", "bonus"))
-        return most * hands >= MAX_NUMBER
+        added = [t for t in self.scoring if t.name in ("points", "bonus")]
+        most = sum(self.largest.get(id(t), 0) for t in added)
+        denominator = math.lcm(*(self.denominators.get(id(t), 1) for t in added))
+        return max(most * hands, 1) * denominator >= MAX_NUMBER
 
     def probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], lets: dict[str, Value], start: dict[str, Number]) -> None:
         """Play each PATTERN for one player through every hand (the schedule, then every
