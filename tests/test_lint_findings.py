@@ -101,8 +101,9 @@ def test_every_case_file_belongs_to_a_known_code() -> None:
             assert e.code in CODES, case.name
 
 
-def test_the_base_rulesets_the_cases_extend_lint_clean() -> None:
-    assert lint_path(CASES / "bases" / "plain.yaml").findings == []
+@pytest.mark.parametrize("base", ["plain.yaml", "tiny_points.yaml", "no_four_tricks.yaml"])
+def test_the_base_rulesets_the_cases_extend_lint_clean(base: str) -> None:
+    assert lint_path(CASES / "bases" / base).findings == []
 
 
 def test_every_finding_is_an_error_or_a_warning_of_its_code_with_a_message() -> None:

@@ -298,8 +298,8 @@ class _Compiler:
             present = [tuple(paths[0])]
         places = {p: self._position(p) for p in present}
         at = min(present, key=lambda p: (self._depth(places[p].path), present.index(p)))
-        if severity == "warning":  # one warning a spot is enough to read (the first case found)
-            spot = (str(places[at]), code)
+        if severity == "warning":  # one warning a spot and formula is enough to read (the first case found)
+            spot = (str(places[at]), code, present[0])
             if spot in self.warned:
                 return
             self.warned.add(spot)

@@ -337,8 +337,19 @@ class FormulaCases:
         self.seen.add(key)
         return True
 
-    def _paths(self, t: Target, entry: JsonPath) -> list[JsonPath]:
-        return [t.path, entry] if t.reads & HAND_NAMES else [t.path]
+    def _paths(self, t: Target, entry: JsonPath, game: bool = False) -> list[JsonPath]:
+        """What a case of `t` is about, the formula first: the schedule entry that made the hand
+        when `t` reads the hand, or its bid and tricks (which the hand size bounds); in a whole
+        game (`game`), the entry of the hand it reached and the running values it read, which
+        the game made (their `after_hand`). A finding is reported at the one written in the most
+        derived file of an `extends` chain, naming the others (`report_among`): a child that
+        changes the schedule or a running value under its base's formula gets it on its own line."""
+        paths = [t.path]
+        if game or t.reads & (HAND_NAMES | RESULT_NAMES):
+            paths.append(entry)
+        if game:
+            paths += [("running", r.name, "after_hand") for r in self.rules.running if r.name in t.reads and r.name != t.name]
+        return paths
 
     #: How the other seats of a table did, for formulas that read them (aggregates): each gives
     #: the others' (bid, tricks) from the tricks `rest` left to them, `k` of them, and the hand size.
@@ -651,7 +662,7 @@ class FormulaCases:
                 try:
                     values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
                 except EvalError as e:
-                    self._probe_warning(t.path, players, setup, label, str(e))
+                    self._probe_warning(self._paths(t, entry, game=True), players, setup, label, str(e))
                     state["failed"] = True
                     return
                 if t.name in ("points", "bonus"):
@@ -662,7 +673,8 @@ class FormulaCases:
             if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
                 isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
             ):
-                self._probe_warning(("scoring", "points"), players, setup, label, "the total exceeds the limit of 10^30 in size")
+                points = self.points.path if self.points is not None else ("scoring", "points")
+                self._probe_warning([points, entry], players, setup, label, "the total exceeds the limit of 10^30 in size")
                 state["failed"] = True
                 return
             state["total"] = total
@@ -727,13 +739,13 @@ class FormulaCases:
             "warning",
         )
 
-    def _probe_warning(self, path: JsonPath, players: int, setup: HandSetup, label: str, error: str) -> None:
-        key = ("probe", path)
+    def _probe_warning(self, paths: list[JsonPath], players: int, setup: HandSetup, label: str, error: str) -> None:
+        key = ("probe", paths[0])
         if key in self.seen:
             return
         self.seen.add(key)
         self.report(
-            [path],
+            paths,
             "W407",
             f"with {players} players, if a player {label} in every hand, in hand {setup.plan.number}: {error} "
             "(if a game gets there, it stops with a rule error)",
