@@ -251,3 +251,15 @@ def test_help_is_printed_under_the_finding_in_text_in_json_and_github(tmp_path: 
     github = render_github([f, plain]).splitlines()
     assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b")
     assert "help" not in github[1]
+
+
+def test_a_turned_trump_a_dealer_always_overrides_is_fixed_as_its_help_says(tmp_path: Path) -> None:
+    case = CASES / "w437_a_dealer_who_names_trump_in_every_hand_over_a_turned_card.yaml"
+    (f,) = lint_path(case).findings
+    assert f.code == "W437" and "`cycle: [none]` in place of `turn_up`" in f.help
+    fixed = tmp_path / "bases" / "turn_up.yaml"
+    fixed.parent.mkdir()
+    fixed.write_text((CASES / "bases" / "turn_up.yaml").read_text(encoding="utf-8").replace("turn_up: true", "cycle: [none]"), encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
+    assert lint_path(child).findings == []

@@ -124,7 +124,7 @@ class _Compiler:
         #: the formulas that read a fact of the dealer (`dealer.bid`), with where (W311)
         self.dealer_reads: list[tuple[JsonPath, Position]] = []
         self._declare_parameters(running)
-        self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
+        self.warned: set[tuple[str, str, JsonPath]] = set()  # (position, code, subject) of each warning reported
         self.failed: set[JsonPath] = set()  # the paths of the formulas that did not compile
 
     def _declare_parameters(self, running: Any) -> None:
@@ -803,6 +803,8 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
                 "W424",
                 "`who: dealer` names trump, but the dealer may sit out a hand (`dealer.sits_out`): name a seat that plays (`first_bidder`)",
             )
+    if choice is not None and choice.when is None and choice.who != "declarer":
+        _trump_never_from_its_source(c, rules, (*path, "name"), "names trump in every hand (it has no `when`)")
     auction = rules.auction
     if auction is not None:
         apath = _decision_path(c, "auction")
@@ -867,6 +869,33 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
             "a seat excused from bidding (`skip`) is scored as a bid of 0, made when it takes no trick: read `excused` in scoring.points to say how it scores",
             "warning",
         )
+
+
+#: What each source of `trump.from` gives, in words.
+_SOURCE_WORDS = {
+    "turn_up": "the card turned after the deal",
+    "before_deal": "a card turned before the deal",
+    "dealer_last_card": "the dealer's last card",
+    "random": "a suit drawn at random",
+}
+
+
+def _trump_never_from_its_source(c: _Compiler, rules: Ruleset, at: JsonPath, how: str) -> None:
+    """W437 (a warning): the trump decision (at `at`) names trump in every hand (`how` says
+    why), so what the trump rule turns or draws is never the trump the hand is played in. The
+    declarer's choice is not one: when every seat passes in the auction, the trump rule stands."""
+    sources = rules.trump_from or (("turn_up",) if rules.turn_up else ())
+    if not sources:
+        return  # a cycle: `cycle: [none]` is how a ruleset says "no trump until a seat names one"
+    key = ("trump", "from") if c.get(("trump", "from")) is not None else ("trump", "turn_up")
+    given = " or ".join(_SOURCE_WORDS.get(s, s) for s in dict.fromkeys(sources))
+    c.report_among(
+        [at, key],
+        "W437",
+        f"the `trump` decision {how}, so {given} is never the trump of a hand",
+        "warning",
+        help=f"write `cycle: [none]` in place of `{key[-1]}` under `trump:` (no trump until the seat names one), or say when the seat names trump (`when`)",
+    )
 
 
 def _bid_formulas(rules: Ruleset) -> list[tuple[Formula, JsonPath]]:
@@ -1524,15 +1553,18 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
         return
     path = (*_decision_path(c, "trump"), "when")
     seen: set[tuple] = set()
+    answers: set[bool] = set()
     for setup, entry in setups:
         key = tuple(setup.env.get(n) for n in sorted(choice.when.names))
         if key in seen:
             continue
         seen.add(key)
-        failure = decision_when_failure(rules, choice.when, setup, players, budget)
+        failure = decision_when_failure(rules, choice.when, setup, players, budget, answers)
         if failure is not None:
             c.report_among([path, entry], "W305", failure)
             return
+    if answers == {True} and choice.who != "declarer":
+        _trump_never_from_its_source(c, rules, path, f"names trump in every hand with {players} players (its `when` holds for every hand and card)")
 
 
 def _check_bids(

@@ -827,9 +827,12 @@ def turned_cards(rules: Ruleset, setup: HandSetup, players: int) -> list[tuple[s
     return [(f"the turned card {words}", {"trump": facts["turn_up_suit"], **facts}) for words, facts in cards]
 
 
-def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget) -> str | None:
+def decision_when_failure(
+    rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget, answers: set[bool] | None = None
+) -> str | None:
     """`decisions.when` (a seat names trump in this hand?) over every trump and turned card of
-    one hand: the first case it cannot be evaluated in, described, with the error; or None."""
+    one hand: the first case it cannot be evaluated in, described, with the error; or None.
+    Each answer it gives is added to `answers`."""
     memo: set[tuple] = set()
     env = dict(setup.env)
     for words, case in turned_cards(rules, setup, players):
@@ -840,9 +843,11 @@ def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, playe
         memo.add(key)
         budget.spend(1)
         try:
-            when(env)
+            holds = bool(when(env))
         except EvalError as e:
             return f"{hand_words(players, setup)}, {words}: {e}"
+        if answers is not None:
+            answers.add(holds)
     return None
 
 
