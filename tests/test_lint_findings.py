@@ -263,3 +263,14 @@ def test_a_turned_trump_a_dealer_always_overrides_is_fixed_as_its_help_says(tmp_
     child = tmp_path / "child.yaml"
     child.write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
     assert lint_path(child).findings == []
+
+
+def test_a_mark_that_is_a_ranks_letter_is_fixed_as_its_help_says(tmp_path: Path) -> None:
+    case = CASES / "w438_a_mark_that_is_a_ranks_letter.yaml"
+    (f,) = lint_path(case).findings
+    (mark,) = re.findall(r"`mark: (\w+)`", f.help)
+    (tmp_path / "bases").mkdir()
+    (tmp_path / "bases" / "plain.yaml").write_text((CASES / "bases" / "plain.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(case.read_text(encoding="utf-8").replace("mark: J}", f"mark: {mark}}}"), encoding="utf-8")
+    assert lint_path(fixed).findings == []

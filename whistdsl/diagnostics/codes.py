@@ -406,9 +406,15 @@ DOCS: dict[str, Code] = {
         '`turn_up: true` with a `trump` decision of `who: dealer` and no `when`',
         '`cycle: [none]` instead of `turn_up`, or a `when` (`when: turn_up_special == "wizard"`)',
     ),
+    "W438": Code(
+        "a warning: a special card's mark is also the letter of a rank of the deck",
+        "a warning: a special card's mark is also the letter of a rank of the deck, so typing it at the table could mean either card",
+        '`jester: {mark: J}` in a deck with jacks',
+        'another mark (`JE`)',
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an
 #: error. A ruleset may silence a warning in itself (`lint: {ignore: [W209]}`), never an error.
-WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435', 'W437'})
+WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435', 'W437', 'W438'})

@@ -1305,6 +1305,15 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
         elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
             other = marks.get(s.mark.lower(), s.mark.lower())
             c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} is also {other}'s: a player could not say which card is meant")
+        elif s.mark.upper() in rules.ranks:
+            c.report_among(
+                [path + ("mark",), ("deck", "ranks")],
+                "W438",
+                f"the mark {s.mark} of {s.name} is also the letter of a rank of the deck: a player who types {s.mark} "
+                f"at the table could mean the {s.name} or any card of rank {s.mark.upper()}",
+                "warning",
+                help=f"choose a mark that is not a rank's letter, e.g. `mark: {_free_mark(s.name, rules)}`",
+            )
         marks.setdefault(s.mark.lower(), s.name)
 
     def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
@@ -1344,6 +1353,17 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
                 "`trick.identical: earlier` (the first played, the default) or `later`",
                 severity="warning",
             )
+
+
+def _free_mark(name: str, rules: Ruleset) -> str:
+    """A mark to suggest for the special card `name`: its first two letters (`JE`), or else
+    with an X, that is neither a rank's letter, nor read as a card, nor another special's mark."""
+    taken = {s.mark.upper() for s in rules.specials} | set(rules.ranks)
+    letters = "".join(ch for ch in name if ch.isalnum()).upper().lstrip("0123456789")  # a mark starts with a letter
+    for mark in (letters[:2], letters[:1] + "X", letters[:1] + "XX"):
+        if mark not in taken and not is_card_text(mark):
+            return mark
+    return "X"
 
 
 def _deck_words(rules: Ruleset, players: int) -> str:
