@@ -187,6 +187,52 @@ def test_yaml_nested_too_deeply_is_w101_at_the_level_that_is_too_deep(tmp_path: 
     assert "nested more than 50 levels" in f.message
 
 
+@pytest.mark.parametrize(
+    "encoding, raw",
+    [
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16")),  # with its byte order mark
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16-le")),
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16-be")),
+        ("UTF-32", "whistdsl: 1\nname: x\n".encode("utf-32")),
+    ],
+    ids=["utf-16", "utf-16-le", "utf-16-be", "utf-32"],
+)
+def test_text_saved_as_utf16_is_w100_saying_so_not_binary(tmp_path: Path, encoding: str, raw: bytes) -> None:
+    path = tmp_path / "wide.yaml"
+    path.write_bytes(raw)
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (1, 1, "W100")
+    assert f.message == f"file is {encoding} text, not UTF-8: save it as UTF-8"
+
+
+def test_a_key_longer_than_yaml_reads_is_w101_saying_so_not_the_indentation(tmp_path: Path) -> None:
+    path = tmp_path / "long-key.yaml"
+    path.write_text("whistdsl: 1\nscoring:\n  " + "p" * 1030 + ": 1\n", encoding="utf-8")
+    f = only_finding(path)
+    assert (f.line, f.code) == (3, "W101")
+    assert "a key of 1,030 characters: YAML reads at most 1,024 characters of a key" in f.message
+    assert "indentation" not in f.message
+
+
+@pytest.mark.parametrize("separator, name", [("\u2028", "U+2028 LINE SEPARATOR"), ("\u2029", "U+2029 PARAGRAPH SEPARATOR")])
+def test_a_line_break_only_yaml_sees_is_named_in_a_yaml_error(tmp_path: Path, separator: str, name: str) -> None:
+    path = tmp_path / "separator.yaml"
+    path.write_text(f"whistdsl: 1\nscoring:\n  points: |\n    10 +{separator} tricks\n", encoding="utf-8")
+    f = only_finding(path)
+    assert (f.line, f.code) == (4, "W101")  # the line as an editor shows it: the separator breaks none
+    assert f"line 4 holds {name}, which YAML reads as a line break" in f.message
+    assert "indentation" not in f.message
+
+
+def test_a_line_separator_in_a_formula_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "separator.yaml"
+    plain = (CASES / "bases" / "plain.yaml").read_text(encoding="utf-8")
+    path.write_text(plain.replace("if made then 10 + tricks else tricks", '"10 +\u2028 tricks"'), encoding="utf-8")
+    f = only_finding(path)
+    assert f.code == "W300"
+    assert f.message.startswith("unexpected character U+2028 LINE SEPARATOR, which YAML reads as a line break (but a formula does not)")
+
+
 def test_a_yaml_alias_is_w103_before_it_is_followed(tmp_path: Path) -> None:
     path = tmp_path / "alias.yaml"
     path.write_text("whistdsl: 1\nname: *x\n")

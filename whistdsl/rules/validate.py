@@ -213,7 +213,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
             loaded.where(path).finding(
                 "W202",
                 f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
-                + _formula_hint(wanted, error.instance)
+                + (_flow_pair_hint(loaded, path) or _formula_hint(wanted, error.instance))
                 + (
                     f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"
                     if path in VERSION_2_FORMULAS and isinstance(error.instance, str)
@@ -290,6 +290,21 @@ def _split_formula(loaded: Loaded, path: tuple, error: ValidationError) -> Findi
                     items = items[key]
                 return loaded.where(path[:-1] + (first,)).finding("W418", split_message(items, first, last))
     return None
+
+
+def _flow_pair_hint(loaded: Loaded, path: tuple) -> str:
+    """For an item of a `[ ]` list written `a: b` (YAML reads it as a mapping of one key): quote it."""
+    if not path or not isinstance(path[-1], int):
+        return ""
+    item, items = loaded.ref(path), loaded.ref(path[:-1])
+    if item is None or items is None or item.document is not items.document:
+        return ""
+    text = item.document.text
+    written = text[item.start : item.end].strip()
+    if text[items.start : items.start + 1] != "[" or written.startswith("{") or ":" not in written:
+        return ""
+    quote = "'" if '"' in written else '"'
+    return f": YAML reads `{_shown(written)}` inside [ ] as a key and its value; quote the item ({quote}{_shown(written)}{quote})"
 
 
 def _formula_hint(wanted: str, value: Any) -> str:
