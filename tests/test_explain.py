@@ -307,7 +307,7 @@ def test_romanian_0_and_nv_hands() -> None:
     kinds = section(tie, "kinds")
     assert "every bid must be 0" in kinds and "marks it 0" in kinds
     nv = rules_of("romanian-nv", 4)
-    assert "With 4 players, hands 25 are nv hands." in nv.section("hands").lines
+    assert "With 4 players, hand 25 is the nv hand." in nv.section("hands").lines
     assert hands_of(nv, 4)[-1] == 8
     kinds = section(nv, "kinds")
     assert "before anyone looks at their cards" in kinds and "marks it NV" in kinds
@@ -767,4 +767,4 @@ def test_a_schedule_that_repeats_twice_or_is_short_is_listed_whole(tmp_path: Pat
 
 def test_a_single_hand_of_a_kind_is_said_in_the_singular() -> None:
     # Boerenbridge plays one forehead hand of 1 card first (rulesets/boerenbridge.yaml)
-    assert "With 4 players, hand 1 is a forehead hand." in section(rules_of("boerenbridge"), "hands")
+    assert "With 4 players, hand 1 is the forehead hand." in section(rules_of("boerenbridge"), "hands")

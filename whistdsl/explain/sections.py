@@ -208,7 +208,7 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
                 by_kind.setdefault(h.kind, []).append(h.number)
         for kind, numbers in by_kind.items():
             if len(numbers) == 1:
-                lines.append(f"With {n} players, hand {numbers[0]} is {'an' if kind[:1] in 'aeiou' else 'a'} {kind} hand.")
+                lines.append(f"With {n} players, hand {numbers[0]} is the {kind} hand.")
             else:
                 lines.append(f"With {n} players, hands {ranges(numbers)} are {kind} hands.")
     lines.append("A hand of n cards deals n cards to each player who plays it, and has n tricks.")
