@@ -405,8 +405,8 @@ def read_regular_file(path: Path, limit: int) -> bytes:
 
 
 def _wide_encoding(raw: bytes) -> str:
-    """"UTF-16" or "UTF-32" for text saved so (a byte order mark, or the NUL bytes of ASCII text
-    in one of UTF-16's two byte orders); "" otherwise."""
+    """The encoding of text saved as UTF-16 or UTF-32 (by its byte order mark, or by the NUL
+    bytes of ASCII text in one of UTF-16's two byte orders): `UTF-16`, `UTF-32`; "" otherwise."""
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         return "UTF-32"
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -297,7 +297,7 @@ def _flow_pair_hint(loaded: Loaded, path: tuple) -> str:
     if not path or not isinstance(path[-1], int):
         return ""
     item, items = loaded.ref(path), loaded.ref(path[:-1])
-    if item is None or items is None or item.document is not items.document:
+    if item is None or items is None or item is items or item.document is not items.document:
         return ""
     text = item.document.text
     written = text[item.start : item.end].strip()
