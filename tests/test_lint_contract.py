@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, render_json
 from whistdsl.diagnostics.lint import lint_path, load_rules
-from whistdsl.engine import Game
+from whistdsl.engine import Game, RuleError
+from whistdsl.players import RandomPlayer, play_out
 from whistdsl.language import expression
 from whistdsl.rules import domain
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
@@ -213,6 +214,23 @@ def test_totals_growing_past_the_cap_are_a_warning(tmp_path: Path) -> None:
     f = only(tmp_path, text)
     # 10^29 a hand: the total reaches 10 * 10^29 = 10^30 in hand 10
     assert f.code == "W407" and "in hand 10: the total exceeds the limit of 10^30" in f.message
+
+
+def test_points_whose_denominators_grow_are_a_warning_at_the_hand_a_game_stops(tmp_path: Path) -> None:
+    text = replace_key(PLAIN, "schedule", "schedule:\n  - repeat(1, 1000)\n")
+    text = text.replace("if made then 10 + tricks else tricks", "1 / (hand_number * 1000003 + 7)")
+    f = only(tmp_path, text)
+    # the denominators 1000010, 2000013, ... share no factor: their product passes 10^30 in hand 5
+    assert (f.code, f.severity) == ("W407", "warning") and " in hand 5: the total exceeds the limit of 10^30" in f.message
+    game = Game(load_rules(write(tmp_path, text)), seed=1)
+    with pytest.raises(RuleError) as stop:
+        play_out(game, [RandomPlayer() for _ in range(4)])
+    assert stop.value.hand == 5 and "the total would pass the number limit" in str(stop.value)
+
+
+def test_points_of_one_denominator_over_many_hands_lint_clean(tmp_path: Path) -> None:
+    text = replace_key(PLAIN, "schedule", "schedule:\n  - repeat(1, 1000)\n")
+    assert findings_of(tmp_path, text.replace("if made then 10 + tricks else tricks", "tricks / 3 + 1 / 7")) == []
 
 
 # ---------------------------------------------------------------- seats, schedule, deck

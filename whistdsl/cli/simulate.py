@@ -696,6 +696,14 @@ def _with(rules: Any) -> str:
     return f" with {shown}" if shown else ""
 
 
+def progress_columns() -> tuple[Any, ...]:
+    """The columns of the progress bar at a terminal: what is played, the bar, games done of
+    games asked, and the time left, labelled."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    return (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"), TimeRemainingColumn())
+
+
 def simulate_command(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (1 or more).", min=1)] = 1000,
@@ -728,7 +736,7 @@ def simulate_command(
     \b
     Examples:
       whistdsl simulate house.yaml
-      whistdsl simulate house.yaml -n 200 --bots heuristic,random
+      whistdsl simulate house.yaml -n 200 -p 4 --bots heuristic,random,heuristic,random
       whistdsl simulate house.yaml --format json --out results.json
     """
     import importlib.util
@@ -782,11 +790,10 @@ def simulate_command(
     try:
         if status.is_terminal:
             from rich.markup import escape
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import Progress
 
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
             # refreshed by hand, not by rich's thread: worker processes are forked from this one
-            with Progress(*columns, console=status, transient=True, auto_refresh=False) as bar:
+            with Progress(*progress_columns(), console=status, transient=True, auto_refresh=False) as bar:
                 task = bar.add_task(escape(f"{printable(rules.name)}: playing"), total=games)  # the column reads markup
 
                 def advance(done: int) -> None:

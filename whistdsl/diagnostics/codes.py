@@ -72,7 +72,7 @@ DOCS: dict[str, Code] = {
         'a required key is missing',
         'a required key is missing',
         'no `whistdsl:`; `trump:` with neither `cycle` nor `turn_up`; no `scoring.points`',
-        'add it',
+        'add it: the finding\'s `help:` line says what to write, e.g. `cycle: [none]` for a game without trump',
     ),
     "W202": Code(
         'a value has the wrong type',
@@ -400,9 +400,21 @@ DOCS: dict[str, Code] = {
         '`suits: [clubs, hearts]` with a deck of spades, hearts, diamonds',
         "the deck's suits and `none`",
     ),
+    "W437": Code(
+        'a warning: a seat names trump in every hand, so the card turned for trump is never trump',
+        'a warning: the `trump` decision names trump in every hand (no `when`, or a `when` that holds for every hand and card), so what `turn_up` or `trump.from` gives is never the trump of a hand',
+        '`turn_up: true` with a `trump` decision of `who: dealer` and no `when`',
+        '`cycle: [none]` instead of `turn_up`, or a `when` (`when: turn_up_special == "wizard"`)',
+    ),
+    "W438": Code(
+        "a warning: a special card's mark is also the letter of a rank of the deck",
+        "a warning: a special card's mark is also the letter of a rank of the deck, so typing it at the table could mean either card",
+        '`jester: {mark: J}` in a deck with jacks',
+        'another mark (`JE`)',
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an
 #: error. A ruleset may silence a warning in itself (`lint: {ignore: [W209]}`), never an error.
-WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435'})
+WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435', 'W437', 'W438'})

@@ -104,7 +104,7 @@ def _keep(key: str, loaded: Loaded, result: LintResult) -> None:
     write("lint", key, {
         "extends": targets,
         "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
-        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column] for f in result.findings],
+        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column, f.help] for f in result.findings],
         "sources": {p: lines for p, lines in result.sources.items() if p in shown},
     })
 
@@ -126,7 +126,7 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
             if real in chain or content_digest(text.encode("utf-8", "surrogatepass")) != digest:
                 return None
             chain.add(real)
-        findings = [Finding(*f) for f in entry["findings"] if len(f) == 8]  # type: ignore[index]
+        findings = [Finding(*f) for f in entry["findings"] if len(f) == 9]  # type: ignore[index]
         if len(findings) != len(entry["findings"]):  # type: ignore[index]
             return None
         sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]

@@ -8,6 +8,7 @@ Every value keeps a reference to its YAML node, so later stages report file:line
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import stat
@@ -244,10 +245,61 @@ class _StrictLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+#: Characters YAML (1.1, as PyYAML reads it) takes as line breaks, though findings do not count
+#: lines at them (\r\n, \n and \r do that): a YAML error near one is about it.
+YAML_ONLY_LINE_BREAKS = {"\x85": "U+0085 NEXT LINE", "\u2028": "U+2028 LINE SEPARATOR", "\u2029": "U+2029 PARAGRAPH SEPARATOR"}
+#: How many characters PyYAML reads of a key on one line before its `:` (a "simple key").
+MAX_SIMPLE_KEY = 1024
+_CANNOT_START = re.compile(r"found character '(.)' that cannot start any token")
+
+
+def _yaml_error_hint(doc: Document, error: yaml.MarkedYAMLError, problem: str) -> str:
+    """A plain-words hint for a YAML syntax error: a line break YAML sees where findings see
+    none (U+2028, ...) on the lines of the error; a key longer than PyYAML reads; or, from the
+    words of the complaint, `_yaml_hint`."""
+    marks = [m for m in (error.context_mark, error.problem_mark) if m is not None]
+    for mark in marks:
+        line = doc.position_of_index(mark.index).line
+        start = doc.line_starts[line - 1]
+        end = doc.line_starts[line] if line < len(doc.line_starts) else len(doc.text)
+        found = [name for ch, name in YAML_ONLY_LINE_BREAKS.items() if ch in doc.text[start:end]]
+        if found:
+            return (
+                f" (line {line} holds {' and '.join(found)}, which YAML reads as a line break: "
+                "replace it with a space, or break the line there)"
+            )
+    at = error.problem_mark
+    if at is not None and doc.text[at.index : at.index + 1] == ":":  # the error is at a key's `:`
+        where = doc.position_of_index(at.index)
+        key = doc.text[doc.line_starts[where.line - 1] : at.index].lstrip(" -?")
+        if len(key) > MAX_SIMPLE_KEY and ": " not in key:
+            return (
+                f" (a key of {len(key):,} characters: YAML reads at most {MAX_SIMPLE_KEY:,} characters "
+                "of a key before its `:`; shorten the key)"
+            )
+    return _yaml_hint(problem)
+
+
 def _yaml_hint(problem: str) -> str:
     """A plain-words hint for PyYAML's commonest complaints."""
     if "'\\t'" in problem:
         return " (a tab: YAML needs spaces, not tabs, for indentation and after `:`)"
+    if "while parsing a flow sequence" in problem or "while parsing a flow mapping" in problem:
+        brackets = "[ ] list" if "flow sequence" in problem else "{ } mapping"
+        if "but got ':'" in problem:
+            return f' (an item of the {brackets} holds `: `: quote the item, e.g. "a: b", or write the items one a line)'
+        if "but got '<stream end>'" in problem:
+            return f" (the {brackets} is not closed, or a ` #` in an item starts a comment that hides its end: quote the item)"
+        if "but got '<scalar>'" in problem:
+            return f" (an item of the {brackets} holds a quoted text and more after it: quote the whole item, or put `,` between items)"
+        return f" (an item of the {brackets} holds a character YAML reads as its own: quote the item)"
+    if "expected <block end>, but found ']'" in problem or "expected <block end>, but found '}'" in problem:
+        return " (a closing bracket with no opening one before it)"
+    if "while parsing a flow node" in problem:
+        return " (quote the item)"
+    cannot_start = _CANNOT_START.search(problem)
+    if cannot_start:
+        return f" (a value cannot begin with `{cannot_start.group(1)}` in YAML: quote the value)"
     if "mapping values are not allowed here" in problem:
         return " (a `: ` inside a value? quote the value, or check the indentation)"
     if "could not find expected ':'" in problem:
@@ -352,6 +404,28 @@ def read_regular_file(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
+def _wide_encoding(raw: bytes) -> str:
+    """The encoding of text saved as UTF-16 or UTF-32 (by its byte order mark, or by the NUL
+    bytes of ASCII text in one of UTF-16's two byte orders): `UTF-16`, `UTF-32`; "" otherwise."""
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    sample = raw[:1024]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return ""
+    nul_first, nul_second = sample[0::2][:pairs].count(0), sample[1::2][:pairs].count(0)
+    for nuls, other, order in ((nul_second, nul_first, "utf-16-le"), (nul_first, nul_second, "utf-16-be")):
+        if nuls >= pairs * 3 // 4 and other == 0:
+            try:
+                sample[: pairs * 2].decode(order)
+            except UnicodeDecodeError:
+                return ""
+            return "UTF-16"
+    return ""
+
+
 def read_text(path: Path, shown: str) -> Document:
     """Read a file as UTF-8 text within MAX_FILE_BYTES. Raises LoadError (W100, W105)."""
     at = Position(shown, 1, 1)
@@ -363,6 +437,9 @@ def read_text(path: Path, shown: str) -> Document:
         raise LoadError(
             [at.finding("W100", f"file is larger than {MAX_FILE_BYTES // 1024} KiB; a ruleset is a small text file")]
         )
+    wide = _wide_encoding(raw)
+    if wide:
+        raise LoadError([at.finding("W100", f"file is {wide} text, not UTF-8: save it as UTF-8")])
     if b"\0" in raw:
         raise LoadError([at.finding("W100", "file is binary (it holds NUL bytes), not YAML text")])
     try:
@@ -400,7 +477,7 @@ def parse_document(doc: Document) -> Loaded:
         problem = (e.problem or "invalid YAML").strip()
         if e.context:
             problem = f"{e.context.strip()}: {problem}"
-        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}{_yaml_hint(problem)}")]) from None
+        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}{_yaml_error_hint(doc, e, problem)}")]) from None
     except yaml.YAMLError as e:
         raise LoadError([Position(doc.path, 1, 1).finding("W101", f"YAML syntax error: {e}")]) from None
     except RecursionError:
