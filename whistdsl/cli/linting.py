@@ -22,9 +22,9 @@ class PathProblem(Exception):
 
 def ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
     """The files `lint` checks, each with the folder it was found under (None for a file named
-    on its own): each file named, and every *.yaml / *.yml under each folder named. A folder
-    named is where the `extends:` of the files under it may lead (unless --root says otherwise),
-    so `lint rulesets/` checks `scoring/x.yaml` extending `../base.yaml` as a whole.
+    on its own): each file named, and every *.yaml / *.yml under each folder named. The `extends:`
+    of a file under a folder named may lead anywhere in that folder at least (unless --root says
+    otherwise), so `lint rulesets/` checks `scoring/x.yaml` extending `../base.yaml` as a whole.
 
     PathProblem (a usage error, exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
     not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
@@ -72,14 +72,17 @@ def _rulesets_under(folder: Path) -> list[Path]:
 
 
 def lint_files(files: list[tuple[Path, Path | None]], root: Path | None, settings: Sequence[str]) -> list[LintResult]:
-    """Each file's lint result; `root` (--root) or else the folder a file was found under is
-    where its `extends:` may lead. A `--set` that does not fit a file is a PathProblem."""
+    """Each file's lint result; `root` (--root), or else the file's `default_root` (never
+    narrower than the folder it was found under), is where its `extends:` may lead. A `--set`
+    that does not fit a file is a PathProblem."""
     from ..diagnostics.lint import lint_path
+    from ..rules.load import default_root
 
     results = []
     for f, folder in files:
+        where = root if root is not None else Path(default_root(f, folder))
         try:
-            results.append(lint_path(f, root=root if root is not None else folder, settings=settings, cached=True))
+            results.append(lint_path(f, root=where, settings=settings, cached=True))
         except Exception as e:  # SettingError, imported only when a file is checked
             from ..rules.ruleset import SettingError
 
