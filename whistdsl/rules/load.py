@@ -300,13 +300,16 @@ def _kind_of(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     return "not a file"
 
 
-def check_regular_file(path: Path) -> None:
-    """Raise NotReadable unless `path` (after symbolic links) is a regular file; reads nothing."""
+def check_regular_file(path: Path, follow_links: bool = True) -> None:
+    """Raise NotReadable unless `path` (after symbolic links; without `follow_links`, itself) is a
+    regular file; reads nothing."""
     try:
-        mode = os.stat(path).st_mode
+        mode = (os.stat if follow_links else os.lstat)(path).st_mode
     except (OSError, ValueError) as e:
         raise NotReadable(_cannot_read(e)) from None
     if not stat.S_ISREG(mode):
@@ -319,16 +322,18 @@ def _cannot_read(e: Exception) -> str:
     return "cannot be read: the path holds a NUL character"
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
+def read_regular_file(path: Path, limit: int, follow_links: bool = True) -> bytes:
     """At most `limit` + 1 bytes of the regular file `path` (more than `limit` means too large).
 
     Only a regular file is read: a directory, a named pipe or a device (also behind a symbolic
-    link) raises NotReadable at once. The file is opened without blocking (a named pipe with
-    no writer would wait for ever) and checked again on the open descriptor, so a path swapped
-    between the check and the open is caught too.
+    link) raises NotReadable at once; without `follow_links`, so does a symbolic link. The file
+    is opened without blocking (a named pipe with no writer would wait for ever) and checked
+    again on the open descriptor, so a path swapped between the check and the open is caught too.
     """
-    check_regular_file(path)
+    check_regular_file(path, follow_links)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except (OSError, ValueError) as e:
