@@ -111,7 +111,7 @@ def _answer(args: list[str]) -> int | None:
             results = lint_files(files, None, ())
         except PathProblem:
             return None
-        return report(len(files), results, "text", _say, colour=wants_colour(sys.stdout))
+        return report(files, results, "text", _say, colour=wants_colour(sys.stdout))
     if len(args) == 2 and args[0] == "replay" and not args[1].startswith("-"):
         from pathlib import Path
 

@@ -180,7 +180,10 @@ class OutputFormat(str, Enum):
 
 @app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
-    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")] = None,
+    paths: Annotated[
+        Optional[list[Path]],
+        typer.Argument(metavar="PATH", help="Ruleset files, folders to search for *.yaml / *.yml, or bundled rulesets' names."),
+    ] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
     select: Annotated[
         Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
@@ -207,6 +210,7 @@ def lint(
     \b
     Examples:
       whistdsl lint house.yaml
+      whistdsl lint oh-hell
       whistdsl lint rulesets/ --format github
       whistdsl lint rulesets/ --ignore W407 --quiet
       whistdsl lint --explain W404
@@ -227,7 +231,7 @@ def lint(
     except PathProblem as e:
         raise _usage(str(e)) from None
     colour = format is OutputFormat.text and wants_colour(sys.stdout)
-    raise typer.Exit(report(len(files), results, format.value, typer.echo, choice, quiet, colour))
+    raise typer.Exit(report(files, results, format.value, typer.echo, choice, quiet, colour))
 
 
 

@@ -40,7 +40,7 @@ def games_command(
     folder = games_dir()
     if clean:
         removed = prune(keep=0)
-        left = sum(1 for g in kept_games() if g.finished and not g.problem)
+        left = sum(1 for g in kept_games() if g.removable)
         said = f"Removed {len(removed)} finished game{'s' if len(removed) != 1 else ''} from {printable(str(folder))}"
         typer.echo(said + (f"; {left} could not be removed." if left else "."))
     games = kept_games()

@@ -33,6 +33,7 @@ from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks
 from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
+from ..rules.load import default_root
 from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, SET_OPTION, THINK_OPTION, open_rules
 from .options import usage as _usage
@@ -70,7 +71,7 @@ class Simulation:
     bots: tuple[str, ...]
     seed: int
     games: int
-    root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
+    root: str | None = None  # the folder its `extends:` may lead into (`--root`, else its default root as found here)
     settings: tuple[str, ...] = ()  # the `--set NAME=VALUE` options: the ruleset's parameters
     #: the work a decision of each kind (players/search.py KINDS) of the players that search
     #: (`--think` seconds turned into work once, here, so every worker's players do the same)
@@ -778,7 +779,7 @@ def simulate_command(
     assert path is not None  # open_rules found it
     simulation = Simulation(
         ruleset=str(path.absolute()),
-        root=None if root is None else str(root.absolute()),
+        root=str(root.absolute()) if root is not None else default_root(path),  # a worker may run in another folder
         players=players,
         bots=seat_bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),

@@ -228,9 +228,9 @@ DOCS: dict[str, Code] = {
     # meaning
     "W400": Code(
         'extends: target not found',
-        "`extends:` target not found, not a regular file, or not allowed (absolute, `~`, a URL, or leading outside the ruleset's folder or `--root`)",
+        "`extends:` target not found, not a regular file, or not allowed (absolute, `~`, a URL, not a `.yaml` / `.yml` file, in a hidden folder, or leading outside the root: the git repository, the working folder or the ruleset's folder, or `--root`)",
         '`extends: bsae.yaml`, `extends: /etc/passwd`',
-        '`extends: base.yaml`, or a relative path to a ruleset inside the folder (name a wider folder with `--root DIR`)',
+        '`extends: base.yaml`, or a relative path to a ruleset inside the root (name a wider folder with `--root DIR`)',
     ),
     "W401": Code(
         'extends: cycle',

@@ -352,13 +352,16 @@ def _kind_of(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     return "not a file"
 
 
-def check_regular_file(path: Path) -> None:
-    """Raise NotReadable unless `path` (after symbolic links) is a regular file; reads nothing."""
+def check_regular_file(path: Path, follow_links: bool = True) -> None:
+    """Raise NotReadable unless `path` (after symbolic links; without `follow_links`, itself) is a
+    regular file; reads nothing."""
     try:
-        mode = os.stat(path).st_mode
+        mode = (os.stat if follow_links else os.lstat)(path).st_mode
     except (OSError, ValueError) as e:
         raise NotReadable(_cannot_read(e)) from None
     if not stat.S_ISREG(mode):
@@ -371,16 +374,18 @@ def _cannot_read(e: Exception) -> str:
     return "cannot be read: the path holds a NUL character"
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
+def read_regular_file(path: Path, limit: int, follow_links: bool = True) -> bytes:
     """At most `limit` + 1 bytes of the regular file `path` (more than `limit` means too large).
 
     Only a regular file is read: a directory, a named pipe or a device (also behind a symbolic
-    link) raises NotReadable at once. The file is opened without blocking (a named pipe with
-    no writer would wait for ever) and checked again on the open descriptor, so a path swapped
-    between the check and the open is caught too.
+    link) raises NotReadable at once; without `follow_links`, so does a symbolic link. The file
+    is opened without blocking (a named pipe with no writer would wait for ever) and checked
+    again on the open descriptor, so a path swapped between the check and the open is caught too.
     """
-    check_regular_file(path)
+    check_regular_file(path, follow_links)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except (OSError, ValueError) as e:
@@ -733,17 +738,66 @@ class _ExtendsRefused(Exception):
     """An `extends:` target that is not read: not allowed, not found, or not a regular file."""
 
 
+#: How many folders up from a ruleset the git repository it is in is looked for (its `.git`).
+MAX_REPOSITORY_LEVELS = 32
+
+
+def default_root(path: Path, named: Path | None = None) -> str:
+    """The folder `extends:` may lead into when no `--root` is given, for the ruleset `path`:
+
+    - a bundled ruleset's is the bundled rulesets' folder;
+    - else the git repository the file is in: the nearest folder at or above the file's own
+      holding `.git` (a folder, or a file in a worktree), looked for at most
+      MAX_REPOSITORY_LEVELS folders up;
+    - else the working folder, when the file is inside it;
+    - else the file's own folder.
+
+    `named` is the folder `lint DIR` found the file under: the root is never narrower than it.
+    The folder is absolute, as named (symbolic links not resolved).
+    """
+    bundled = os.path.realpath(data_dir("rulesets"))
+    if _inside(os.path.realpath(path), bundled):
+        return bundled
+    own = os.path.dirname(os.path.abspath(path))
+    root = _repository_of(own)
+    if root is None:
+        try:
+            working = os.getcwd()
+        except OSError:  # the working folder was removed
+            working = None
+        root = working if working is not None and _inside(own, working) else own
+    if named is not None and _inside(root, os.path.abspath(named)):
+        root = os.path.abspath(named)
+    return root
+
+
+def _repository_of(folder: str) -> str | None:
+    """The nearest folder at or above `folder` that holds `.git`, or None (nothing is read)."""
+    for _ in range(MAX_REPOSITORY_LEVELS):
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
 @dataclass(frozen=True)
 class ExtendsRoot:
-    """Where `extends:` may lead: bundled rulesets by name, and relative paths inside `folder`.
+    """Where `extends:` may lead: bundled rulesets by name, and relative paths to ruleset files
+    (.yaml, .yml) inside `folder`, never through a hidden folder (`.git`, `.config`) below it
+    other than one the ruleset named is in itself.
 
-    `folder` is the folder of the ruleset named on the command line (the top of the chain), or
-    the one named with `--root`. A file of the bundled rulesets may extend only bundled rulesets.
+    `folder` is the one named with `--root`, else `default_root` of the ruleset named on the
+    command line (the top of the chain). A file of the bundled rulesets may extend only bundled
+    rulesets.
     """
 
     folder: str  # absolute, as named
     real: str  # the same with symbolic links resolved
     bundled: str  # the bundled rulesets' folder, resolved
+    own: str  # the real folder of the ruleset named (the top of the chain)
 
     @property
     def shown(self) -> str:
@@ -753,8 +807,9 @@ class ExtendsRoot:
 
     @classmethod
     def for_ruleset(cls, path: Path, root: Path | None = None) -> "ExtendsRoot":
-        folder = os.path.abspath(root if root is not None else os.path.dirname(os.path.abspath(path)))
-        return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")))
+        folder = os.path.abspath(root) if root is not None else default_root(path)
+        own = os.path.dirname(os.path.realpath(path))
+        return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")), own)
 
     def target(self, target: str, extending: Path) -> Path:
         """The file `target` names in `extending`'s `extends:`. Raises _ExtendsRefused, having
@@ -784,6 +839,13 @@ class ExtendsRoot:
             raise _ExtendsRefused(
                 f"extends: `{quoted}` is not allowed: it is a symbolic link that leads outside the folder; {allowed}"
             )
+        if not real.endswith((".yaml", ".yml")):
+            link = " (after its symbolic links)" if real != lexical else ""
+            raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it is not a ruleset file (.yaml, .yml){link}; {allowed}")
+        if not bundled_only and self._hidden(real):
+            raise _ExtendsRefused(
+                f"extends: `{quoted}` is not allowed: it leads into a hidden file or folder (a name that begins with a dot); {allowed}"
+            )
         try:
             check_regular_file(Path(real))
         except NotReadable as e:
@@ -791,6 +853,17 @@ class ExtendsRoot:
                 raise _ExtendsRefused(f"extends: no file `{quoted}` (looked for {_display(Path(lexical))})") from None
             raise _ExtendsRefused(f"extends: `{quoted}` {e}") from None
         return Path(real)
+
+    def _hidden(self, real: str) -> bool:
+        """Whether the file `real` (inside the root) is, or is in, a hidden folder below the root
+        that the ruleset named is not in itself: secrets live in such folders (`.git`, `.ssh`,
+        `.config`), rulesets do not."""
+        parts = os.path.relpath(real, self.real).split(os.sep)
+        own = os.path.relpath(self.own, self.real).split(os.sep) if _inside(self.own, self.real) else []
+        shared = 0
+        while shared < min(len(parts) - 1, len(own)) and parts[shared] == own[shared]:
+            shared += 1
+        return any(p.startswith(".") and p not in (".", "..") for p in parts[shared:])
 
 
 def _not_allowed(target: str) -> str | None:
@@ -819,8 +892,8 @@ def _not_found(target: str) -> str:
 def load_ruleset(path: Path, shown: str | None = None, root: Path | None = None) -> Loaded:
     """Read a ruleset file and everything it extends, and merge them. Raises LoadError.
 
-    `extends:` may lead only where `ExtendsRoot` allows: `root` (default: the folder of `path`)
-    and the bundled rulesets. The LoadError carries the documents read so far.
+    `extends:` may lead only where `ExtendsRoot` allows: inside `root` (default: `default_root`
+    of `path`) and to the bundled rulesets. The LoadError carries the documents read so far.
     """
     shown = shown if shown is not None else str(path)
     allowed = ExtendsRoot.for_ruleset(path, root)
