@@ -16,7 +16,7 @@ the seat's legal cards. `answer` returns the answer as a record keeps it, with t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import CardSyntaxError, card_text, parse_card
@@ -144,3 +144,18 @@ class Seat:
 
 _ASKING = {"bid": "bid", "card": "play a card", "decision": "decide"}
 
+
+
+def spectator_view(game: Game) -> SeatView:
+    """What a spectator may see: the view of no seat. Every seat's cards are hidden (the
+    foreheads too), and bids made together are hidden until all have bid; the rest is what
+    every seat sees (trump, the turned card, the bids shown, the tricks, the totals)."""
+    view = game.view(game.to_act if game.to_act is not None else 0)
+    return replace(
+        view,
+        hand=None,
+        others={},
+        legal=None,
+        bids=() if view.bids_hidden else view.bids,
+        calls=tuple("" for _ in view.calls) if view.bids_hidden else view.calls,
+    )
