@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from serve_client import ORIGIN, Server, Socket, settled  # noqa: I001  (skips without the web extra)
+from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
 from starlette.websockets import WebSocketDisconnect
 
 from whistdsl.records.replay import check_record_shape, replay
