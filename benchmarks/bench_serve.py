@@ -65,18 +65,24 @@ def open_tables(address: str, count: int, ruleset: str) -> list[tuple[str, str]]
     return seats
 
 
-async def invite_of(ws_address: str, table_id: str, host_token: str) -> str:
+def source(index: int) -> tuple[str, int]:
+    """A loopback address of its own for table `index`'s person: the server bounds connections
+    per client address, and people at different tables come from different addresses."""
+    return (f"127.0.{1 + index // 250}.{1 + index % 250}", 0)
+
+
+async def invite_of(ws_address: str, table_id: str, host_token: str, index: int) -> str:
     """The table's invite link, from the host's first frame."""
-    async with websockets.connect(f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://")) as socket:
+    async with websockets.connect(f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://"), local_addr=source(index)) as socket:
         await socket.send(json.dumps({"type": "hello", "token": host_token}))
         frame = json.loads(await socket.recv())
         return frame["links"]["invite"]
 
 
-async def person(ws_address: str, table_id: str, token: str, answers: int, until: float, latencies: list[float]) -> int:
+async def person(ws_address: str, table_id: str, token: str, answers: int, until: float, latencies: list[float], index: int) -> int:
     """Answer the first legal answer of every question, timing answer -> state; answers given."""
     given = 0
-    async with websockets.connect(f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://"), max_size=2**22) as socket:
+    async with websockets.connect(f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://"), max_size=2**22, local_addr=source(index)) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
         sent_at, sent_step = None, -1
         while given < answers and time.monotonic() < until:
@@ -114,13 +120,13 @@ async def run(address: str, tables: int, ruleset: str, seconds: float, answers: 
     ws_address = address.replace("http://", "ws://")
     hosts = open_tables(address, tables, ruleset)
     seats = []
-    for table_id, host_token in hosts:
-        invite = await invite_of(ws_address, table_id, host_token)
+    for index, (table_id, host_token) in enumerate(hosts):
+        invite = await invite_of(ws_address, table_id, host_token, index)
         seat = _posted(address, invite, {"seat": "0", "name": "Bench"})
         seats.append((table_id, seat.split("/")[4]))
     latencies: list[float] = []
     started = time.monotonic()
-    given = await asyncio.gather(*(person(ws_address, t, token, answers, started + seconds, latencies) for t, token in seats))
+    given = await asyncio.gather(*(person(ws_address, t, token, answers, started + seconds, latencies, i) for i, (t, token) in enumerate(seats)))
     return latencies, sum(given), time.monotonic() - started
 
 
