@@ -90,6 +90,11 @@ SLOW = frozenset(
         # Fuzzed keystrokes at a pseudo-terminal (eight whole sessions); tests/test_play_cli.py's
         # terminal tests (keys, Ctrl-C, end of input, a narrow terminal) run in a plain run.
         "tests/test_fuzz_keystrokes.py::test_keystrokes_at_the_terminal_never_break_play_and_no_illegal_move_is_accepted",
+        # `whistdsl serve`: whole games in a real Chromium (15 s) and six whole games whose every
+        # frame is checked for hidden cards (18 s); tests/test_serve_protocol.py's whole games run
+        # in a plain run.
+        "tests/test_serve_browser.py::test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_through_a_reload_and_a_restart",
+        "tests/test_serve_leaks.py::test_no_frame_holds_a_card_its_receivers_view_does_not_hold",
     }
 )
 

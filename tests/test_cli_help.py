@@ -57,8 +57,9 @@ def examples(command: str) -> list[str]:
     return [re.split(r"\s{2,}|\s+\(", line.strip())[0] for line in block.splitlines() if line.strip().startswith("whistdsl ")]
 
 
-#: Examples that need a person at a terminal: `play` asks for bids and cards.
-INTERACTIVE = ("whistdsl play",)
+#: Examples that need a person: `play` asks for bids and cards at a terminal, `serve` serves
+#: until it is stopped (tests/test_serve_cli.py runs it as a process).
+INTERACTIVE = ("whistdsl play", "whistdsl serve")
 
 
 def test_every_example_in_every_commands_help_runs(tmp_path: Path) -> None:

@@ -36,9 +36,11 @@ LATER_COMMANDS = {
     "simulate": ("whistdsl.cli.simulate", "simulate_command", "Play many games between computer players; measure them."),
     "play": ("whistdsl.cli.play", "play_command", "Play a game at the terminal against computer players."),
     "games": ("whistdsl.cli.games", "games_command", "List the kept games, to resume one with play --resume."),
+    "serve": ("whistdsl.cli.serve", "serve_command", "Serve tables in the browser for friends and computer players."),
 }
-#: The order `whistdsl --help` lists the commands in.
-COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay")
+#: The order `whistdsl --help` lists the commands in. A command not named here (`serve`, until the
+#: README documents it) works but is not listed.
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay", "serve")
 
 
 class _LaterCommands(dict):
@@ -52,7 +54,7 @@ class _LaterCommands(dict):
 
         module, function, short_help = LATER_COMMANDS[name]
         callback = getattr(importlib.import_module(module), function)
-        info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback)
+        info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback, hidden=name not in COMMAND_ORDER)
         command = typer.main.get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
