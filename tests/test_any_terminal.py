@@ -33,6 +33,7 @@ SENSITIVE = (
     "tests/test_play_cli.py",
     "tests/test_lint_cli.py",
     "tests/test_kept_games.py",
+    "tests/test_terminal.py",
     "tests/test_variant_games.py::test_every_ruleset_plays_a_whole_watched_game_by_the_rules",
     "tests/test_variant_games.py::test_play_takes_a_bundled_ruleset_by_its_name",
     "tests/test_fuzz_records.py::test_the_base_records_are_valid_records_that_replay_clean",
