@@ -116,6 +116,7 @@ SLOW = frozenset(
         "tests/test_parameters.py::test_score_set_sets_parameters_and_every_name_the_scoring_context_sees",
         "tests/test_cluster.py::test_a_cluster_plays_the_games_of_a_local_run_with_the_same_seed",
         "tests/test_cluster.py::test_the_cluster_plays_with_the_parameters_set_here",
+        "tests/test_cluster.py::test_a_local_cluster_of_processes_listens_on_this_machine_only",
         "tests/test_lint_contract.py::test_a_ruleset_with_too_many_cases_stops_within_the_budget_and_says_so",
         "tests/test_lint_contract.py::test_the_schedule_is_not_expanded_past_the_cap",
         "tests/test_simulate.py::test_plot_draws_a_png",
