@@ -621,12 +621,13 @@ def test_ctrl_c_in_the_pager_is_the_pagers_and_the_game_goes_on(tiny: Path, term
     pager such as less takes it for itself): the game goes on once the pager ends. The pager here
     ignores Ctrl-C and ends on a line typed at the terminal."""
     pager = tiny.parent / "pager"
-    pager.write_text('#!/bin/sh\ntrap "" INT\ncat > /dev/null\nread line < /dev/tty\necho "pager done"\n', encoding="utf-8")
+    pager.write_text('#!/bin/sh\ntrap "" INT\ncat > /dev/null\necho "pager waits"\nread line < /dev/tty\necho "pager done"\n', encoding="utf-8")
     pager.chmod(0o755)
     t = terminal("--seed", "5", env={"PAGER": str(pager)})
     t.prompt()
     t.type("rules")
-    t.wait_until_waiting_for_a_child()  # the text is given: the Ctrl-C comes while only the pager runs
+    t.expect("pager waits")  # it has read the whole text, and ignores Ctrl-C
+    t.wait_until_waiting_for_a_child()  # and whistdsl waits for it to end: the Ctrl-C comes now
     t.send(b"\x03")
     t.type("")
     shown = t.prompt()
