@@ -5,8 +5,8 @@ answers, and so the width click wraps the help at (the cache keeps the help by i
 whistdsl/cli/__init__.py): COLUMNS when set, else the width of standard output's terminal, else
 80. It reads them itself rather than importing shutil, which brings bz2 and lzma along: more
 than `whistdsl --help` from the cache imports in all. rich's consoles (tables, the game's talk,
-`explain`) measure the terminal the same way for themselves; a text that a command wraps itself
-is fitted to `wrap_width`.
+`explain`) measure the terminal for themselves (COLUMNS too, else the terminal of standard
+input, output or error); a text that a command wraps itself is fitted to `wrap_width`.
 
 `page` is click's pager (click is a dependency of its own: newer typer carries a copy of click
 that is not for others to import), with git's settings for less.
