@@ -35,24 +35,10 @@ def help_key() -> str:
     command line that started whistdsl (the usage line names it: `whistdsl` or `python -m
     whistdsl`) and on the terminal's width (click wraps to it), as well as on whistdsl itself."""
     from ..cache import entry_key
+    from .terminal import columns
 
     started = getattr(sys, "orig_argv", sys.argv)[:-1]
-    return entry_key("help", "\0".join(started), str(_terminal_columns()))
-
-
-def _terminal_columns() -> int:
-    """The width click formats help for: as `shutil.get_terminal_size` finds it (COLUMNS, the
-    terminal of standard output, else 80), without importing shutil."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
+    return entry_key("help", "\0".join(started), str(columns()))
 
 
 def main() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 import textwrap
 from typing import Annotated
@@ -10,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..printable import printable
+from .terminal import wrap_width
 
 
 def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
@@ -48,7 +48,7 @@ def games_command(
         typer.echo(f"No games kept yet in {printable(str(folder))}.")
         return
     typer.echo(f"Kept games in {printable(str(folder))}, newest first:")
-    width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
+    width = wrap_width(sys.stdout)
     for g in games:
         typer.echo(f"  {printable(g.name)}")
         facts = ", ".join(part for part in (printable(g.ruleset), _state(g)) if part)
@@ -65,4 +65,4 @@ def _lines(text: str, width: int | None, indent: str = "      ") -> list[str]:
         return []
     if width is None:
         return [indent + text]
-    return textwrap.wrap(text, max(width, 40), initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
