@@ -7,13 +7,13 @@ keeps a seat, and game N is dealt from the same seed in every match. `search` th
 seconds a decision, turned into work once per ruleset (players/search.py `work_units`, on that
 ruleset's table) so every worker plays the same games. Prints, per ruleset and match, the games,
 each side's mean final score and 95% confidence half-width, the difference of means with its
-own 95% half-width, and the lone bot's win share, as a Markdown table. `--readme` writes the
-rows into README.md between the markers `<!-- tournament:start -->` and
+own 95% half-width, and the lone bot's win share, as a Markdown table. `--docs` writes the
+rows into docs/performance.md between the markers `<!-- tournament:start -->` and
 `<!-- tournament:end -->`, replacing the rows of the same ruleset and match and keeping the
 others, so a match can be run again alone (`--games 0 --mc-games 0` runs only search's).
 
-    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 20] [--workers 2] [--readme]
-    python benchmarks/bench_bots.py --rulesets oh-hell,wizard --games 0 --mc-games 0 --search-games 8 --readme
+    python benchmarks/bench_bots.py [--games 2000] [--mc-games 200] [--search-games 20] [--workers 2] [--docs]
+    python benchmarks/bench_bots.py --rulesets oh-hell,wizard --games 0 --mc-games 0 --search-games 8 --docs
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from whistdsl.players import decide
 from whistdsl.players.base import make_bot, thinks
 from whistdsl.players.search import DEFAULT_THINK, work_units
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 START, END = "<!-- tournament:start -->", "<!-- tournament:end -->"
 HEADER = [
     "| ruleset | match (1 vs 3) | games | first bot's mean ± 95% | others' mean ± 95% | difference ± 95% | first bot's win share |",
@@ -102,16 +102,16 @@ def merged(old: list[str], new: list[str]) -> list[str]:
     return rows
 
 
-def write_readme(new: list[str]) -> bool:
-    """Merge the rows `new` into README.md's tournament table; False when it has no markers."""
-    text = README.read_text(encoding="utf-8")
+def write_docs(new: list[str]) -> bool:
+    """Merge the rows `new` into the tournament table of PAGE; False when it has no markers."""
+    text = PAGE.read_text(encoding="utf-8")
     if START not in text or END not in text:
         return False
     before, rest = text.split(START, 1)
     block, after = rest.split(END, 1)
     old = [line for line in block.strip().splitlines() if line.startswith("|")][len(HEADER):]
     table = "\n".join(HEADER + merged(old, new))
-    README.write_text(f"{before}{START}\n{table}\n{END}{after}", encoding="utf-8")
+    PAGE.write_text(f"{before}{START}\n{table}\n{END}{after}", encoding="utf-8")
     return True
 
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, default=DEFAULT_THINK, help="seconds a decision for search")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rulesets", default="serbian,romanian,oh-hell,wizard,nomination-whist,kachuful")
-    ap.add_argument("--readme", action="store_true", help="write the rows into README.md's table")
+    ap.add_argument("--docs", action="store_true", help="write the rows into docs/performance.md's table")
     args = ap.parse_args(argv)
     rows: list[str] = []
     for ruleset in args.rulesets.split(","):
@@ -147,11 +147,11 @@ def main(argv: list[str] | None = None) -> int:
             print(rows[-1], f"({m['seconds']:.0f}s)", flush=True)
     print()
     print("\n".join(HEADER + rows))
-    if args.readme:
-        if write_readme(rows):
-            print("README.md updated")
+    if args.docs:
+        if write_docs(rows):
+            print(f"{PAGE} updated")
         else:
-            print("README.md has no tournament markers; table not written", file=sys.stderr)
+            print(f"{PAGE} has no tournament markers; table not written", file=sys.stderr)
     return 0
 
 

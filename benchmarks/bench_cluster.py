@@ -3,8 +3,8 @@
 worker processes and by the workers of a Dask cluster, interleaved, with the numbers checked
 equal (needs the `cluster` extra: pip install 'whistdsl[cluster]').
 
-Without `--scheduler` the cluster is a `distributed.LocalCluster` of `--workers` processes on
-this machine, started before the timings: then the figures show the cluster's overhead (the
+Without `--scheduler` the cluster is whistdsl.cli.cluster's `local_cluster` of `--workers`
+processes on this machine (listening on loopback only), started before the timings: then the figures show the cluster's overhead (the
 same cores either way), not a speed-up. Give `--scheduler tcp://host:8786` to time a real one.
 
     python benchmarks/bench_cluster.py [--workers 2] [--rounds 3] [--random-games 4000]
@@ -19,6 +19,7 @@ import sys
 import time
 
 from whistdsl import load_rules
+from whistdsl.cli.cluster import local_cluster
 from whistdsl.cli.simulate import TIMING_KEYS, Simulation, simulate, summary_json
 
 
@@ -34,10 +35,10 @@ def main() -> int:
     parser.add_argument("--random-games", type=int, default=4000)
     parser.add_argument("--heuristic-games", type=int, default=400)
     parser.add_argument("--mc-games", type=int, default=8)
-    parser.add_argument("--scheduler", help="a running cluster's scheduler (default: a LocalCluster here)")
+    parser.add_argument("--scheduler", help="a running cluster's scheduler (default: a local cluster here)")
     args = parser.parse_args()
     try:
-        import distributed
+        import distributed  # noqa: F401 (only to say what is missing before anything is timed)
     except ImportError:
         print("needs Dask distributed: pip install 'whistdsl[cluster]'", file=sys.stderr)
         return 2
@@ -53,7 +54,7 @@ def main() -> int:
     address = args.scheduler
     began = time.perf_counter()
     if address is None:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+        cluster = local_cluster(args.workers)
         address = cluster.scheduler_address
     started = time.perf_counter() - began
     print(f"| bots | games | local, {args.workers} processes: s | cluster: s | cluster / local | same numbers |")

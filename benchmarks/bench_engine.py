@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         help="games per second of CPU time used by the benchmark (default; steadier on a shared machine) or of wall time",
     )
     ap.add_argument("--no-openspiel", action="store_true", help="leave OpenSpiel out even when pyspiel is installed")
-    ap.add_argument("--markdown", action="store_true", help="print the table for the README")
+    ap.add_argument("--markdown", action="store_true", help="print the table for docs/performance.md")
     ap.add_argument("--reference", type=Path, help="a Romanian engine to time in place of yardsticks/ref_romanian.py")
     args = ap.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:

@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", help="comma-separated table sizes (default: each game's own, as bench_engine.py)")
     ap.add_argument("--count", type=int, default=20, help="games in the shorter run (the longer plays three times as many; default 20)")
     ap.add_argument("--bots", action="store_true", help="also count heuristic players' games against random players'")
-    ap.add_argument("--markdown", action="store_true", help="print the table for the README")
+    ap.add_argument("--markdown", action="store_true", help="print the table for docs/performance.md")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt install valgrind); bench_engine.py times the engines instead", file=sys.stderr)

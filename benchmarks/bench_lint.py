@@ -1,6 +1,6 @@
 """Benchmark: `whistdsl lint` over every bundled ruleset in one process, and one compiled formula call.
 
-Not a timed test: run it by hand and copy the figures into the README's "Performance" section.
+Not a timed test: run it by hand and copy the figures into docs/performance.md.
 
     python benchmarks/bench_lint.py            # about half a minute
     python benchmarks/bench_lint.py --quick    # a few seconds, rougher figures

@@ -29,7 +29,7 @@ stopped and resumed: deals already in the file are skipped.
     python benchmarks/bench_search.py --think 0.05 --calibrate --honest 16 --hands 1000 --workers 2 --out FILE
     python benchmarks/bench_search.py --leak
     python benchmarks/bench_search.py --summary benchmarks/results/search-vs-ismcts-0.05.jsonl
-    python benchmarks/bench_search.py --table benchmarks/results/*.jsonl --readme
+    python benchmarks/bench_search.py --table benchmarks/results/*.jsonl --docs
 """
 
 from __future__ import annotations
@@ -269,10 +269,10 @@ def table(files: list[Path]) -> str:
 
 
 def write_table(text: str) -> None:
-    """The table into README.md and docs/search.md, between `<!-- search-match:start -->` and `:end -->`."""
+    """The table into docs/performance.md and docs/search.md, between `<!-- search-match:start -->` and `:end -->`."""
     root = Path(__file__).resolve().parent.parent
     start, end = "<!-- search-match:start -->", "<!-- search-match:end -->"
-    for path in (root / "README.md", root / "docs" / "search.md"):
+    for path in (root / "docs" / "performance.md", root / "docs" / "search.md"):
         page = path.read_text(encoding="utf-8")
         before, rest = page.split(start, 1)
         _, after = rest.split(end, 1)
@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON-lines results file (resumed when it exists)")
     ap.add_argument("--summary", type=Path, default=None, help="only summarise this results file")
     ap.add_argument("--table", type=Path, nargs="+", default=None, help="only print a Markdown table of these results files")
-    ap.add_argument("--readme", action="store_true", help="with --table: write it into README.md and docs/search.md")
+    ap.add_argument("--docs", action="store_true", help="with --table: write it into docs/performance.md and docs/search.md")
     args = ap.parse_args(argv)
     if args.summary:
         lines = [json.loads(x) for x in args.summary.read_text().splitlines() if x.strip()]
@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         text = table(args.table)
         print(text)
-        if args.readme:
+        if args.docs:
             write_table(text)
         return 0
     if args.leak:

@@ -1,6 +1,6 @@
 """Benchmark: how long `whistdsl` takes to answer, as whole processes started from the shell.
 
-Not a timed test: run it by hand and copy the table into the README's "Performance" section.
+Not a timed test: run it by hand and copy the table into docs/performance.md.
 
     python benchmarks/bench_startup.py              # 10 rounds, about a minute on a quiet machine
     python benchmarks/bench_startup.py --rounds 3   # rougher figures

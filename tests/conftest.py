@@ -33,10 +33,23 @@ whistdsl's per-user cache (whistdsl/cache.py) lives in a temporary folder for th
 in the home folder, so tests neither read a stale entry nor leave any behind; the commands tests
 run as processes inherit it. The kept games of `whistdsl play` (whistdsl/records/kept.py) go to a
 temporary folder too, a new one for every test.
+
+Nothing of the person running the suite reaches the code under test (`_pin_the_surroundings`): the
+terminal's width and height are 80 by 24 (COLUMNS, LINES), TERM is xterm-256color, no colour
+variable is set (NO_COLOR, FORCE_COLOR, ...: rich, typer and click read them), nor PAGER or LESS,
+the locale is C.UTF-8, and HOME is a temporary folder (without XDG folders of its own). This is
+done as the suite starts, before rich or typer is imported (some read their variables then),
+and pytest-xdist's workers and every process a test starts inherit it. A test of how a width, a
+colour setting or a terminal changes the output sets it itself (a pseudo-terminal of its own
+size, COLUMNS, NO_COLOR). tests/test_any_terminal.py runs the tests that would notice in narrow,
+wide and coloured terminals and in a pseudo-terminal. `PERSON` keeps the person's own values,
+for the tools that are not under test and need them (pip's configuration and cache, in
+tests/test_wheel.py).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -45,6 +58,37 @@ from pathlib import Path
 
 import pytest
 
+#: What the code under test sees of its surroundings, whoever runs the suite (see the module's docstring).
+PINNED = {"COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+#: Unset: what a person may set to change colours, widths, messages and the pager (rich, typer
+#: and click read these).
+UNSET = (
+    "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "CLICOLOR", "CLICOLOR_FORCE", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+    "TERMINAL_WIDTH", "JUPYTER_COLUMNS", "JUPYTER_LINES", "UNICODE_VERSION", "GITHUB_ACTIONS", "TYPER_USE_RICH",
+    "_TYPER_FORCE_DISABLE_TERMINAL", "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD_TRACEBACK", "LANGUAGE", "PAGER", "LESS",
+)
+#: The person's home folder, replaced by a temporary one, and the XDG folders, unset (they are then in it).
+HOMES = ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+_PERSON_VARIABLE = "WHISTDSL_TESTS_PERSON"
+
+
+def _pin_the_surroundings() -> tuple[dict[str, str | None], str]:
+    """Set what the code under test sees (see the module's docstring). Answers the person's own
+    values of the variables changed (a worker, or a suite a test starts, finds the first
+    process's pinned already, and its record of the person's), and the temporary home folder."""
+    person = json.loads(os.environ.get(_PERSON_VARIABLE) or "null") or {
+        name: os.environ.get(name) for name in (*PINNED, *UNSET, *HOMES)
+    }
+    os.environ[_PERSON_VARIABLE] = json.dumps(person)
+    home = tempfile.mkdtemp(prefix="whistdsl-test-home-")
+    os.environ.update(PINNED, HOME=home)
+    for name in (*UNSET, *HOMES[1:]):
+        os.environ.pop(name, None)
+    return person, home
+
+
+#: The person's own values of the variables pinned or unset here (None: not set).
+PERSON, _HOME = _pin_the_surroundings()
 _CACHE = tempfile.mkdtemp(prefix="whistdsl-test-cache-")
 os.environ["WHISTDSL_CACHE_DIR"] = _CACHE
 os.environ.pop("WHISTDSL_NO_CACHE", None)
@@ -55,8 +99,8 @@ os.environ["WHISTDSL_DATA_DIR"] = _DATA
 
 #: The tests that take seconds each (the longest of a loaded run's `--durations`), and the other
 #: cases of tests a plain run samples: marked slow here, in one list, and run only with `--slow`
-#: (the README's test command and CI pass it). Measured on a fresh clone of a quiet machine (the
-#: README's Performance section): a plain `pytest` (2,111 tests) 1 min 51 s on 2 cores, 207 s of
+#: (the README's test command and CI pass it). Measured on a fresh clone of a quiet machine (docs/
+#: performance.md): a plain `pytest` (2,111 tests) 1 min 51 s on 2 cores, 207 s of
 #: CPU; `pytest --slow` (2,253) 3 min 33 s. Each is named without its parameters: every case of
 #: it is slow.
 SLOW = frozenset(
@@ -72,6 +116,7 @@ SLOW = frozenset(
         "tests/test_parameters.py::test_score_set_sets_parameters_and_every_name_the_scoring_context_sees",
         "tests/test_cluster.py::test_a_cluster_plays_the_games_of_a_local_run_with_the_same_seed",
         "tests/test_cluster.py::test_the_cluster_plays_with_the_parameters_set_here",
+        "tests/test_cluster.py::test_a_local_cluster_of_processes_listens_on_this_machine_only",
         "tests/test_lint_contract.py::test_a_ruleset_with_too_many_cases_stops_within_the_budget_and_says_so",
         "tests/test_lint_contract.py::test_the_schedule_is_not_expanded_past_the_cap",
         "tests/test_simulate.py::test_plot_draws_a_png",
@@ -90,6 +135,14 @@ SLOW = frozenset(
         # Fuzzed keystrokes at a pseudo-terminal (eight whole sessions); tests/test_play_cli.py's
         # terminal tests (keys, Ctrl-C, end of input, a narrow terminal) run in a plain run.
         "tests/test_fuzz_keystrokes.py::test_keystrokes_at_the_terminal_never_break_play_and_no_illegal_move_is_accepted",
+        # `whistdsl serve`: whole games in a real Chromium (15 s) and six whole games whose every
+        # frame is checked for hidden cards (18 s); tests/test_serve_protocol.py's whole games run
+        # in a plain run.
+        "tests/test_serve_browser.py::test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_through_a_reload_and_a_restart",
+        "tests/test_serve_leaks.py::test_no_frame_holds_a_card_its_receivers_view_does_not_hold",
+        # The terminal-sensitive tests again in a pytest of their own for each of five terminals.
+        "tests/test_any_terminal.py::test_the_terminal_sensitive_tests_pass_whatever_the_terminal_settings",
+        "tests/test_any_terminal.py::test_the_terminal_sensitive_tests_pass_in_a_terminal",
     }
 )
 
@@ -189,6 +242,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_CACHE, ignore_errors=True)
     shutil.rmtree(_DATA, ignore_errors=True)
+    shutil.rmtree(_HOME, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

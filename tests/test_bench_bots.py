@@ -1,4 +1,4 @@
-"""benchmarks/bench_bots.py writes its tournament rows into the README's table in place: a
+"""benchmarks/bench_bots.py writes its tournament rows into docs/performance.md's table in place: a
 match run again replaces its own row and leaves the others, so one match can be re-run alone."""
 
 from __future__ import annotations
@@ -29,20 +29,20 @@ def test_a_new_match_goes_after_its_rulesets_rows_and_a_new_ruleset_at_the_end()
     assert bench_bots.merged(old, [search, wizard]) == [old[0], search, old[1], wizard]
 
 
-def test_the_readme_table_is_merged_between_its_markers(tmp_path, monkeypatch):
-    readme = tmp_path / "README.md"
+def test_the_docs_table_is_merged_between_its_markers(tmp_path, monkeypatch):
+    page = tmp_path / "performance.md"
     old = row("serbian", "heuristic vs random", 2000)
-    readme.write_text(f"intro\n{bench_bots.START}\n" + "\n".join([*bench_bots.HEADER, old]) + f"\n{bench_bots.END}\nafter\n", encoding="utf-8")
-    monkeypatch.setattr(bench_bots, "README", readme)
+    page.write_text(f"intro\n{bench_bots.START}\n" + "\n".join([*bench_bots.HEADER, old]) + f"\n{bench_bots.END}\nafter\n", encoding="utf-8")
+    monkeypatch.setattr(bench_bots, "PAGE", page)
     new = row("serbian", "search (`--think 0.05`) vs heuristic", 8)
-    assert bench_bots.write_readme([new])
-    text = readme.read_text(encoding="utf-8")
+    assert bench_bots.write_docs([new])
+    text = page.read_text(encoding="utf-8")
     assert text == f"intro\n{bench_bots.START}\n" + "\n".join([*bench_bots.HEADER, old, new]) + f"\n{bench_bots.END}\nafter\n"
 
 
-def test_a_readme_without_markers_is_left_alone(tmp_path, monkeypatch):
-    readme = tmp_path / "README.md"
-    readme.write_text("no table here\n", encoding="utf-8")
-    monkeypatch.setattr(bench_bots, "README", readme)
-    assert not bench_bots.write_readme([row("serbian", "mc vs heuristic", 1)])
-    assert readme.read_text(encoding="utf-8") == "no table here\n"
+def test_a_page_without_markers_is_left_alone(tmp_path, monkeypatch):
+    page = tmp_path / "performance.md"
+    page.write_text("no table here\n", encoding="utf-8")
+    monkeypatch.setattr(bench_bots, "PAGE", page)
+    assert not bench_bots.write_docs([row("serbian", "mc vs heuristic", 1)])
+    assert page.read_text(encoding="utf-8") == "no table here\n"

@@ -5,6 +5,7 @@ each command whole, never cut with "..."; every command shows an example or two.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -47,3 +48,50 @@ def test_the_command_list_says_each_command_whole_on_one_line(width: int) -> Non
     if width >= 80:
         assert all(re.match(r"^  \w+ ", line) for line in listed if line.strip()), "one line each"
     assert re.search(r"^  Examples:$", text, re.M)
+
+
+def examples(command: str) -> list[str]:
+    """The example command lines of a command's help, without the words after them."""
+    text = helped(command)
+    block = text[re.search(r"^  Examples?:$", text, re.M).end() :].split("\n\n")[0]  # type: ignore[union-attr]
+    return [re.split(r"\s{2,}|\s+\(", line.strip())[0] for line in block.splitlines() if line.strip().startswith("whistdsl ")]
+
+
+#: Examples that need a person: `play` asks for bids and cards at a terminal, `serve` serves
+#: until it is stopped (tests/test_serve_cli.py runs it as a process).
+INTERACTIVE = ("whistdsl play", "whistdsl serve")
+
+
+def test_every_example_in_every_commands_help_runs(tmp_path: Path) -> None:
+    """Each example, with its placeholders filled in (a house ruleset extending a bundled one,
+    NAME a bundled ruleset, a record of a game), runs and exits 0; a simulation is cut to 2 games
+    in one process (how many games is not what an example shows)."""
+    import json
+
+    from cli_runner import whistdsl
+
+    from whistdsl import load_rules
+    from whistdsl.engine import Game
+    from whistdsl.players import RandomPlayer, play_out
+    from whistdsl.records.record import game_record
+    from whistdsl.resources import bundled_rulesets
+
+    (tmp_path / "house.yaml").write_text("whistdsl: 1\nextends: oh-hell\nname: House rules\n", encoding="utf-8")
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "oh-hell.yaml").write_text(bundled_rulesets()["oh-hell"].read_text(encoding="utf-8"), encoding="utf-8")
+    game = Game(load_rules("oh-hell"), players=4, seed=1)
+    play_out(game, [RandomPlayer() for _ in range(4)])
+    (tmp_path / "game.json").write_text(json.dumps(game_record(game)), encoding="utf-8")
+    ran = []
+    for command in COMMAND_ORDER:
+        for example in examples(command):
+            if example.startswith(INTERACTIVE):
+                continue
+            line = example.replace("NAME", "oh-hell").split(" | ")[0].split(" > ")[0]
+            if command == "simulate":
+                line = re.sub(r" -n \d+", "", line) + " -n 2 -w 1 -s 1"
+            args = line.split()[1:]
+            done = whistdsl(*args, cwd=tmp_path, timeout=300)
+            assert done.returncode == 0, f"{example}\n{done.stderr.decode(errors='replace')}"
+            ran.append(example)
+    assert any("--bots" in e for e in ran) and len(ran) >= 20

@@ -57,7 +57,7 @@ def test_h_is_help_and_the_help_lists_version() -> None:
 
 def test_help_from_the_cache_is_the_help_typer_prints(tmp_path: Path) -> None:
     cold = run("--help", cache=tmp_path, COLUMNS="72")  # through typer, and kept
-    assert list((tmp_path / "help").glob("*.json")), "the first run keeps the help"
+    assert list(tmp_path.glob("*/help/*.json")), "the first run keeps the help"
     warm = run("--help", cache=tmp_path, COLUMNS="72")
     short = run("-h", cache=tmp_path, COLUMNS="72")
     assert cold.returncode == warm.returncode == short.returncode == 0
@@ -70,7 +70,7 @@ def test_help_from_the_cache_is_the_help_typer_prints(tmp_path: Path) -> None:
 
 def test_a_corrupt_help_entry_is_ignored_and_written_again(tmp_path: Path) -> None:
     good = run("--help", cache=tmp_path, COLUMNS="80").stdout
-    (entry,) = (tmp_path / "help").glob("*.json")
+    (entry,) = tmp_path.glob("*/help/*.json")
     for damage in (b"{not json", json.dumps({"key": entry.stem, "checksum": "0", "value": "Usage: forged\n"}).encode()):
         entry.write_bytes(damage)
         again = run("--help", cache=tmp_path, COLUMNS="80")

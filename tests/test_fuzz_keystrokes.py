@@ -1,7 +1,7 @@
 """Keystrokes fuzzed into `whistdsl play` under a pseudo-terminal: control characters, escape
 sequences (arrow keys, a bracketed paste, a terminal title), lines longer than the terminal's
 line buffer, garbage, random bids and cards among the legal answers, and end of input or Ctrl-C.
-Each session ends with the README's exit code (0, 1 or 130), no traceback, nothing typed echoed
+Each session ends with the exit code docs/commands/play.md gives (0, 1 or 130), no traceback, nothing typed echoed
 back raw, and a record that replays clean (no illegal bid or card was accepted).
 
 Sessions come from seeds (tests/fuzzing/keystrokes.py); `benchmarks/fuzz.py --keys` runs more.

@@ -44,6 +44,10 @@ def _setup(work: Path, steps: list[dict]) -> None:
             (work / value["path"]).write_bytes(bytes.fromhex(value["hex"]))
         elif action == "mkdir":
             (work / value).mkdir(parents=True, exist_ok=True)
+        elif action == "truncate":  # a file of this many bytes, sparse: large without being written
+            path, size = value
+            with open(work / path, "wb") as f:
+                f.truncate(size)
         elif action == "chmod":
             path, mode = value
             os.chmod(work / path, mode)
@@ -61,7 +65,7 @@ def test_hostile_input_gets_a_clear_answer(case: Path, tmp_path: Path):
     work = tmp_path / case.name
     shutil.copytree(case, work, symlinks=True)
     _setup(work, spec.get("setup"))
-    env = {"COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "FORCE_COLOR": None}
+    env = {"COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8", "FORCE_COLOR": None, **spec.get("env", {})}
     stdin = spec.get("stdin")
     try:
         done = whistdsl(*spec["args"], cwd=work, input=stdin, timeout=spec.get("timeout", 30), env=env, memory_cap=MEMORY_CAP)

@@ -16,6 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import cli_runner
 import jsonschema
 import pytest
 from test_play_cli import RECORD_SCHEMA, STARTED, TINY, YOU, Terminal, inputs_for_the_whole_game, play
@@ -209,11 +210,11 @@ def test_games_with_none_kept_says_so_and_lists_unreadable_files_without_a_trace
     kept_folder().mkdir(parents=True)
     (kept_folder() / "20260101-000000-broken.json").write_text("{not json", encoding="utf-8")
     (kept_folder() / "20260101-000001-odd.json").write_text(
-        json.dumps({"ruleset": {"name": "Odd\x1b[31m"}, "players": [{"name": "A\x07"}], "hands": []}), encoding="utf-8"
+        json.dumps({"format": "whistdsl-record/2", "ruleset": {"name": "Odd\x1b[31m"}, "players": [{"name": "A\x07"}], "hands": []}), encoding="utf-8"
     )
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0, result.output
-    assert "20260101-000000-broken.json" in result.stdout and "unreadable: not a game record" in result.stdout
+    assert "20260101-000000-broken.json" in result.stdout and "unreadable: not a record: the file ends too early" in result.stdout
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout, "a file's text is escaped"
     assert "stopped in hand 1" in result.stdout
 
@@ -297,7 +298,7 @@ def keep_record(name: str, finished: bool, when: float) -> Path:
     """A kept game's file as whistdsl writes one (the facts `whistdsl games` reads), written at `when`."""
     kept_folder().mkdir(parents=True, exist_ok=True)
     path = kept_folder() / name
-    record = {"ruleset": {"name": "Tiny whist"}, "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}], "hands": [{}, {}]}
+    record = {"format": "whistdsl-record/2", "ruleset": {"name": "Tiny whist"}, "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}], "hands": [{}, {}]}
     if finished:
         record["final"] = {"winners": [0]}
     path.write_text(json.dumps(record), encoding="utf-8")
@@ -342,3 +343,133 @@ def test_games_help_says_how_many_finished_games_stay() -> None:
     assert result.exit_code == 0
     assert f"the newest {KEEP_FINISHED} stay" in " ".join(result.stdout.split())
     assert "--clean" in result.stdout
+
+
+# ---------------------------------------------------------------- what else the folder may hold
+
+
+#: What a stranger (or an accident) may leave in the kept-games folder, named like a kept game or
+#: not: each is listed as unreadable, never waited on, never read whole, never removed.
+STRAYS = ("named-pipe", "100000-brackets", "link-to-dev-zero", "folder", "link-outside", "sparse-8-gib")
+#: A finished record outside the folder, that a link in the folder leads to.
+OUTSIDE_RECORD = {"format": "whistdsl-record/2", "ruleset": {"name": "Elsewhere"}, "players": [{"name": "Far"}], "hands": [], "final": {"winners": [0]}}
+
+
+def leave_stray(kind: str, outside: Path, when: float = 2_000_000_000) -> Path:
+    """A stray `kind` in the kept-games folder, written at `when` (newer than any game here)."""
+    kept_folder().mkdir(parents=True, exist_ok=True)
+    path = kept_folder() / f"20330518-033320-{kind}.json"
+    if kind == "named-pipe":
+        os.mkfifo(path)
+    elif kind == "100000-brackets":
+        path.write_bytes(b"[" * 100_000)
+    elif kind == "link-to-dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "link-outside":
+        outside.write_text(json.dumps(OUTSIDE_RECORD), encoding="utf-8")
+        path.symlink_to(outside)
+    else:
+        with open(path, "wb") as f:
+            f.truncate(8 * 2**30)  # sparse: nothing is written
+    os.utime(path, (when, when), follow_symlinks=False)
+    return path
+
+
+def an_unfinished_game(tiny: Path) -> Path:
+    """A kept game stopped after its first hand, as `play` keeps one (you at seat 0)."""
+    from whistdsl.records.record import RecordWriter
+
+    game = Game(load_rules(tiny), 4, seed=1)
+    kept_folder().mkdir(parents=True, exist_ok=True)
+    path = kept_folder() / "20260301-120000-tiny-whist.json"
+    writer = RecordWriter(path, game, ["human", "random", "random", "random"])
+    bot = RandomPlayer()
+    while not game.history:
+        game.act(decide(game, bot))
+    writer.update()
+    return path
+
+
+#: The memory a command may add (RLIMIT_AS): a kept game read whole costs at most MAX_KEPT_BYTES.
+MEMORY_CAP = 256 * 2**20
+
+
+@pytest.mark.parametrize("kind", STRAYS)
+def test_games_lists_a_stray_as_unreadable_at_once(kind: str, tiny: Path) -> None:
+    game = an_unfinished_game(tiny)
+    stray = leave_stray(kind, tiny.parent / "outside.json")
+    done = cli_runner.whistdsl("games", timeout=60, memory_cap=MEMORY_CAP, text=True)  # the timeout only guards a hang
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    listed = done.stdout.splitlines()
+    at = listed.index(f"  {stray.name}")
+    assert listed[at + 1].startswith("      unreadable: "), listed
+    assert f"  {game.name}" in listed and "stopped after hand 1" in done.stdout, "the game itself is listed as ever"
+    assert "Elsewhere" not in done.stdout, "a link is not followed"
+
+
+@pytest.mark.parametrize("kind", STRAYS)
+def test_play_resume_goes_on_with_the_latest_unfinished_game_past_a_newer_stray(kind: str, tiny: Path) -> None:
+    game = an_unfinished_game(tiny)
+    leave_stray(kind, tiny.parent / "outside.json")
+    done = cli_runner.whistdsl("play", "--resume", "--watch", timeout=60, memory_cap=MEMORY_CAP, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Hand 2 of 3" in done.stdout and "Hand 1 of 3" not in done.stdout
+    assert "final" in json.loads(game.read_text(encoding="utf-8")), "the game went on in its own file"
+
+
+def test_a_new_game_starts_and_is_kept_whatever_strays_are_in_the_folder(tiny: Path) -> None:
+    strays = [leave_stray(kind, tiny.parent / "outside.json") for kind in STRAYS]
+    t = start(tiny, "--seed", "3")
+    try:
+        t.expect("Your bid: ")  # its own timeout guards a hang
+        t.send(b"\x04")
+        assert t.wait() == 1, t.output[-3000:]
+    finally:
+        t.close()
+    assert "Traceback" not in t.output and "The game is kept in" in t.said
+    assert all(os.path.lexists(p) for p in strays), "nothing but a finished kept game is removed"
+    assert json.loads((tiny.parent / "outside.json").read_text(encoding="utf-8")) == OUTSIDE_RECORD
+    assert len([p for p in kept_files() if p not in strays]) == 1, "the new game is kept"
+
+
+def test_games_clean_removes_only_the_finished_games_whistdsl_kept(tmp_path: Path) -> None:
+    ours = keep_record("20260101-000000-tiny-whist.json", True, 1_000_000)
+    renamed = keep_record("my-best-game.json", True, 1_000_001)  # a record, but not named as whistdsl names one
+    unversioned = keep_record("20260101-000002-tiny-whist.json", True, 1_000_002)
+    unversioned.write_text(json.dumps({k: v for k, v in json.loads(unversioned.read_text()).items() if k != "format"}))
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps(OUTSIDE_RECORD), encoding="utf-8")
+    link = kept_folder() / "20260101-000003-tiny-whist.json"
+    link.symlink_to(outside)
+    strays = [leave_stray(kind, tmp_path / "elsewhere.json") for kind in STRAYS]
+    done = cli_runner.whistdsl("games", "--clean", timeout=60, memory_cap=MEMORY_CAP, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Removed 1 finished game from" in done.stdout
+    assert not ours.exists() and renamed.exists() and unversioned.exists() and link.is_symlink() and outside.exists()
+    assert all(os.path.lexists(p) for p in strays)
+
+
+def test_a_stray_costs_no_more_reading_than_the_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # in this process: only strays that could neither hang it nor fill its memory if read whole
+    from whistdsl.records import kept
+
+    strays = {leave_stray(kind, tmp_path / "outside.json").name for kind in ("100000-brackets", "folder", "link-outside")}
+    huge = kept_folder() / "20330518-033320-huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(4 * kept.MAX_KEPT_BYTES)  # sparse
+    read = []
+    real_read = os.read
+
+    def counted(fd: int, n: int) -> bytes:
+        data = real_read(fd, n)
+        read.append(len(data))
+        return data
+
+    monkeypatch.setattr(os, "read", counted)
+    games = kept.kept_games()
+    monkeypatch.undo()
+    assert {g.name for g in games} == strays | {huge.name} and all(g.problem for g in games)
+    # at most the large file up to the cap and one byte, and the 100 000 `[`: nothing of the others
+    assert sum(read) <= kept.MAX_KEPT_BYTES + 1 + 100_000

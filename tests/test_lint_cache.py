@@ -30,6 +30,11 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+def entries(folder: Path, kind: str) -> list[Path]:
+    """The entries of `kind` in the cache folder `folder` (whistdsl/cache.py: `<folder>/<code>/<kind>/<key>.json`)."""
+    return sorted(folder.glob(f"*/{kind}/*.json"))
+
+
 def lint_cli(*args: str, cache: Path | None, cwd: Path = ROOT) -> tuple[int, str, str]:
     environment = {k: v for k, v in os.environ.items() if k not in ("WHISTDSL_CACHE_DIR", "WHISTDSL_NO_CACHE")}
     if cache is None:
@@ -49,7 +54,7 @@ def test_every_lint_case_and_bundled_ruleset_says_the_same_from_the_cache(cache_
     files = sorted(CASES.rglob("*.yaml")) + sorted((ROOT / "rulesets").rglob("*.yaml"))
     assert len(files) > 100
     checked = [said(f, cached=True) for f in files]  # checked, and kept
-    assert len(list((cache_dir / "lint").glob("*.json"))) >= len(files) // 2  # the files that load
+    assert len(entries(cache_dir, "lint")) >= len(files) // 2  # the files that load
     assert [said(f, cached=True) for f in files] == checked  # from the cache
 
 
@@ -133,7 +138,7 @@ def test_a_damaged_entry_is_ignored_and_written_again(cache_dir: Path) -> None:
     case = next(f for f in sorted(CASES.glob("*.yaml")) if said(f)[0])
     truth = said(case)
     assert said(case, cached=True) == truth
-    (entry,) = (cache_dir / "lint").glob("*.json")
+    (entry,) = entries(cache_dir, "lint")
     for damage in ("", "{", '{"key": "%s", "checksum": "x", "value": {}}' % entry.stem, "[1, 2]"):
         entry.write_text(damage, encoding="utf-8")
         assert said(case, cached=True) == truth
@@ -155,7 +160,7 @@ def test_a_schema_verdict_is_kept_only_for_the_very_texts_that_passed(cache_dir:
     write(folder / "base.yaml", base_text())
     child = write(folder / "child.yaml", CHILD)
     assert said(child)[0] == [] and said(child)[0] == []  # the second time, the schema is known to pass
-    assert list((cache_dir / "ruleset-shape").glob("*.json"))
+    assert entries(cache_dir, "ruleset-shape")
     write(child, CHILD + "nonsense: 1\n")
     assert [f.code for f in said(child)[0]] == [f.code for f in said(child)[0]] != []
     write(folder / "base.yaml", base_text().replace("players: {min: 3, max: 7, default: 4}", "players: {min: 3, max: seven, default: 4}"))
@@ -172,7 +177,7 @@ def test_a_record_replays_the_same_from_the_cache_and_a_changed_one_is_checked_a
                    cwd=ROOT, env=environment, check=True, capture_output=True, timeout=300)
     first = replay(read_record(game), None)
     again = replay(read_record(game), None)  # record shape and ruleset schema known to pass
-    assert list((cache_dir / "record-shape").glob("*.json")) and list((cache_dir / "ruleset-shape").glob("*.json"))
+    assert entries(cache_dir, "record-shape") and entries(cache_dir, "ruleset-shape")
     assert (first.complete, first.hands, first.game.result) == (again.complete, again.hands, again.game.result)
     data = json.loads(game.read_text(encoding="utf-8"))
     data["hands"][0]["number"] = "one"

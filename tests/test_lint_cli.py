@@ -14,16 +14,18 @@ import sys
 import time
 from pathlib import Path
 
+import cli_runner
 import pytest
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.codes import DOCS, WARNINGS
 from whistdsl.diagnostics.findings import CODES, Finding, render_text
-from whistdsl.resources import schema_path
+from whistdsl.resources import bundled_rulesets, schema_path
 
 runner = CliRunner()
-# The README's own example: a typo (W301) and a formula whose two branches disagree (W302).
+# The docs' own example (docs/examples/no-premium-typo.yaml): a typo (W301) and a formula whose two
+# branches disagree (W302).
 TYPO = """whistdsl: 1
 extends: romanian
 name: Romanian whist, no premium
@@ -261,10 +263,42 @@ def test_a_mistyped_path_gets_a_did_you_mean_as_play_does(tmp_path: Path, monkey
     assert "house-ruels.yaml: no such file or directory; did you mean house-rules.yaml?" in beside.stderr
     deeper = runner.invoke(app, ["lint", str(tmp_path / "house-rule.yaml")])
     assert f"did you mean {tmp_path / 'house-rules.yaml'}?" in deeper.stderr
-    bundled_name = runner.invoke(app, ["lint", "serbain"])  # lint takes files; play and explain take names
-    assert bundled_name.exit_code == 2 and "`serbian` is a bundled ruleset" in bundled_name.stderr
+    bundled_name = runner.invoke(app, ["lint", "serbain"])  # a bundled ruleset's name, mistyped
+    assert bundled_name.exit_code == 2 and "serbain: no such file or directory; did you mean `serbian` (a bundled ruleset)?" in bundled_name.stderr
     far = runner.invoke(app, ["lint", "nothing-like-it.yaml"])
     assert far.exit_code == 2 and "did you mean" not in far.stderr and "bundled" not in far.stderr
+
+
+# ---------------------------------------------------------------- bundled rulesets by name
+
+
+def test_lint_takes_a_bundled_ruleset_s_name_and_says_which_file_it_linted(tmp_path: Path) -> None:
+    done = lint("serbian", "scoring/get-fred.yaml", cwd=tmp_path)
+    assert done.exit_code == 0, done.output
+    bundled = bundled_rulesets()
+    assert done.stdout.splitlines() == [
+        f"serbian: the bundled ruleset {bundled['serbian']}",  # outside the working folder: its whole path
+        f"scoring/get-fred: the bundled ruleset {bundled['scoring/get-fred']}",
+        "2 ruleset(s) checked: all clean",
+    ]
+    beside = lint("serbian", cwd=Path(__file__).resolve().parent.parent)  # in the checkout, below the working folder: the path from there
+    assert beside.stdout.splitlines()[0] == "serbian: the bundled ruleset rulesets/serbian.yaml"
+    assert lint("serbian", "--quiet", cwd=tmp_path).stdout == "" and lint("serbian", "--format", "json", cwd=tmp_path).stdout.strip() == "[]"
+    # `whistdsl lint NAME` with no options is answered without typer (cli/__init__.py): the same
+    fast = cli_runner.whistdsl("lint", "serbian", "scoring/get-fred.yaml", cwd=tmp_path, text=True)
+    assert (fast.returncode, fast.stdout) == (0, done.stdout)
+
+
+def test_a_path_that_exists_wins_over_a_bundled_ruleset_s_name(tmp_path: Path) -> None:
+    (tmp_path / "serbian").mkdir()
+    (tmp_path / "serbian" / "house.yaml").write_text(TYPO, encoding="utf-8")
+    done = lint("serbian", cwd=tmp_path)
+    assert done.exit_code == 1 and "serbian/house.yaml:" in done.stdout and "bundled" not in done.output
+
+
+def test_a_setting_that_does_not_fit_a_bundled_ruleset_named_by_name_says_its_file(tmp_path: Path) -> None:
+    done = lint("serbian", "--set", "nosuch=1", cwd=tmp_path)
+    assert done.exit_code == 2 and f"{bundled_rulesets()['serbian']}: --set nosuch=1" in done.stderr
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, render_json
 from whistdsl.diagnostics.lint import lint_path, load_rules
-from whistdsl.engine import Game
+from whistdsl.engine import Game, RuleError
+from whistdsl.players import RandomPlayer, play_out
 from whistdsl.language import expression
 from whistdsl.rules import domain
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
@@ -215,6 +216,23 @@ def test_totals_growing_past_the_cap_are_a_warning(tmp_path: Path) -> None:
     assert f.code == "W407" and "in hand 10: the total exceeds the limit of 10^30" in f.message
 
 
+def test_points_whose_denominators_grow_are_a_warning_at_the_hand_a_game_stops(tmp_path: Path) -> None:
+    text = replace_key(PLAIN, "schedule", "schedule:\n  - repeat(1, 1000)\n")
+    text = text.replace("if made then 10 + tricks else tricks", "1 / (hand_number * 1000003 + 7)")
+    f = only(tmp_path, text)
+    # the denominators 1000010, 2000013, ... share no factor: their product passes 10^30 in hand 5
+    assert (f.code, f.severity) == ("W407", "warning") and " in hand 5: the total exceeds the limit of 10^30" in f.message
+    game = Game(load_rules(write(tmp_path, text)), seed=1)
+    with pytest.raises(RuleError) as stop:
+        play_out(game, [RandomPlayer() for _ in range(4)])
+    assert stop.value.hand == 5 and "the total would pass the number limit" in str(stop.value)
+
+
+def test_points_of_one_denominator_over_many_hands_lint_clean(tmp_path: Path) -> None:
+    text = replace_key(PLAIN, "schedule", "schedule:\n  - repeat(1, 1000)\n")
+    assert findings_of(tmp_path, text.replace("if made then 10 + tricks else tricks", "tricks / 3 + 1 / 7")) == []
+
+
 # ---------------------------------------------------------------- seats, schedule, deck
 
 
@@ -265,14 +283,14 @@ def test_a_formula_building_too_many_lists_is_w304(tmp_path: Path) -> None:
     assert findings_of(tmp_path, PLAIN.replace("10 + tricks", within)) == []
 
 
-def test_the_readme_states_the_formula_and_game_bounds() -> None:
-    from test_readme import table_after
+def test_the_docs_state_the_formula_and_game_bounds() -> None:
+    from docs_pages import DOCS, table_after
 
-    limits = {row[0]: row[1] for row in table_after("<!-- limits -->")}
+    limits = {row[0]: row[1] for row in table_after(DOCS / "expressions.md", "<!-- limits -->")}
     assert f"at most {expression.MAX_DIGITS} digits" in limits["size of numbers"]
     assert f"at most {expression.MAX_LIST_OPS} lists" in limits["lists"]
     assert f"at most {MAX_GAME_HANDS} hands in a game" in limits["schedule"]
-    safety = {row[0]: row[1] for row in table_after("<!-- safety-limits -->")}
+    safety = {row[0]: row[1] for row in table_after(DOCS / "safety.md", "<!-- safety-limits -->")}
     assert any(f"{domain.MAX_CASES:,}".replace(",", " ") in v or str(domain.MAX_CASES) in v for v in safety.values())
 
 

@@ -13,6 +13,7 @@ Files in lint_cases/bases/ are not cases; cases extend them. The file-level W100
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,8 +101,9 @@ def test_every_case_file_belongs_to_a_known_code() -> None:
             assert e.code in CODES, case.name
 
 
-def test_the_base_rulesets_the_cases_extend_lint_clean() -> None:
-    assert lint_path(CASES / "bases" / "plain.yaml").findings == []
+@pytest.mark.parametrize("base", ["plain.yaml", "tiny_points.yaml", "no_four_tricks.yaml"])
+def test_the_base_rulesets_the_cases_extend_lint_clean(base: str) -> None:
+    assert lint_path(CASES / "bases" / base).findings == []
 
 
 def test_every_finding_is_an_error_or_a_warning_of_its_code_with_a_message() -> None:
@@ -185,9 +187,136 @@ def test_yaml_nested_too_deeply_is_w101_at_the_level_that_is_too_deep(tmp_path: 
     assert "nested more than 50 levels" in f.message
 
 
+@pytest.mark.parametrize(
+    "encoding, raw",
+    [
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16")),  # with its byte order mark
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16-le")),
+        ("UTF-16", "whistdsl: 1\nname: x\n".encode("utf-16-be")),
+        ("UTF-32", "whistdsl: 1\nname: x\n".encode("utf-32")),
+    ],
+    ids=["utf-16", "utf-16-le", "utf-16-be", "utf-32"],
+)
+def test_text_saved_as_utf16_is_w100_saying_so_not_binary(tmp_path: Path, encoding: str, raw: bytes) -> None:
+    path = tmp_path / "wide.yaml"
+    path.write_bytes(raw)
+    f = only_finding(path)
+    assert (f.line, f.column, f.code) == (1, 1, "W100")
+    assert f.message == f"file is {encoding} text, not UTF-8: save it as UTF-8"
+
+
+def test_a_key_longer_than_yaml_reads_is_w101_saying_so_not_the_indentation(tmp_path: Path) -> None:
+    path = tmp_path / "long-key.yaml"
+    path.write_text("whistdsl: 1\nscoring:\n  " + "p" * 1030 + ": 1\n", encoding="utf-8")
+    f = only_finding(path)
+    assert (f.line, f.code) == (3, "W101")
+    assert "a key of 1,030 characters: YAML reads at most 1,024 characters of a key" in f.message
+    assert "indentation" not in f.message
+
+
+@pytest.mark.parametrize("separator, name", [("\u2028", "U+2028 LINE SEPARATOR"), ("\u2029", "U+2029 PARAGRAPH SEPARATOR")])
+def test_a_line_break_only_yaml_sees_is_named_in_a_yaml_error(tmp_path: Path, separator: str, name: str) -> None:
+    path = tmp_path / "separator.yaml"
+    path.write_text(f"whistdsl: 1\nscoring:\n  points: |\n    10 +{separator} tricks\n", encoding="utf-8")
+    f = only_finding(path)
+    assert (f.line, f.code) == (4, "W101")  # the line as an editor shows it: the separator breaks none
+    assert f"line 4 holds {name}, which YAML reads as a line break" in f.message
+    assert "indentation" not in f.message
+
+
+def test_a_line_separator_in_a_formula_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "separator.yaml"
+    plain = (CASES / "bases" / "plain.yaml").read_text(encoding="utf-8")
+    path.write_text(plain.replace("if made then 10 + tricks else tricks", '"10 +\u2028 tricks"'), encoding="utf-8")
+    f = only_finding(path)
+    assert f.code == "W300"
+    assert f.message.startswith("unexpected character U+2028 LINE SEPARATOR, which YAML reads as a line break (but a formula does not)")
+
+
 def test_a_yaml_alias_is_w103_before_it_is_followed(tmp_path: Path) -> None:
     path = tmp_path / "alias.yaml"
     path.write_text("whistdsl: 1\nname: *x\n")
     f = only_finding(path)
     assert (f.line, f.column, f.code) == (2, 7, "W103")
     assert "alias *x" in f.message
+
+
+# ---------------------------------------------------------------- help: what to write
+
+
+HELPED = """\
+whistdsl: 1
+name: Helped
+players: {min: 4, max: 4}
+"""
+
+
+def helped_findings(tmp_path: Path, text: str) -> dict[str, Finding]:
+    path = tmp_path / "helped.yaml"
+    path.write_text(text, encoding="utf-8")
+    return {f.message: f for f in lint_path(path).findings}
+
+
+def lints_clean(tmp_path: Path, text: str) -> bool:
+    path = tmp_path / "fixed.yaml"
+    path.write_text(text, encoding="utf-8")
+    return lint_path(path).findings == []
+
+
+def test_a_missing_trump_schedule_and_points_each_say_what_to_write_and_it_works(tmp_path: Path) -> None:
+    found = helped_findings(tmp_path, HELPED)
+    (trump,) = [f for m, f in found.items() if m.startswith("a ruleset needs `trump`")]
+    (schedule,) = [f for m, f in found.items() if "`schedule`" in m]
+    (points,) = [f for m, f in found.items() if "`scoring.points`" in m]
+    assert {trump.code, schedule.code, points.code} == {"W201"}
+    # every trump rule the help offers (`cycle: [none]`, ...) is a trump rule that lints clean
+    offered = re.findall(r"`([a-z_]+: [^`]+)`", trump.help)
+    assert "cycle: [none]" in offered and "turn_up: true" in offered and len(offered) == 3
+    (to_schedule,) = re.findall(r"`(schedule: [^`]+)`", schedule.help)
+    (formula,) = re.findall(r"e\.g\. `([^`]+)`", points.help)
+    assert "under `scoring:`" in points.help
+    for rule in offered:
+        assert lints_clean(tmp_path, HELPED + f"{to_schedule}\ntrump: {{{rule}}}\nscoring:\n  points: {formula}\n"), rule
+
+
+def test_a_key_the_schema_requires_is_helped_by_its_description(tmp_path: Path) -> None:
+    text = (CASES / "bases" / "plain.yaml").read_text(encoding="utf-8") + "tiebreak:\n  hands: 1\n"
+    (f,) = helped_findings(tmp_path, text).values()
+    assert f.code == "W201" and f.help == "add `cards:` under `tiebreak:`, the hand size of each extra hand"
+
+
+def test_help_is_printed_under_the_finding_in_text_in_json_and_github(tmp_path: Path) -> None:
+    from whistdsl.diagnostics.findings import render_github, render_json, render_text
+
+    f = Finding("f.yaml", 1, 1, "W201", "trump needs a cycle", help="write `cycle: [none]`\x1b")
+    plain = Finding("f.yaml", 2, 1, "W200", "unknown key")
+    text = render_text([f, plain], {"f.yaml": ["trump: {}", "x: 1"]}).splitlines()
+    assert text[:4] == ["f.yaml:1:1: W201 trump needs a cycle", "    1 | trump: {}", "      | ^^^^^", "help: write `cycle: [none]`\\x1b"]
+    assert not any(line.startswith("help:") for line in text[4:])  # a finding without help has no line
+    assert [d["help"] for d in json.loads(render_json([f, plain]))] == ["write `cycle: [none]`\x1b", None]
+    github = render_github([f, plain]).splitlines()
+    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b")
+    assert "help" not in github[1]
+
+
+def test_a_turned_trump_a_dealer_always_overrides_is_fixed_as_its_help_says(tmp_path: Path) -> None:
+    case = CASES / "w437_a_dealer_who_names_trump_in_every_hand_over_a_turned_card.yaml"
+    (f,) = lint_path(case).findings
+    assert f.code == "W437" and "`cycle: [none]` in place of `turn_up`" in f.help
+    fixed = tmp_path / "bases" / "turn_up.yaml"
+    fixed.parent.mkdir()
+    fixed.write_text((CASES / "bases" / "turn_up.yaml").read_text(encoding="utf-8").replace("turn_up: true", "cycle: [none]"), encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
+    assert lint_path(child).findings == []
+
+
+def test_a_mark_that_is_a_ranks_letter_is_fixed_as_its_help_says(tmp_path: Path) -> None:
+    case = CASES / "w438_a_mark_that_is_a_ranks_letter.yaml"
+    (f,) = lint_path(case).findings
+    (mark,) = re.findall(r"`mark: (\w+)`", f.help)
+    (tmp_path / "bases").mkdir()
+    (tmp_path / "bases" / "plain.yaml").write_text((CASES / "bases" / "plain.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(case.read_text(encoding="utf-8").replace("mark: J}", f"mark: {mark}}}"), encoding="utf-8")
+    assert lint_path(fixed).findings == []

@@ -242,12 +242,12 @@ def test_text_format_is_the_default_and_can_be_asked_for(typo: Path) -> None:
     assert lint("--format", "text", typo).stdout == lint(typo).stdout
 
 
-def test_json_format_is_a_list_of_findings_with_the_eight_keys(typo: Path) -> None:
+def test_json_format_is_a_list_of_findings_with_the_nine_keys(typo: Path) -> None:
     result = lint("--format", "json", typo)
     assert result.exit_code == 1
     assert json.loads(result.stdout) == [  # the end: just after the key `rnaks` (as ruff's end_location)
         {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE,
-         "end_line": 4, "end_column": 8}
+         "end_line": 4, "end_column": 8, "help": None}
     ]
 
 

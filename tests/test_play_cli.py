@@ -205,6 +205,8 @@ PROMPT = re.compile(r"^(Your bid|Your card|Press Enter to play your card|Hand \d
 #: readable (line editing waits in one of them), by machine (x86_64, i386, arm64 and the generic table).
 READ_SYSCALL = {"x86_64": 0, "i386": 3, "i686": 3, "aarch64": 63, "arm64": 63, "riscv64": 63}.get(os.uname().machine, 63)
 SELECT_SYSCALLS = {"x86_64": {23, 270}, "i386": {82, 142, 308}, "i686": {82, 142, 308}}.get(os.uname().machine, {72})
+#: The number of wait4() (how Python waits for a child on Linux), where it is known.
+WAIT_SYSCALL = {"x86_64": 61, "aarch64": 260, "arm64": 260, "riscv64": 260}.get(os.uname().machine)
 #: What a person does not see: control sequences (`\x1b[` ... and a final character from `@` to
 #: `~`: colours, and line editing's cursor moves and inserted blanks), a terminal title, CR
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r")
@@ -214,7 +216,7 @@ class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
     def __init__(
-        self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str] | None = None, nohup: Path | None = None,
+        self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str | None] | None = None, nohup: Path | None = None,
         program: list[str] | None = None,
     ):
         """`nohup`: as `nohup` starts a command, hang-ups ignored and standard error into this file.
@@ -223,7 +225,7 @@ class Terminal:
         # PAGER=cat: a text longer than the screen is printed, not paged (as git's tests set GIT_PAGER)
         # INPUTRC: line editing as it comes, whatever the person running the tests has set up
         env = {**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm-256color", "PAGER": "cat", "INPUTRC": os.devnull, **(env or {})}
-        env.pop("NO_COLOR", None)
+        env = {name: value for name, value in env.items() if value is not None and name != "NO_COLOR"}  # None: unset
         self.columns = columns
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the pseudo-terminal as its terminal
@@ -295,17 +297,28 @@ class Terminal:
         Linux says which system call a sleeping process is in: wait for read() on fd 0, or (line
         editing, readline) for select() on fd 0 alone (its first argument, the number of files, 1).
         """
+        self._wait_until_in({READ_SYSCALL: 0, **dict.fromkeys(SELECT_SYSCALLS, 1)}, "waited for input", timeout)
+
+    def wait_until_waiting_for_a_child(self, timeout: float = 20) -> None:
+        """Wait until the command is blocked waiting for a process it started (the pager) to end."""
+        if WAIT_SYSCALL is None:
+            pytest.skip(f"the number of wait4() on {os.uname().machine} is not known here")
+        self._wait_until_in({WAIT_SYSCALL: None}, "waited for a process it started", timeout)
+
+    def _wait_until_in(self, calls: dict[int, int | None], what: str, timeout: float) -> None:
+        """Wait until the command is in one of the system calls `calls` names by number (with the
+        first argument given there, unless None)."""
         syscall = Path(f"/proc/{self.pid}/syscall")
         if not syscall.exists():
-            pytest.skip("needs /proc/PID/syscall (Linux) to know the command is blocked reading")
+            pytest.skip("needs /proc/PID/syscall (Linux) to know the command is blocked in a system call")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             fields = syscall.read_text().split()
-            reading = len(fields) > 1 and fields[0] == str(READ_SYSCALL) and int(fields[1], 16) == 0
-            if reading or (len(fields) > 1 and fields[0] in map(str, SELECT_SYSCALLS) and int(fields[1], 16) == 1):
+            number = int(fields[0]) if len(fields) > 1 and fields[0].isdigit() else None
+            if number in calls and (calls[number] is None or int(fields[1], 16) == calls[number]):
                 return
             self._read(0.01)  # keep draining the screen meanwhile
-        raise AssertionError(f"the command never waited for input; the terminal shows:\n{self.output[-3000:]}")
+        raise AssertionError(f"the command never {what}; the terminal shows:\n{self.output[-3000:]}")
 
     def send(self, raw: bytes) -> None:
         os.write(self.fd, raw)
@@ -351,7 +364,7 @@ class Terminal:
 def terminal(tiny: Path) -> Iterator[callable]:
     opened: list[Terminal] = []
 
-    def start(*options: str, columns: int = 160, env: dict[str, str] | None = None) -> Terminal:
+    def start(*options: str, columns: int = 160, env: dict[str, str | None] | None = None) -> Terminal:
         t = Terminal(str(tiny), "--seat", str(YOU), "--bots", "random", *options, cwd=tiny.parent, columns=columns, env=env)
         opened.append(t)
         return t
@@ -561,43 +574,6 @@ def test_a_whole_game_at_the_terminal_plays_forehead_and_blind_hands_and_ends_wi
     assert "Traceback" not in t.output
 
 
-# ---------------------------------------------------------------- the README's section
-
-
-def readme_block_after(marker: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    at = text.index(marker)
-    opening = text.index("```text\n", at) + len("```text\n")
-    return text[opening : text.index("\n```", opening)]
-
-
-def test_readme_lists_exactly_the_options_of_whistdsl_play() -> None:
-    import typer.main
-
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = text[text.index("<!-- play-options -->") :].split("\n\n", 1)[0].splitlines()[3:]
-    documented = {row.split("`")[1].split()[0] for row in rows}
-    command = typer.main.get_command(app).commands["play"]  # type: ignore[attr-defined]
-    options = {opt for p in command.params for opt in p.opts if opt.startswith("--")}
-    assert documented == options
-
-
-def test_readme_score_sheet_excerpt_is_what_whistdsl_play_prints() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    (command,) = re.findall(r"^<!-- play-excerpt: (.+?) -->$", text, re.M)
-    args = command.split()
-    assert args[:2] == ["whistdsl", "play"]
-    result = play(*args[2:])
-    assert result.exit_code == 0, result.output
-    printed = [line.rstrip() for line in result.stdout.splitlines()]
-    at = 0
-    for line in readme_block_after(f"<!-- play-excerpt: {command} -->").splitlines():
-        if line == "...":
-            continue
-        assert line in printed[at:], f"README line not printed (in this order): {line!r}"
-        at = printed.index(line, at) + 1
-
-
 # ---------------------------------------------------------------- the pause and the commands
 
 
@@ -654,6 +630,61 @@ def test_rules_longer_than_the_terminal_are_paged_and_the_prompt_comes_back(tiny
     t.type("help")
     assert "paged|" not in t.prompt(), "a text that fits is printed"
     assert "Traceback" not in t.output
+
+
+def test_without_a_pager_named_the_rules_go_to_less_in_colour_and_stay_on_the_screen(tiny: Path, terminal) -> None:
+    """No PAGER: less, with LESS=FRX (colours shown, the text left on the screen when less quits)
+    unless the person has set LESS. The `less` here notes what it was given."""
+    bin_dir = tiny.parent / "bin"
+    bin_dir.mkdir()
+    less = bin_dir / "less"
+    less.write_text(f'#!/bin/sh\nprintf %s "${{LESS-unset}}" > {less}.LESS\ncat > {less}.text\necho "less showed it"\n', encoding="utf-8")
+    less.chmod(0o755)
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    for given, seen in ((None, "FRX"), ("-S", "-S")):
+        t = terminal("--seed", "5", env={"PAGER": None, "LESS": given, "PATH": path})
+        t.prompt()
+        t.type("rules")
+        shown = t.prompt()
+        assert "less showed it" in shown and shown.endswith("Your bid: "), shown
+        assert (bin_dir / "less.LESS").read_text(encoding="utf-8") == seen
+        paged = (bin_dir / "less.text").read_text(encoding="utf-8")
+        assert "Tiny whist" in paged and "\x1b[1m" in paged, "the rules, in their colours"
+        assert "Tiny whist" not in shown, "shown by the pager, not printed as well"
+
+
+def test_ctrl_c_in_the_pager_is_the_pagers_and_the_game_goes_on(tiny: Path, terminal) -> None:
+    """Ctrl-C while the pager shows the rules goes to the whole terminal's group, whistdsl too (a
+    pager such as less takes it for itself): the game goes on once the pager ends. The pager here
+    ignores Ctrl-C and ends on a line typed at the terminal."""
+    pager = tiny.parent / "pager"
+    pager.write_text('#!/bin/sh\ntrap "" INT\ncat > /dev/null\necho "pager waits"\nread line < /dev/tty\necho "pager done"\n', encoding="utf-8")
+    pager.chmod(0o755)
+    t = terminal("--seed", "5", env={"PAGER": str(pager)})
+    t.prompt()
+    t.type("rules")
+    t.expect("pager waits")  # it has read the whole text, and ignores Ctrl-C
+    t.wait_until_waiting_for_a_child()  # and whistdsl waits for it to end: the Ctrl-C comes now
+    t.send(b"\x03")
+    t.type("")
+    shown = t.prompt()
+    assert "pager done" in shown and shown.endswith("Your bid: "), shown
+    assert "interrupted" not in t.output and "Traceback" not in t.output
+
+
+@pytest.mark.parametrize("pager", ["/no/such/pager", "less 'unbalanced", "not-a-program"])
+def test_a_pager_that_cannot_run_leaves_the_rules_printed(tiny: Path, terminal, pager: str) -> None:
+    """A PAGER that is not found, not a command line, or not a program: the rules are printed."""
+    if pager == "not-a-program":  # executable, but neither a binary nor a script
+        pager = str(tiny.parent / pager)
+        Path(pager).write_bytes(b"\x00\x01 not a program\n")
+        Path(pager).chmod(0o755)
+    t = terminal("--seed", "5", env={"PAGER": pager})
+    t.prompt()
+    t.type("rules")
+    shown = t.prompt()
+    assert "Tiny whist" in shown and re.search(r"^This hand: 5 cards", shown, re.M), shown
+    assert shown.endswith("Your bid: ") and "Traceback" not in t.output
 
 
 def test_a_watched_game_never_waits(tiny: Path) -> None:

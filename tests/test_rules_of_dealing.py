@@ -1,7 +1,7 @@
 """Who deals first with `dealer.first: highest_card` (Romanian whist), read from the draw itself.
 
 RULES.md, Romanian whist: "one player deals a card to everyone; the highest card deals first".
-README (`dealer.first`): a card is dealt to each player; the highest deals first; and (engine
+docs/format.md (`dealer.first`): a card is dealt to each player; the highest deals first; and (engine
 docstring) players who tie draw again. The draw is kept in `game.first_dealer_draw`, in order:
 one card per seat (seat 0 first), then one card per tied seat (in seat order), until one seat's
 card outranks the others. Only the rank counts: an ace of spades and an ace of hearts tie.

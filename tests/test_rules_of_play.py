@@ -1,6 +1,6 @@
 """The rule for a player who cannot follow suit (`play.when_void`), stated one case at a time.
 
-README, `play.when_void`: following suit is always required when possible; when a player cannot
+docs/format.md, `play.when_void`: following suit is always required when possible; when a player cannot
 follow, `free` allows any card, `must_trump` a trump if they hold one, and `must_overtrump` "a
 trump higher than any trump already in the trick if they can, else any trump, else any card".
 Each test below plays a set-up deal and checks the cards the engine offers at one moment and

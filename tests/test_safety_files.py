@@ -1,9 +1,11 @@
-"""What whistdsl reads, and the bounds of files: the promises of README "What a ruleset can reach".
+"""What whistdsl reads, and the bounds of files: the promises of docs/safety.md,
+"What a ruleset can reach".
 
 - Only regular files are read (rulesets, `extends` targets, records, deal files): a named pipe,
   a device or a directory is refused at once, without waiting and without reading it.
-- `extends:` leads only to bundled rulesets and to paths inside the ruleset's folder (or
-  `--root`); a refused target is never read, so none of its lines can be printed.
+- `extends:` leads only to bundled rulesets and to ruleset files inside the root (the git
+  repository, else the working folder, else the ruleset's folder; or `--root`), never into a
+  hidden folder; a refused target is never read, so none of its lines can be printed.
 - A lone surrogate, a number of too many digits, NaN: refused at load, with where they are.
 - Records are bounded before they are parsed (size, nesting, values) and by the schema (hands,
   players, cards, texts); exact numbers are checked by the schema's pattern.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -28,15 +31,8 @@ from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.lint import _sources_of_findings, lint_path
-from whistdsl.records.replay import (
-    MAX_RECORD_BYTES,
-    MAX_RECORD_DEPTH,
-    MAX_RECORD_HANDS,
-    MAX_RECORD_VALUES,
-    RecordError,
-    check_record_shape,
-    read_record,
-)
+from whistdsl.records.reading import MAX_RECORD_BYTES, MAX_RECORD_DEPTH, MAX_RECORD_VALUES
+from whistdsl.records.replay import MAX_RECORD_HANDS, RecordError, check_record_shape, read_record
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path
 from whistdsl.rules import load
 from whistdsl.rules.load import ExtendsRoot, Merger, NotReadable, parse_document, read_regular_file, read_text
@@ -159,10 +155,11 @@ def test_lint_of_a_folder_refuses_a_pipe_named_like_a_ruleset(tmp_path: Path) ->
 
 
 def _outside_folder(tmp_path: Path) -> Path:
-    """tmp_path/outside.yaml holds SECRET; the ruleset folder is tmp_path/rules/game."""
+    """tmp_path/outside.yaml holds SECRET; the ruleset folder is tmp_path/rules/game, the top of
+    a git repository (it holds `.git`), and so the root whatever folders the test runs in."""
     (tmp_path / "outside.yaml").write_text(SECRET)
     folder = tmp_path / "rules" / "game"
-    folder.mkdir(parents=True)
+    (folder / ".git").mkdir(parents=True)
     return folder
 
 
@@ -222,7 +219,7 @@ def test_extends_may_lead_anywhere_inside_the_folder_tree(tmp_path: Path) -> Non
 
 def test_root_widens_where_extends_may_lead(tmp_path: Path) -> None:
     (tmp_path / "base.yaml").write_text(HOUSE)
-    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / ".git").mkdir(parents=True)  # a repository of its own: the default root
     house = tmp_path / "games" / "house.yaml"
     house.write_text("whistdsl: 1\nextends: ../base.yaml\n")
     refused = invoke("lint", house)
@@ -235,21 +232,146 @@ def test_root_widens_where_extends_may_lead(tmp_path: Path) -> None:
 
 def test_lint_of_a_folder_lets_the_files_under_it_extend_within_it(tmp_path: Path) -> None:
     # `lint rulesets/` from a checkout: scoring/x.yaml extends ../serbian.yaml inside the folder named
+    # (each subfolder a repository of its own: the narrowest default root, whatever folders are above)
     (tmp_path / "base.yaml").write_text(HOUSE)
-    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / ".git").mkdir(parents=True)
     (tmp_path / "games" / "house.yaml").write_text("whistdsl: 1\nextends: ../base.yaml\n")
     assert invoke("lint", tmp_path).exit_code == 0
-    # named on its own, the file's root is its own folder again
+    # named on its own, the file's root is its default again
     assert invoke("lint", tmp_path / "games" / "house.yaml").exit_code == 1
     # and nothing under the folder may lead out of it
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "base.yaml").write_text(HOUSE)
     inner = tmp_path / "inner"
-    inner.mkdir()
+    (inner / ".git").mkdir(parents=True)
     (inner / "house.yaml").write_text("whistdsl: 1\nextends: ../outside/base.yaml\n")
     refused = invoke("lint", inner)
     assert refused.exit_code == 1 and "leads outside the folder" in refused.output
+
+
+def _no_repository_above(folder: Path) -> None:
+    """Skip when a folder above `folder` holds `.git` (a temporary folder inside a repository):
+    that repository would be the root of every file under `folder`."""
+    if any(os.path.lexists(p / ".git") for p in folder.parents):
+        pytest.skip(f"a git repository encloses {folder}")
+
+
+def test_the_default_root_is_the_repository_else_the_working_folder_else_the_file_s_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "rules" / "house").mkdir(parents=True)
+    house = repo / "rules" / "house" / "h.yaml"
+    monkeypatch.chdir(repo / "rules")  # the repository wins over the working folder
+    assert load.default_root(house) == str(repo)
+    worktree = tmp_path / "worktree"  # a worktree's or a submodule's `.git` is a file
+    (worktree / "deep" / "er").mkdir(parents=True)
+    (worktree / ".git").write_text("gitdir: /elsewhere\n")
+    assert load.default_root(worktree / "deep" / "er" / "h.yaml") == str(worktree)
+    # `lint DIR`: never narrower than DIR, never narrower than the default either
+    assert load.default_root(house, named=tmp_path) == str(tmp_path)
+    assert load.default_root(house, named=repo / "rules") == str(repo)
+    # a bundled ruleset's root is the bundled folder, wherever whistdsl runs
+    assert load.default_root(bundled_rulesets()["scoring/get-fred"]) == os.path.realpath(ROOT / "rulesets")
+
+    _no_repository_above(tmp_path)
+    plain = tmp_path / "plain" / "rules" / "h.yaml"
+    plain.parent.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "plain")
+    assert load.default_root(plain) == str(tmp_path / "plain")
+    monkeypatch.chdir(repo)  # the file is not under the working folder: its own folder
+    assert load.default_root(plain) == str(plain.parent)
+
+
+def test_a_house_rule_in_a_subfolder_extends_a_sibling_folder_of_its_repository_without_flags(tmp_path: Path) -> None:
+    # what CI runs from a checkout: rules/house/h.yaml extends ../bases/b.yaml
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "rules" / "bases").mkdir(parents=True)
+    (tmp_path / "rules" / "house").mkdir()
+    (tmp_path / "rules" / "bases" / "b.yaml").write_text(HOUSE)
+    (tmp_path / "rules" / "house" / "h.yaml").write_text("whistdsl: 1\nextends: ../bases/b.yaml\nname: Mine\n")
+    for args in (
+        ["lint", "rules/house/h.yaml"],
+        ["lint", "rules/house"],
+        ["simulate", "rules/house/h.yaml", "-n", "2", "-w", "2"],  # its workers load it too
+        ["score", "rules/house/h.yaml", "--cards", "2", "--bid", "1", "--tricks", "1"],
+    ):
+        done = whistdsl(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "11"
+    # from a subfolder of the repository too, and by an absolute path from anywhere
+    assert whistdsl("lint", "h.yaml", cwd=tmp_path / "rules" / "house").returncode == 0
+    assert invoke("play", tmp_path / "rules" / "house" / "h.yaml", "--watch", "--seed", "1").exit_code == 0
+
+
+def test_every_bundled_ruleset_lints_scores_and_plays_by_its_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # from outside the bundled folder
+    paths = [str(p) for p in bundled_rulesets().values()]
+    assert invoke("lint", *paths).exit_code == 0
+    by_path = [p for p in paths if "extends: ../" in Path(p).read_text(encoding="utf-8")]
+    assert len(by_path) >= 20, "the bundled rulesets that extend another by a path"
+    for path in by_path:
+        result = invoke("score", path, "--cards", "3", "--bid", "1", "--tricks", "1")
+        assert result.exit_code == 0 and re.fullmatch(r"-?\d+(/\d+)?", result.stdout.strip()), (path, result.output)
+    assert invoke("play", bundled_rulesets()["scoring/get-fred"], "--watch", "--seed", "1").exit_code == 0
+
+
+def test_a_copy_of_the_bundled_rulesets_in_a_checkout_lints_by_its_paths(tmp_path: Path) -> None:
+    # a checkout beside a whistdsl installed elsewhere: its rulesets/ are not the bundled folder
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
+    (tmp_path / ".git").mkdir()
+    done = whistdsl("lint", "scoring/get-fred.yaml", "scoring/exact.yaml", cwd=tmp_path / "rulesets")
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = whistdsl("play", tmp_path / "rulesets" / "scoring" / "get-fred.yaml", "--watch", "--seed", "1", cwd=tmp_path.parent)
+    assert done.returncode == 0, done.stderr
+
+
+def _repository_with_a_secret(tmp_path: Path) -> Path:
+    """A repository (tmp_path) whose `.git/config` and `.config/creds.yml` hold SECRET; returns
+    its folder rules/house."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[core]\n\t" + SECRET)
+    (tmp_path / ".config").mkdir()
+    (tmp_path / ".config" / "creds.yml").write_text(SECRET)
+    house = tmp_path / "rules" / "house"
+    house.mkdir(parents=True)
+    return house
+
+
+@pytest.mark.parametrize(
+    "target, link, reason",
+    [
+        ("../../.git/config", None, "it is not a ruleset file (.yaml, .yml)"),
+        ("base.yaml", "../../.git/config", "it is not a ruleset file (.yaml, .yml) (after its symbolic links)"),
+        ("../../.config/creds.yml", None, "it leads into a hidden file or folder"),
+        ("base.yml", "../../.config/creds.yml", "it leads into a hidden file or folder"),
+        ("../../.git/../.config/creds.yml", None, "it leads into a hidden file or folder"),
+    ],
+)
+def test_inside_the_repository_extends_reads_no_file_but_rulesets_and_none_in_a_hidden_folder(
+    tmp_path: Path, target: str, link: str | None, reason: str
+) -> None:
+    # a repository is a wide root: its .git/config may hold a token (CI checkouts keep one there)
+    house = _repository_with_a_secret(tmp_path)
+    if link is not None:
+        (house / target).symlink_to(link)
+    (house / "h.yaml").write_text(f"whistdsl: 1\nextends: {target}\n")
+    for fmt in ("text", "github", "json"):
+        result = invoke("lint", house / "h.yaml", "--format", fmt)
+        assert result.exit_code == 1
+        assert "W400" in result.output and f"is not allowed: {reason}" in result.output
+        assert "SECRET" not in result.output
+
+
+def test_a_ruleset_in_a_hidden_folder_may_extend_its_neighbours(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    folder = tmp_path / ".whist"
+    (folder / "bases").mkdir(parents=True)
+    (folder / "bases" / "b.yaml").write_text(HOUSE)
+    (folder / "h.yaml").write_text("whistdsl: 1\nextends: bases/b.yaml\n")
+    assert lint_path(folder / "h.yaml").findings == []
 
 
 def test_the_root_is_the_top_of_the_chain_not_each_file(tmp_path: Path) -> None:

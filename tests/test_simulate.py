@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -453,3 +454,22 @@ def test_ctrl_c_at_a_terminal_stops_the_workers_quietly_and_shows_the_partial_re
     assert os.waitstatus_to_exitcode(status) == 130, shown
     assert "PARTIAL: stopped by Ctrl-C after" in shown and "of 1000000 games" in shown and "Seats" in shown
     assert "Traceback" not in shown and "Process " not in shown and "KeyboardInterrupt" not in shown
+
+
+def test_the_progress_bar_labels_its_time_column() -> None:
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from whistdsl.cli.simulate import progress_columns
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=True, color_system=None, legacy_windows=False)
+    with Progress(*progress_columns(), console=console, auto_refresh=False) as bar:
+        task = bar.add_task("Oh Hell: playing", total=40)
+        bar.advance(task, 10)
+        bar.refresh()
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", out.getvalue()).splitlines()[-1]
+    # the time left is a clock (h:mm:ss), or dashes before there is a rate: after its label
+    assert re.search(r"Oh Hell: playing .* 10/40 time left [-0-9]:[-0-9]{2}:[-0-9]{2}$", shown.rstrip()), shown

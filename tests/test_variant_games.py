@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 import pytest
 from test_engine import check_record
 from test_play_cli import Terminal
-from test_readme import table_after
+from docs_pages import DOCS, table_after
 from test_variant_rulesets import SCORING
 from typer.testing import CliRunner
 
@@ -966,8 +966,8 @@ def test_play_takes_a_bundled_ruleset_by_its_name(name, hands):
     assert "\nWinner" in result.stdout
 
 
-def test_the_readme_table_lists_every_bundled_ruleset_with_its_players():
-    rows = table_after("## Bundled rulesets")
+def test_the_docs_table_lists_every_bundled_ruleset_with_its_players():
+    rows = table_after(DOCS / "rulesets.md", "# Bundled rulesets")
     listed = [row[0].strip("`") for row in rows]
     assert sorted(listed) == bundled_names()
     for name, _, players in rows:

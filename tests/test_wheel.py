@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import HOMES, PERSON
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,9 +32,12 @@ NETWORK_TROUBLE = re.compile(
 )
 
 
-def run(args: list[str | Path], cwd: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
+def run(args: list[str | Path], cwd: Path, timeout: float = 300, **env: str | None) -> subprocess.CompletedProcess[str]:
+    """`args` in the suite's environment without a Python path or virtual environment; in `env`,
+    None unsets a variable."""
     clean_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     clean_env.update(env)
+    clean_env = {k: v for k, v in clean_env.items() if v is not None}
     return subprocess.run(
         [str(a) for a in args],
         cwd=cwd,
@@ -45,11 +49,17 @@ def run(args: list[str | Path], cwd: Path, timeout: float = 300, **env: str) -> 
     )
 
 
+#: The tools that are not under test read the person's configuration in their home folder (pip's
+#: package index, certificates and cache; git's safe folders), not the temporary one
+#: tests/conftest.py gives the code under test.
+PERSONS_HOME = {name: PERSON[name] for name in HOMES}
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     pytest.importorskip("build", reason="the test extra installs `build`: pip install -e '.[test]'")
-    done = run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=out)
+    done = run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=out, **PERSONS_HOME)
     if done.returncode != 0 and NETWORK_TROUBLE.search(done.stdout + done.stderr):
         pytest.skip(f"cannot fetch the build backend from the package index:\n{done.stderr[-2000:]}")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -65,10 +75,10 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     bin_dir = home / ("Scripts" if os.name == "nt" else "bin")
     python = bin_dir / "python"
     # the wheel itself must install without the network ...
-    done = run([python, "-m", "pip", "install", "--no-deps", wheel], cwd=home)
+    done = run([python, "-m", "pip", "install", "--no-deps", wheel], cwd=home, **PERSONS_HOME)
     assert done.returncode == 0, done.stdout + done.stderr
     # ... its dependencies come from the package index
-    done = run([python, "-m", "pip", "install", "--retries", "1", "--timeout", "30", wheel], cwd=home)
+    done = run([python, "-m", "pip", "install", "--retries", "1", "--timeout", "30", wheel], cwd=home, **PERSONS_HOME)
     if done.returncode != 0 and NETWORK_TROUBLE.search(done.stdout + done.stderr):
         pytest.skip(f"cannot install the dependencies from the package index:\n{done.stderr[-2000:]}")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -152,7 +162,7 @@ def test_python_dash_m_whistdsl_works_like_the_script(installed: Path, tmp_path:
 def repository_files() -> list[str]:
     """Every file of the checkout that git would commit (or, without git, every non-hidden file)."""
     try:
-        done = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, timeout=60)
+        done = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, timeout=60, **PERSONS_HOME)
         if done.returncode == 0 and done.stdout.strip():
             return [p for p in done.stdout.splitlines() if (ROOT / p).is_file()]
     except (OSError, subprocess.SubprocessError):

@@ -70,7 +70,7 @@ def one_trick(hands: list[str], plays: list[str], turn_up: str | None = "2C", de
 def test_a_led_jester_lets_the_next_card_set_the_suit():
     # dealer 2: seat 0 leads a Jester; seat 1 plays the 5 of hearts: hearts are to be followed,
     # so seat 2, holding a heart, may not play its club (a trump); the king of hearts wins
-    game = one_trick(["J 3S", "5H 4S", "KH 9C"], ["J", "5H"], turn_up="2C")
+    game = one_trick(["JE 3S", "5H 4S", "KH 9C"], ["JE", "5H"], turn_up="2C")
     with pytest.raises(IllegalAction) as e:
         game.play(parse_card("9C"))
     assert e.value.reason == "must_follow"
@@ -93,28 +93,28 @@ def test_the_first_of_two_wizards_wins_and_a_wizard_may_be_played_when_holding_t
 
 
 def test_a_trick_of_jesters_goes_to_the_first_and_a_jester_always_loses_otherwise():
-    game = one_trick(["J 3S", "J 5S", "J 6S"], ["J", "J", "J"], turn_up="2C")
+    game = one_trick(["JE 3S", "JE 5S", "JE 6S"], ["JE", "JE", "JE"], turn_up="2C")
     assert game.tricks[0].winner == 0
     # a Jester played to a spade lead loses even to a lower spade
-    game = one_trick(["2S 3D", "J 5S", "3S 6S"], ["2S", "J", "3S"], turn_up="2C")
+    game = one_trick(["2S 3D", "JE 5S", "3S 6S"], ["2S", "JE", "3S"], turn_up="2C")
     assert game.tricks[0].winner == 2
 
 
 def test_a_turned_jester_means_no_trump():
-    game = one_trick(["2S", "3D", "4H"], [], turn_up="J")
+    game = one_trick(["2S", "3D", "4H"], [], turn_up="JE")
     assert game.trump < 0
 
 
 def test_a_special_card_is_typed_by_its_mark_or_its_name():
     assert parse_card("w", RULES.specials) == parse_card("Wizard", RULES.specials)
-    assert card_text(parse_card("jester", RULES.specials), RULES.specials) == "J"
+    assert card_text(parse_card("jester", RULES.specials), RULES.specials) == "JE"  # not J, a jack's letter (W438)
     assert card_text(parse_card("JS", RULES.specials), RULES.specials) == "JS"  # the jack of spades
 
 
 # ---------------------------------------------------------------- whole games, checked independently
 
 RANKS = "23456789TJQKA"
-SPECIALS = ("W", "J")
+SPECIALS = ("W", "JE")
 
 
 def suit(card: str) -> str | None:
@@ -124,7 +124,7 @@ def suit(card: str) -> str | None:
 def suit_to_follow(played: list[str]) -> str | None:
     """A Jester led passes the choice on; a Wizard led leaves nothing to follow."""
     for c in played:
-        if c == "J":
+        if c == "JE":
             continue
         return None if c == "W" else c[1]
     return None
@@ -170,7 +170,7 @@ def check_game(game: Game) -> None:
         # the deal: r cards each from 60 (52 suited once, 4 Wizards, 4 Jesters)
         dealt = [text(c) for cards in h.deal for c in cards] + ([text(h.turn_up)] if h.turn_up is not None else [])
         suited = [c for c in dealt if c not in SPECIALS]
-        assert len(suited) == len(set(suited)) and dealt.count("W") <= 4 and dealt.count("J") <= 4
+        assert len(suited) == len(set(suited)) and dealt.count("W") <= 4 and dealt.count("JE") <= 4
         assert all(len(cards) == h.size for cards in h.deal)
         # trump: the turned card's suit; a turned Jester (or, until the dealer's choice lands, a
         # Wizard) none; the last round turns no card
@@ -244,7 +244,7 @@ def test_a_record_of_wizard_writes_special_cards_by_their_marks_and_replays(tmp_
     play_out(game, [RandomPlayer() for _ in range(3)])
     record = json.loads(json.dumps(game_record(game)))
     last = record["hands"][-1]["deal"]  # the last round deals all 60 cards: every Wizard and Jester
-    assert sorted(c for cards in last for c in cards if len(c) == 1) == ["J"] * 4 + ["W"] * 4
+    assert sorted(c for cards in last for c in cards if c in SPECIALS) == ["JE"] * 4 + ["W"] * 4
     assert replay(record, RULES).game.totals == game.totals
     path = tmp_path / "wizard.json"
     path.write_text(json.dumps(record), encoding="utf-8")
@@ -266,7 +266,7 @@ def test_the_mc_player_samples_wizards_and_jesters_from_the_unseen_cards():
     cards = Counter(c for h in hands.values() for c in h)
     if view.turn_up is not None:
         cards[view.turn_up] += 1
-    wizard, jester = (parse_card(m, RULES.specials) for m in ("W", "J"))
+    wizard, jester = (parse_card(m, RULES.specials) for m in ("W", "JE"))
     assert cards[wizard] <= 4 and cards[jester] <= 4
     assert all(n == 1 for c, n in cards.items() if c not in (wizard, jester))
     assert all(len(h) == 6 for h in hands.values())

@@ -10,8 +10,8 @@ garbage, `?`, and random bids and cards (a legal one changes the game, and the a
 may then be refused: that is fine too). The session ends when the game does, or with Ctrl-D
 (end of input) or Ctrl-C at a prompt.
 
-The oracle (`run_session`): the command ends with the exit code the README gives (0 a whole
-game, 1 end of input, 130 Ctrl-C), prints no traceback and never echoes what was typed raw (an
+The oracle (`run_session`): the command ends with the exit code docs/commands/play.md gives (0 a
+whole game, 1 end of input, 130 Ctrl-C), prints no traceback and never echoes what was typed raw (an
 escape sequence typed reaches the terminal only as the terminal's own `^[` echo), and the record
 it wrote replays clean with `whistdsl replay` (so no illegal bid or card was accepted).
 
@@ -40,7 +40,7 @@ from .oracle import OTHER, Outcome, printed_badly
 
 DONE, EOF, INTERRUPT = "whole game", "end of input", "Ctrl-C"
 OUTCOMES = (DONE, EOF, INTERRUPT, OTHER)
-#: The exit code of each ending (README, `whistdsl play`).
+#: The exit code of each ending (docs/commands/play.md).
 EXIT_CODES = {DONE: 0, EOF: 1, INTERRUPT: 130}
 #: A guard per prompt (the command answers in well under a second).
 PROMPT_SECONDS = 20.0

@@ -35,24 +35,10 @@ def help_key() -> str:
     command line that started whistdsl (the usage line names it: `whistdsl` or `python -m
     whistdsl`) and on the terminal's width (click wraps to it), as well as on whistdsl itself."""
     from ..cache import entry_key
+    from .terminal import columns
 
     started = getattr(sys, "orig_argv", sys.argv)[:-1]
-    return entry_key("help", "\0".join(started), str(_terminal_columns()))
-
-
-def _terminal_columns() -> int:
-    """The width click formats help for: as `shutil.get_terminal_size` finds it (COLUMNS, the
-    terminal of standard output, else 80), without importing shutil."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
+    return entry_key("help", "\0".join(started), str(columns()))
 
 
 def main() -> None:
@@ -111,7 +97,7 @@ def _answer(args: list[str]) -> int | None:
             results = lint_files(files, None, ())
         except PathProblem:
             return None
-        return report(len(files), results, "text", _say, colour=wants_colour(sys.stdout))
+        return report(files, results, "text", _say, colour=wants_colour(sys.stdout))
     if len(args) == 2 and args[0] == "replay" and not args[1].startswith("-"):
         from pathlib import Path
 

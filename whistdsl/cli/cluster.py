@@ -5,6 +5,10 @@ Only this module imports `distributed`, and only when a scheduler is given. A wo
 the ruleset's file (it may be on another machine): it gets the merged ruleset as data, once per
 worker, and compiles it as a record's copy is compiled, with the parameters the parent played.
 Game g is seeded from (seed, g) alone, so the cluster's numbers are a local run's numbers.
+
+`local_cluster` starts a cluster on this machine that listens on the loopback interface only,
+for trying `--scheduler` without a cluster at hand (the tests and benchmarks/bench_cluster.py
+start theirs so).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from .simulate import CHUNKS_PER_WORKER, Simulation, SimulationError, Tally, chu
 
 #: How long to wait for the scheduler to answer before giving up.
 CONNECT_SECONDS = 15
+#: Where a cluster started here listens: this machine only.
+LOOPBACK = "127.0.0.1"
 
 
 class ClusterMissing(RuntimeError):
@@ -65,6 +71,24 @@ def _rules_for(job: ClusterJob) -> Ruleset:
 def play_chunk_on_worker(job: ClusterJob, start: int, stop: int) -> Tally:
     """On a cluster worker: play games start..stop-1 of the job's simulation and tally them."""
     return play_games(job.simulation, _rules_for(job), start, stop)
+
+
+def local_cluster(workers: int, threads: int = 1, processes: bool = True) -> Any:
+    """A Dask cluster on this machine (a `distributed.LocalCluster` of `workers` workers of
+    `threads` threads, each its own process or not) whose every listener is on the loopback
+    interface, on a free port: the scheduler and the workers (tcp://127.0.0.1), the scheduler's
+    HTTP server (its dashboard) and the workers'. distributed's own defaults put the dashboard on
+    every interface (0.0.0.0), with threads for workers the workers' HTTP servers too, and
+    without a dashboard still serve HTTP, on port 8787. Its `scheduler_address` is what
+    `--scheduler` takes. Raises ClusterMissing without the extra."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        raise ClusterMissing("a local cluster needs Dask distributed: pip install 'whistdsl[cluster]'") from None
+    return LocalCluster(
+        n_workers=workers, threads_per_worker=threads, processes=processes,
+        protocol="tcp://", host=LOOPBACK, dashboard_address=f"{LOOPBACK}:0",  # tcp: threads would talk inproc, with HTTP on 0.0.0.0
+    )
 
 
 def _client(address: str) -> Any:

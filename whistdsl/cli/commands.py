@@ -37,9 +37,11 @@ LATER_COMMANDS = {
     "simulate": ("whistdsl.cli.simulate", "simulate_command", "Play many games between computer players; measure them."),
     "play": ("whistdsl.cli.play", "play_command", "Play a game at the terminal against computer players."),
     "games": ("whistdsl.cli.games", "games_command", "List the kept games, to resume one with play --resume."),
+    "serve": ("whistdsl.cli.serve", "serve_command", "Serve tables in the browser for friends and computer players."),
 }
-#: The order `whistdsl --help` lists the commands in.
-COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay")
+#: The order `whistdsl --help` lists the commands in. A command not named here (`serve`, until the
+#: README documents it) works but is not listed.
+COMMAND_ORDER = ("lint", "schema", "list", "reference", "explain", "compile", "score", "simulate", "play", "games", "replay", "serve")
 
 
 class _LaterCommands(dict):
@@ -53,7 +55,7 @@ class _LaterCommands(dict):
 
         module, function, short_help = LATER_COMMANDS[name]
         callback = getattr(importlib.import_module(module), function)
-        info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback)
+        info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback, hidden=name not in COMMAND_ORDER)
         command = typer.main.get_command_from_info(
             info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
         )
@@ -181,7 +183,10 @@ class OutputFormat(str, Enum):
 
 @app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
-    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="PATH", help="Ruleset files, or folders to search for *.yaml / *.yml.")] = None,
+    paths: Annotated[
+        Optional[list[Path]],
+        typer.Argument(metavar="PATH", help="Ruleset files, folders to search for *.yaml / *.yml, or bundled rulesets' names."),
+    ] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
     select: Annotated[
         Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
@@ -208,6 +213,7 @@ def lint(
     \b
     Examples:
       whistdsl lint house.yaml
+      whistdsl lint oh-hell
       whistdsl lint rulesets/ --format github
       whistdsl lint rulesets/ --ignore W407 --quiet
       whistdsl lint --explain W404
@@ -228,7 +234,7 @@ def lint(
     except PathProblem as e:
         raise _usage(str(e)) from None
     colour = format is OutputFormat.text and wants_colour(sys.stdout)
-    raise typer.Exit(report(len(files), results, format.value, typer.echo, choice, quiet, colour))
+    raise typer.Exit(report(files, results, format.value, typer.echo, choice, quiet, colour))
 
 
 
@@ -271,7 +277,7 @@ def reference(
     """Print the expression language's reference tables (names per context, functions).
 
     At a terminal the tables are drawn to fit its width; --markdown prints their Markdown source
-    (what the README holds).
+    (what the documentation holds).
 
     \b
     Examples:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 import textwrap
 from typing import Annotated
@@ -11,6 +10,7 @@ import typer
 
 from ..printable import printable
 from ..suggest import NO_BREAK, command, unbroken
+from .terminal import wrap_width
 
 
 def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
@@ -41,7 +41,7 @@ def games_command(
     folder = games_dir()
     if clean:
         removed = prune(keep=0)
-        left = sum(1 for g in kept_games() if g.finished and not g.problem)
+        left = sum(1 for g in kept_games() if g.removable)
         said = f"Removed {len(removed)} finished game{'s' if len(removed) != 1 else ''} from {printable(str(folder))}"
         typer.echo(said + (f"; {left} could not be removed." if left else "."))
     games = kept_games()
@@ -49,7 +49,7 @@ def games_command(
         typer.echo(f"No games kept yet in {printable(str(folder))}.")
         return
     typer.echo(f"Kept games in {printable(str(folder))}, newest first:")
-    width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
+    width = wrap_width(sys.stdout)
     for g in games:
         typer.echo(f"  {printable(g.name)}")
         facts = ", ".join(part for part in (printable(g.ruleset), _state(g)) if part)
@@ -67,5 +67,5 @@ def _lines(text: str, width: int | None, indent: str = "      ") -> list[str]:
         return []
     if width is None:
         return [indent + text.replace(NO_BREAK, " ")]
-    lines = textwrap.wrap(text, max(width, 40), initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    lines = textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
     return [line.replace(NO_BREAK, " ") for line in lines]

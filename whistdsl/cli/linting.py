@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 if TYPE_CHECKING:
     from ..diagnostics.lint import LintResult
@@ -20,27 +20,41 @@ class PathProblem(Exception):
     """A path or an option `lint` cannot use: a usage error (exit 2), said as it is."""
 
 
-def ruleset_files(paths: list[Path]) -> list[tuple[Path, Path | None]]:
-    """The files `lint` checks, each with the folder it was found under (None for a file named
-    on its own): each file named, and every *.yaml / *.yml under each folder named. A folder
-    named is where the `extends:` of the files under it may lead (unless --root says otherwise),
-    so `lint rulesets/` checks `scoring/x.yaml` extending `../base.yaml` as a whole.
+class RulesetFile(NamedTuple):
+    """A file `lint` checks."""
 
-    PathProblem (a usage error, exit 2), so that a mistyped path cannot pass CI: a missing path; one that is
-    not a regular file or a folder (a named pipe, a device: refused unread, without waiting);
-    a folder holding no ruleset files; a ruleset under a folder that is not a regular file or is
-    a symbolic link leading outside that folder (name it on its own if it is meant); an
-    unreadable file.
+    path: Path
+    folder: Path | None = None  # the folder named that it was found under (None: named on its own)
+    bundled: str | None = None  # the bundled ruleset's name it was named by
+
+
+def ruleset_files(paths: list[Path]) -> list[RulesetFile]:
+    """The files `lint` checks: each file named, every *.yaml / *.yml under each folder named,
+    and for a name that is no existing path (`oh-hell`, `scoring/exact`), the bundled ruleset
+    of that name (a path that exists wins over a name).
+    The `extends:` of a file under a folder named may lead anywhere in that folder at least
+    (unless --root says otherwise), so `lint rulesets/` checks `scoring/x.yaml` extending
+    `../base.yaml` as a whole.
+
+    PathProblem (a usage error, exit 2), so that a mistyped path cannot pass CI: a missing path
+    that is no bundled ruleset's name either; one that is not a regular file or a folder (a
+    named pipe, a device: refused unread, without waiting); a folder holding no ruleset files; a
+    ruleset under a folder that is not a regular file or is a symbolic link leading outside that
+    folder (name it on its own if it is meant); an unreadable file.
     """
-    files: list[tuple[Path, Path | None]] = []
+    from ..resources import bundled_rulesets
+
+    files: list[RulesetFile] = []
     for p in paths:
         if p.is_dir():
-            files.extend((f, p) for f in _rulesets_under(p))
+            files.extend(RulesetFile(f, p) for f in _rulesets_under(p))
         elif os.path.lexists(p):
-            files.append((_regular(p), None))
+            files.append(RulesetFile(_regular(p)))
+        elif (bundled := bundled_rulesets().get(str(p).removesuffix(".yaml"))) is not None:
+            files.append(RulesetFile(bundled, bundled=str(p).removesuffix(".yaml")))
         else:
             raise PathProblem(f"{p}: no such file or directory{_did_you_mean(p)}")
-    for f, _ in files:  # an unreadable path is a usage error, like a missing one
+    for f, _, _ in files:  # an unreadable path is a usage error, like a missing one
         try:
             f.open("rb").close()  # a regular file by now: opening it cannot wait
         except OSError as e:
@@ -71,20 +85,25 @@ def _rulesets_under(folder: Path) -> list[Path]:
     return found
 
 
-def lint_files(files: list[tuple[Path, Path | None]], root: Path | None, settings: Sequence[str]) -> list[LintResult]:
-    """Each file's lint result; `root` (--root) or else the folder a file was found under is
-    where its `extends:` may lead. A `--set` that does not fit a file is a PathProblem."""
+def lint_files(files: list[RulesetFile], root: Path | None, settings: Sequence[str]) -> list[LintResult]:
+    """Each file's lint result; `root` (--root), or else the file's `default_root` (never
+    narrower than the folder it was found under), is where its `extends:` may lead. A bundled
+    ruleset is shown by its path as `shown_path` shows one. A `--set` that does not fit a file
+    is a PathProblem."""
     from ..diagnostics.lint import lint_path
+    from ..rules.load import default_root
 
     results = []
-    for f, folder in files:
+    for f, folder, bundled in files:
+        where = root if root is not None else Path(default_root(f, folder))
+        shown = shown_path(f) if bundled else str(f)
         try:
-            results.append(lint_path(f, root=root if root is not None else folder, settings=settings, cached=True))
+            results.append(lint_path(f, shown, root=where, settings=settings, cached=True))
         except Exception as e:  # SettingError, imported only when a file is checked
             from ..rules.ruleset import SettingError
 
             if isinstance(e, SettingError):
-                raise PathProblem(f"{f}: {e}") from None
+                raise PathProblem(f"{shown}: {e}") from None
             raise
     return results
 
@@ -142,13 +161,21 @@ def _did_you_mean(missing: Path) -> str:
     close = difflib.get_close_matches(missing.name, here, n=1, cutoff=0.75)
     if close:
         return f"; did you mean {folder / close[0] if str(folder) != '.' else close[0]}?"  # escaped with the message
-    if missing.suffix == "" and str(folder) == ".":
+    if missing.suffix in ("", ".yaml"):
         from ..resources import bundled_rulesets
 
-        named = difflib.get_close_matches(missing.name, list(bundled_rulesets()), n=1, cutoff=0.75)
+        named = difflib.get_close_matches(str(missing).removesuffix(".yaml"), list(bundled_rulesets()), n=1, cutoff=0.75)
         if named:
-            return f" (lint checks files; `{named[0]}` is a bundled ruleset: whistdsl explain {named[0]}, whistdsl play {named[0]})"
+            return f"; did you mean `{named[0]}` (a bundled ruleset)?"
     return ""
+
+
+def shown_path(path: Path) -> str:
+    """A bundled ruleset's file as `lint` shows it: relative to the working folder when it is
+    below it (`rulesets/oh-hell.yaml` in a checkout), else whole (where whistdsl is installed)."""
+    from ..rules.load import _display
+
+    return _display(path)
 
 
 def wants_colour(stream: object) -> bool:
@@ -163,7 +190,7 @@ def wants_colour(stream: object) -> bool:
 
 
 def report(
-    checked: int,
+    files: list[RulesetFile],
     results: list[LintResult],
     format: str,
     say: Callable[..., None],
@@ -174,7 +201,8 @@ def report(
     """Say the findings `choice` shows (all by default) in `format` (text, json or github) with
     `say(text, err=...)`, and return the exit code: 1 when one of them is an error, else 0
     (warnings do not fail lint: the ruleset plays, and the engine stops a game that reaches the
-    case). `quiet`: the findings alone, without the summary line. `colour`: ANSI colours (text)."""
+    case). Text says before its summary which file each bundled ruleset's name stood for.
+    `quiet`: the findings alone, without those lines. `colour`: ANSI colours (text)."""
     from ..diagnostics.findings import render_github, render_json, render_text, with_ends
 
     every = [f for r in results for f in r.findings]
@@ -193,9 +221,14 @@ def report(
         if not quiet:
             from ..diagnostics.lint import LintResult
 
+            from ..printable import printable
+
+            for f in files:
+                if f.bundled is not None:
+                    say(printable(f"{f.bundled}: the bundled ruleset {shown_path(f.path)}"), err=bool(findings))
             hidden = len(every) - len(findings)
             shown = [LintResult(r.path, [f for f in r.findings if f in findings]) for r in results] if hidden else results
-            summary = lint_summary(checked, shown) + (f" ({hidden} not shown: --select/--ignore)" if hidden else "")
+            summary = lint_summary(len(files), shown) + (f" ({hidden} not shown: --select/--ignore)" if hidden else "")
             say(summary, err=bool(findings))
     return 1 if any(f.severity == "error" for f in findings) else 0
 

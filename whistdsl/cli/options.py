@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 #: What `--set NAME=VALUE` means, for every command that reads a ruleset.
 SET_HELP = "Set a parameter of the ruleset (repeatable), e.g. --set tricks=5; see the ruleset's `parameters:`."
 #: What `--root DIR` means, for every command that reads a ruleset.
-ROOT_HELP = "The folder `extends:` may lead into (default: the ruleset's own folder; for `lint DIR`, DIR)."
+ROOT_HELP = (
+    "The folder `extends:` may lead into (default: the git repository the ruleset is in, else the current folder"
+    " if the ruleset is under it, else the ruleset's own folder; for `lint DIR`, at least DIR)."
+)
 
 
 def err(message: str) -> None:

@@ -52,6 +52,7 @@ from .options import err as _say_error
 from .options import usage as _usage
 from .prompt import Ask, asker
 from .sheet import EXCUSED, RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
+from .terminal import page, wrap_width
 
 HUMAN = "human"
 INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -380,7 +381,8 @@ class TableTalk:
                 how = f", a {kind.name} hand" if view.kind != "normal" else ""
                 self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
         text = captured.get()
-        if self.console.is_terminal and text.count("\n") >= self.console.height - 1 and page(text):
+        if self.console.is_terminal and text.count("\n") >= self.console.height - 1:
+            page(text)
             return
         self.console.file.write(text)
         self.console.file.flush()
@@ -1066,47 +1068,15 @@ def _to_nowhere(stream) -> None:  # noqa: ANN001 (a text stream)
 def _say_stopped(message: str) -> None:
     """Why the game stopped and where it is kept, on standard error: on a terminal wrapped at
     words to its width (a path is never cut), elsewhere one line."""
-    if not sys.stderr.isatty():
+    width = wrap_width(sys.stderr)
+    if width is None:
         _say_error(message.replace(NO_BREAK, " "))
         return
-    import shutil
     import textwrap
 
     from . import error_line
 
-    width = max(40, shutil.get_terminal_size().columns - 1)
     typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "), err=True)
-
-
-def page(text: str) -> bool:
-    """Show `text` (with its colours) in a pager, as git does for a text longer than the screen:
-    `$PAGER` (run by the shell), else `less`, with `LESS=FRX` unless LESS is set (colours shown,
-    the text left on the screen when the pager quits). Ctrl-C meanwhile is the pager's, not
-    the table's. False, having shown nothing, when there is no pager to run (the caller prints)."""
-    import os
-    import shutil
-    import signal
-    import subprocess
-
-    command = os.environ.get("PAGER", "").strip()
-    if not command:
-        if shutil.which("less") is None:
-            return False
-        command = "less"
-    if command == "cat":
-        return False
-    env = dict(os.environ)
-    env.setdefault("LESS", "FRX")
-    # a handler of our own (not SIG_IGN): the pager, once started, gets the default back
-    previous = signal.signal(signal.SIGINT, lambda number, frame: None)
-    try:
-        sys.stdout.flush()
-        done = subprocess.run(command, shell=True, input=text.encode("utf-8", "replace"), env=env, check=False)
-    except OSError:
-        return False
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    return done.returncode != 127  # 127: the shell found no such command (it said so): print instead
 
 
 def _kept_writer(game: Game, kinds: list[str], work: dict[int, tuple[int, ...]] | None = None) -> RecordWriter | None:

@@ -33,6 +33,7 @@ from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks
 from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically
+from ..rules.load import default_root
 from ..rules.ruleset import Ruleset
 from .options import ROOT_OPTION, SET_OPTION, THINK_OPTION, open_rules
 from .options import usage as _usage
@@ -70,7 +71,7 @@ class Simulation:
     bots: tuple[str, ...]
     seed: int
     games: int
-    root: str | None = None  # the folder its `extends:` may lead into (`--root`), if not its own
+    root: str | None = None  # the folder its `extends:` may lead into (`--root`, else its default root as found here)
     settings: tuple[str, ...] = ()  # the `--set NAME=VALUE` options: the ruleset's parameters
     #: the work a decision of each kind (players/search.py KINDS) of the players that search
     #: (`--think` seconds turned into work once, here, so every worker's players do the same)
@@ -696,6 +697,14 @@ def _with(rules: Any) -> str:
     return f" with {shown}" if shown else ""
 
 
+def progress_columns() -> tuple[Any, ...]:
+    """The columns of the progress bar at a terminal: what is played, the bar, games done of
+    games asked, and the time left, labelled."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    return (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"), TimeRemainingColumn())
+
+
 def simulate_command(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (1 or more).", min=1)] = 1000,
@@ -728,7 +737,7 @@ def simulate_command(
     \b
     Examples:
       whistdsl simulate house.yaml
-      whistdsl simulate house.yaml -n 200 --bots heuristic,random
+      whistdsl simulate house.yaml -n 200 -p 4 --bots heuristic,random,heuristic,random
       whistdsl simulate house.yaml --format json --out results.json
     """
     import importlib.util
@@ -770,7 +779,7 @@ def simulate_command(
     assert path is not None  # open_rules found it
     simulation = Simulation(
         ruleset=str(path.absolute()),
-        root=None if root is None else str(root.absolute()),
+        root=str(root.absolute()) if root is not None else default_root(path),  # a worker may run in another folder
         players=players,
         bots=seat_bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**32),
@@ -782,11 +791,10 @@ def simulate_command(
     try:
         if status.is_terminal:
             from rich.markup import escape
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import Progress
 
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
             # refreshed by hand, not by rich's thread: worker processes are forked from this one
-            with Progress(*columns, console=status, transient=True, auto_refresh=False) as bar:
+            with Progress(*progress_columns(), console=status, transient=True, auto_refresh=False) as bar:
                 task = bar.add_task(escape(f"{printable(rules.name)}: playing"), total=games)  # the column reads markup
 
                 def advance(done: int) -> None:

@@ -1,9 +1,9 @@
 """Every finding code of `whistdsl lint`, documented in one place: the one-line meaning each
 finding is reported under, what it finds, an example and what to write instead.
 
-`whistdsl lint --explain CODE` prints a code's entry, and the README's "Finding codes" table is
-generated from this table (tests/test_readme.py checks it; `python tests/test_readme.py` writes
-it). Codes are stable: tools may filter on them.
+`whistdsl lint --explain CODE` prints a code's entry, and the documentation's finding-code pages
+and their index (docs/findings/) are generated from this table (tests/test_docs.py checks them;
+`python tests/test_docs.py` writes them). Codes are stable: tools may filter on them.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ DOCS: dict[str, Code] = {
         'a required key is missing',
         'a required key is missing',
         'no `whistdsl:`; `trump:` with neither `cycle` nor `turn_up`; no `scoring.points`',
-        'add it',
+        'add it: the finding\'s `help:` line says what to write, e.g. `cycle: [none]` for a game without trump',
     ),
     "W202": Code(
         'a value has the wrong type',
@@ -228,9 +228,9 @@ DOCS: dict[str, Code] = {
     # meaning
     "W400": Code(
         'extends: target not found',
-        "`extends:` target not found, not a regular file, or not allowed (absolute, `~`, a URL, or leading outside the ruleset's folder or `--root`)",
+        "`extends:` target not found, not a regular file, or not allowed (absolute, `~`, a URL, not a `.yaml` / `.yml` file, in a hidden folder, or leading outside the root: the git repository, the working folder or the ruleset's folder, or `--root`)",
         '`extends: bsae.yaml`, `extends: /etc/passwd`',
-        '`extends: base.yaml`, or a relative path to a ruleset inside the folder (name a wider folder with `--root DIR`)',
+        '`extends: base.yaml`, or a relative path to a ruleset inside the root (name a wider folder with `--root DIR`)',
     ),
     "W401": Code(
         'extends: cycle',
@@ -400,9 +400,21 @@ DOCS: dict[str, Code] = {
         '`suits: [clubs, hearts]` with a deck of spades, hearts, diamonds',
         "the deck's suits and `none`",
     ),
+    "W437": Code(
+        'a warning: a seat names trump in every hand, so the card turned for trump is never trump',
+        'a warning: the `trump` decision names trump in every hand (no `when`, or a `when` that holds for every hand and card), so what `turn_up` or `trump.from` gives is never the trump of a hand',
+        '`turn_up: true` with a `trump` decision of `who: dealer` and no `when`',
+        '`cycle: [none]` instead of `turn_up`, or a `when` (`when: turn_up_special == "wizard"`)',
+    ),
+    "W438": Code(
+        "a warning: a special card's mark is also the letter of a rank of the deck",
+        "a warning: a special card's mark is also the letter of a rank of the deck, so typing it at the table could mean either card",
+        '`jester: {mark: J}` in a deck with jacks',
+        'another mark (`JE`)',
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an
 #: error. A ruleset may silence a warning in itself (`lint: {ignore: [W209]}`), never an error.
-WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435'})
+WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435', 'W437', 'W438'})

@@ -2,7 +2,8 @@
 
 A finding has a file, a line and column (1-based), a stable code, a severity and a message,
 and where the text it is about ends (`end_line`, and `end_column` just after it, as ruff's
-`end_location`; 0 when the stage did not say: `with_ends` works it out from the source line).
+`end_location`; 0 when the stage did not say: `with_ends` works it out from the source line),
+and, where the fix is known, `help`: what to write (printed under the finding, `help: ...`).
 Every stage names its findings from one table of codes (codes.py).
 """
 
@@ -32,9 +33,11 @@ class Finding:
     severity: str = field(default="error", compare=False)
     end_line: int = field(default=0, compare=False)
     end_column: int = field(default=0, compare=False)
+    help: str = field(default="", compare=False)
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """Its fields, `help` null when there is none."""
+        return {**asdict(self), "help": self.help or None}
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,12 @@ class Position:
     line: int
     column: int
 
-    def finding(self, code: str, message: str, severity: str = "error", end: "Position | None" = None) -> Finding:
-        """A finding here; `end`: where the text it is about ends (just after it), when known."""
+    def finding(self, code: str, message: str, severity: str = "error", end: "Position | None" = None, help: str = "") -> Finding:
+        """A finding here; `end`: where the text it is about ends (just after it), when known;
+        `help`: what to write, when the fix is known."""
         assert code in CODES, code
         ends = (end.line, end.column) if end is not None and (end.line, end.column) > (self.line, self.column) else (0, 0)
-        return Finding(self.path, self.line, self.column, code, message, severity, *ends)
+        return Finding(self.path, self.line, self.column, code, message, severity, *ends, help)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
@@ -165,10 +169,10 @@ def with_ends(findings: list[Finding], sources: dict[str, list[str]]) -> list[Fi
 def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: bool = False) -> str:
     """`path:line:col: CODE message` (`CODE warning: message` for a warning), then the source
     line and the spot underlined (`^^^^`: the whole name, value or expression, up to the end
-    the finding carries; on one line: to the end of it when the text goes on below). Paths,
-    messages and source lines come from files: each is printed with its controls escaped
-    (the underline still lands under the spot of the escaped line). With `colour`, in ANSI
-    colours for a terminal."""
+    the finding carries; on one line: to the end of it when the text goes on below), and
+    `help: ...` when the finding says what to write. Paths, messages and source lines come
+    from files: each is printed with its controls escaped (the underline still lands under the
+    spot of the escaped line). With `colour`, in ANSI colours for a terminal."""
     out: list[str] = []
     for f in findings:
         style = "warning" if f.severity == "warning" else "error"
@@ -183,11 +187,14 @@ def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: 
             marked = printable(line[start : start + underline_length(f, line)], tab=True)
             caret_pad = "".join(c if c == "\t" else " " for c in before)
             out.append(_paint(" " * (len(gutter) - 2) + "| ", "gutter", colour) + caret_pad + _paint("^" * max(1, len(marked)), style, colour))
+        if f.help:
+            out.append(_paint("help:", "place", colour) + " " + printable(f.help))
     return "\n".join(out)
 
 
 def render_json(findings: list[Finding]) -> str:
-    """The findings as a JSON list; texts keep their characters, unsafe ones as `\\u` escapes."""
+    """The findings as a JSON list (`help` null when a finding has none); texts keep their
+    characters, unsafe ones as `\\u` escapes."""
     return json_text([f.as_json() for f in findings], indent=2)
 
 
@@ -202,10 +209,12 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 
 def render_github(findings: list[Finding]) -> str:
     """GitHub Actions workflow commands: one annotation per finding, with `endLine` and
-    `endColumn` when the finding says where its text ends (`with_ends`)."""
+    `endColumn` when the finding says where its text ends (`with_ends`), and its `help` on a
+    line of its own after the message."""
     return "\n".join(
         f"::{f.severity} file={_github_escape(f.path, True)},line={f.line},col={f.column},"
         + (f"endLine={f.end_line},endColumn={f.end_column}," if f.end_line else "")
         + f"title={f.code}::{_github_escape(f.code + ' ' + f.message)}"
+        + (f"%0Ahelp: {_github_escape(f.help)}" if f.help else "")
         for f in findings
     )

@@ -67,7 +67,7 @@ def lint_path(
 
 
 # A cache entry for one file's lint result is named by the file's text, the name it is shown
-# by, the folder `extends:` may lead into (--root, or the file's own), the `--set` options,
+# by, the folder `extends:` may lead into (--root, or `default_root`'s), the `--set` options,
 # the working folder (paths in findings are shown relative to it), where the bundled rulesets
 # are, and whistdsl itself. The files under `extends:` are known only once the file is read,
 # so the entry holds the `extends:` value of each file of the chain and the SHA-256 of the
@@ -104,7 +104,7 @@ def _keep(key: str, loaded: Loaded, result: LintResult) -> None:
     write("lint", key, {
         "extends": targets,
         "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
-        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column] for f in result.findings],
+        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column, f.help] for f in result.findings],
         "sources": {p: lines for p, lines in result.sources.items() if p in shown},
     })
 
@@ -126,7 +126,7 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
             if real in chain or content_digest(text.encode("utf-8", "surrogatepass")) != digest:
                 return None
             chain.add(real)
-        findings = [Finding(*f) for f in entry["findings"] if len(f) == 8]  # type: ignore[index]
+        findings = [Finding(*f) for f in entry["findings"] if len(f) == 9]  # type: ignore[index]
         if len(findings) != len(entry["findings"]):  # type: ignore[index]
             return None
         sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]
@@ -265,7 +265,7 @@ class RulesetError(Exception):
 def load_rules(argument: str | Path, root: Path | None = None, settings: Sequence[str] = ()) -> Ruleset:
     """Load, validate, check and compile a ruleset (a path or a bundled name). Raises RulesetError,
     FileNotFoundError when there is no such file or bundled ruleset, or NotReadable when the path
-    is not a regular file. `root` is where `extends:` may lead (default: the file's folder).
+    is not a regular file. `root` is where `extends:` may lead (default: `default_root` of the file).
     `settings` (`--set NAME=VALUE` texts) sets parameters (SettingError when one does not fit)."""
     path = resolve_ruleset_argument(str(argument))
     if path is None:

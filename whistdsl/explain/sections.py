@@ -59,6 +59,23 @@ def _hands(n: int) -> str:
     return f"{n} hand" + ("" if n == 1 else "s")
 
 
+#: A list of hand sizes longer than this that repeats a shorter run of sizes is said as that run.
+LONGEST_LISTED = 24
+
+
+def _sizes_words(sizes: list[int]) -> str:
+    """`6 hands: 3, 2, 1, 1, 2, 3`; a long list that repeats a run of sizes (a schedule played in
+    a loop, `repeat(1, 30)`), said by the run: `100 hands: 3, 2, 1, and so on (the same 3 hands
+    over and over, 100 in all)`, `30 hands of 1 card each`."""
+    period = next(p for p in range(1, len(sizes) + 1) if all(sizes[i] == sizes[i % p] for i in range(p, len(sizes))))
+    if len(sizes) <= LONGEST_LISTED or period * 3 > len(sizes):
+        return f"{_hands(len(sizes))}: {', '.join(map(str, sizes))}"
+    if period == 1:
+        return f"{_hands(len(sizes))} of {sizes[0]} card{'' if sizes[0] == 1 else 's'} each"
+    run = ", ".join(map(str, sizes[:period]))
+    return f"{_hands(len(sizes))}: {run}, and so on (the same {period} hands over and over, {len(sizes)} in all)"
+
+
 def ranges(numbers: list[int]) -> str:
     """`1 to 3, 7` for [1, 2, 3, 7]."""
     out: list[str] = []
@@ -184,14 +201,16 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
             if problem:
                 lines.append(f"With {n} players: not with these options ({problem}).")
             continue
-        sizes = ", ".join(str(h.size) for h in plan)
-        lines.append(f"With {n} players, {_hands(len(plan))}: {sizes}.")
+        lines.append(f"With {n} players, {_sizes_words([h.size for h in plan])}.")
         by_kind: dict[str, list[int]] = {}
         for h in plan:
             if h.kind != NORMAL:
                 by_kind.setdefault(h.kind, []).append(h.number)
         for kind, numbers in by_kind.items():
-            lines.append(f"With {n} players, hands {ranges(numbers)} are {kind} hands.")
+            if len(numbers) == 1:
+                lines.append(f"With {n} players, hand {numbers[0]} is the {kind} hand.")
+            else:
+                lines.append(f"With {n} players, hands {ranges(numbers)} are {kind} hands.")
     lines.append("A hand of n cards deals n cards to each player who plays it, and has n tricks.")
     if rules.end is not None:
         when = said(condition_words(rules.end.when, "end", meanings(rules)))

@@ -1,8 +1,9 @@
 """The catalogue: every name a formula may use, per context, with its type and meaning.
 
 This is the one table of the expression language's vocabulary. The checker resolves names
-against it, the engine fills exactly these names, and the README's language reference is
-generated from it (`whistdsl reference`), so the three cannot drift apart.
+against it, the engine fills exactly these names, and the documentation's language reference
+(docs/expressions.md) is generated from it (`whistdsl reference`), so the three cannot drift
+apart.
 """
 
 from __future__ import annotations
@@ -419,7 +420,7 @@ def _and(words: list[str]) -> str:
 
 
 def reference_markdown() -> str:
-    """The language reference's tables, generated from this catalogue (the README embeds it)."""
+    """The language reference's tables, generated from this catalogue (docs/expressions.md embeds it)."""
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
     for c in (TABLE, PARAMETER_RANGE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)

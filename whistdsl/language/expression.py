@@ -5,7 +5,7 @@ Three stages, as in cel-python: `parse` turns text into a small AST (dataclasses
 turns the checked tree into nested closures that are fast to call thousands of times a game.
 Nothing here calls Python's `eval`; a formula sees only the variables it is given.
 
-Limits (all stated in the README), each a clean finding or EvalError, never a crash:
+Limits (all stated in docs/expressions.md), each a clean finding or EvalError, never a crash:
 - an expression is at most MAX_LENGTH (2000) characters long;
 - brackets nest at most MAX_DEPTH (60) levels deep (`((1))` is 2 levels), and so do
   operations (`1 + 2 + 3` is 2 levels of `+`; `if`, `not`, `-` and calls count too);
@@ -25,6 +25,7 @@ Limits (all stated in the README), each a clean finding or EvalError, never a cr
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections import ChainMap
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -242,6 +243,7 @@ _CHARACTER_HINTS = {
     "!": ": write `not`, or != for 'not equal'",
     "?": ": write if ... then ... else ...",
     ".": ": a number is written 1.5 (digits on both sides of the point), a range 1 .. 13",
+    **dict.fromkeys("\x85\u2028\u2029", ", which YAML reads as a line break (but a formula does not): write a space or a real line break"),
 }
 
 #: Words of the language itself; they cannot be used as names.
@@ -392,13 +394,20 @@ def _node_from_json(data: Any) -> Any:
     raise TypeError(f"not a syntax tree: {type(data).__name__}")
 
 
+def _lines(text: str) -> list[str]:
+    """A formula's lines as the parser counts them: split at \\n only (U+2028 and the like are
+    not line breaks here), without the empty line after a last line break."""
+    lines = text.split("\n")
+    return lines[:-1] if len(lines) > 1 and not lines[-1] else lines
+
+
 def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     line = getattr(e, "line", None)
     column = getattr(e, "column", None)
     if isinstance(e, UnexpectedEOF) or line is None or line < 1:
-        lines = text.splitlines() or [""]
+        lines = _lines(text)
         line, column = len(lines), len(lines[-1]) + 1
         return ExprProblem("W300", "the expression ends too early", line, column)
     if isinstance(e, UnexpectedCharacters):
@@ -406,11 +415,12 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
         hint = _CHARACTER_HINTS.get(ch, "")
         if ch == '"':
             hint = ": a quoted text must end with \" on the same line"
-        return ExprProblem("W300", f"unexpected character {ch!r}{hint}", line, column)
+        shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
+        return ExprProblem("W300", f"unexpected character {shown}{hint}", line, column)
     if isinstance(e, UnexpectedToken):
         tok = e.token
         if tok.type == "$END":
-            lines = text.splitlines() or [""]
+            lines = _lines(text)
             return ExprProblem(
                 "W300",
                 f"the expression ends too early (expected {_describe_expected(e.expected)})",

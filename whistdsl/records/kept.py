@@ -9,23 +9,33 @@ the time it started and its ruleset (`20261201-221530-house-whist.json`), so nam
 The folder does not grow without end: an unfinished game is kept until it is finished (or the
 player removes it), and of the finished ones the newest KEEP_FINISHED are kept: when a new game
 starts, older finished ones are removed (`prune`). `whistdsl games --clean` removes every
-finished game at once. A file that is not a game record is never removed: whistdsl did not
-write it.
+finished game at once. Only a kept game whistdsl wrote is ever removed: a regular file named as
+`new_game_path` names one, holding a whistdsl record.
+
+Whatever else is in the folder is hostile input like any other file: each `*.json` is read as a
+record is (records/reading.py), but only a regular file (a symbolic link, a named pipe, a device
+or a folder is not opened, nor waited on), at most MAX_KEPT_BYTES of it, its nesting counted
+before it is parsed. Such a file is listed as unreadable, and never stops `whistdsl games`,
+`play --resume` or a new game.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .reading import NotARecord, read_record_json
+
 #: The variable that names the data folder instead of the per-user one (the tests set it).
 DATA_DIR_VARIABLE = "WHISTDSL_DATA_DIR"
-#: A kept record is read whole to list it; a file larger than this is listed as too large.
+#: A kept record is read whole to list it; a file larger than this is listed as too large
+#: (a game of 1000 hands is a few MiB), having read no more of it than this.
 MAX_KEPT_BYTES = 16 * 1024 * 1024
+#: The name `new_game_path` gives a kept game: `20261201-221530-house-whist.json`, `...-2.json`.
+KEPT_NAME = re.compile(r"\d{8}-\d{6}-[a-z0-9-]+\.json")
 #: How many finished games stay kept (the newest); unfinished ones stay until they are finished.
 KEEP_FINISHED = 50
 
@@ -88,26 +98,35 @@ class KeptGame:
     def resumable(self) -> bool:
         return not self.problem and not self.finished
 
+    @property
+    def removable(self) -> bool:
+        """A finished game whistdsl kept (a record, named as `new_game_path` names one): `prune`
+        may remove it; nothing else is ever removed."""
+        return self.finished and not self.problem and KEPT_NAME.fullmatch(self.name) is not None
+
 
 def read_kept(path: Path) -> KeptGame:
-    """The facts of one kept game's file; never raises for what the file holds."""
+    """The facts of one kept game's file; never raises, nor waits, for what the path is or the
+    file holds (see the module's docstring)."""
     try:
-        info = path.stat()
+        written = os.lstat(path).st_mtime
     except OSError as e:
         return KeptGame(path, 0.0, problem=e.strerror or str(e))
-    if info.st_size > MAX_KEPT_BYTES:
-        return KeptGame(path, info.st_mtime, problem="too large to be a game record")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_record_json(path, MAX_KEPT_BYTES, follow_links=False)
+    except NotARecord as e:
+        return KeptGame(path, written, problem=str(e))
+    try:
+        if not str(data["format"]).startswith("whistdsl-record/"):
+            raise ValueError("not a whistdsl record")
         ruleset = str(data["ruleset"]["name"])
         players = tuple(str(p["name"]) for p in data["players"])
         hands = len(data["hands"])
         final = data.get("final")
         winners = tuple(players[w] for w in final["winners"]) if final else ()
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a game record"
-        return KeptGame(path, info.st_mtime, problem=reason)
-    return KeptGame(path, info.st_mtime, ruleset, players, hands, final is not None, winners)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return KeptGame(path, written, problem="not a game record")
+    return KeptGame(path, written, ruleset, players, hands, final is not None, winners)
 
 
 def kept_games() -> list[KeptGame]:
@@ -122,10 +141,11 @@ def kept_games() -> list[KeptGame]:
 
 def prune(keep: int | None = None) -> list[KeptGame]:
     """Remove the finished games but the newest `keep` (default KEEP_FINISHED; 0: every finished
-    game), and return those removed. An unfinished game and a file that is not a game record
-    stay; a file that cannot be removed stays too (it is tried again next time)."""
+    game), and return those removed. Only a kept game whistdsl wrote is removed (a regular file
+    named as it names them, holding a finished record); an unfinished game and anything else
+    stay, and so does a file that cannot be removed (it is tried again next time)."""
     keep = KEEP_FINISHED if keep is None else max(keep, 0)
-    finished = [g for g in kept_games() if g.finished and not g.problem]
+    finished = [g for g in kept_games() if g.removable]
     removed = []
     for game in finished[keep:]:
         try:

@@ -9,12 +9,9 @@ Resuming is the same replay followed by restoring the random generator's state.
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 import random
 import re
-from array import array
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,9 +22,10 @@ from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, su
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
 from ..language.expression import EvalError, value_text
 from ..resources import record_schema_path
-from ..rules.load import MAX_DIGITS, MAX_FILE_BYTES, NotReadable, read_regular_file
+from ..rules.load import MAX_FILE_BYTES
 from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, Special, read_settings, unknown_parameter
 from .record import FORMAT, exact, read_exact
+from .reading import NotARecord, read_record_json
 
 if TYPE_CHECKING:  # jsonschema is imported when a record is first checked (it is slow to import)
     import jsonschema
@@ -78,126 +76,22 @@ def _record_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(record_schema_path().read_text(encoding="utf-8")))
 
 
-#: A record file larger than this is refused unread (a game of 1000 hands is a few MiB).
-MAX_RECORD_BYTES = 64 * 1024 * 1024
-#: How deeply a record's lists and objects may nest (a record needs 8 levels, its ruleset a few more).
-MAX_RECORD_DEPTH = 64
-#: The most values (numbers, texts, lists, objects) a record may hold: far above a long game's.
-MAX_RECORD_VALUES = 2_000_000
 #: The most hands a record may hold: twice the most a game can have (schedule and tie-break hands).
 MAX_RECORD_HANDS = 2 * MAX_GAME_HANDS
-
-#: A JSON string, to be skipped when counting brackets and commas.
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-#: Opening brackets count +1, closing ones -1 (as signed bytes): the running sum is the depth.
-_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
-_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
-#: A \u escape of a UTF-16 surrogate: JSON's way to write half a character.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def read_record(path: Path) -> dict[str, Any]:
     """Read and shape-check a record. Raises RecordError with a clear message.
 
-    Only a regular file is read (a named pipe or a device is refused at once), at most
-    MAX_RECORD_BYTES of it; its nesting and its number of values are counted before it is
-    parsed; a number of more than MAX_DIGITS digits, NaN, Infinity and a lone surrogate
-    (`"\\ud800"`) are refused, each with where it is.
+    The file is read within the record limits (records/reading.py: a regular file only, at most
+    MAX_RECORD_BYTES of it, its nesting and its number of values counted before it is parsed,
+    numbers and texts checked), then its shape is checked against the record schema.
     """
     try:
-        raw = read_regular_file(Path(path), MAX_RECORD_BYTES)
-    except NotReadable as e:
+        data = read_record_json(Path(path))
+    except NotARecord as e:
         raise RecordError(f"{path}: {e}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: not a record: the file is larger than {MAX_RECORD_BYTES // 2**20} MiB")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a record (not UTF-8 text)") from None
-    _check_record_size(raw, str(path))
-    try:
-        data = json.loads(
-            text, parse_int=_record_int, parse_float=_record_float, parse_constant=_record_constant
-        )
-    except _BadNumber as e:
-        raise RecordError(f"{path}: not a record: {_where(raw, e.text)}: {e}") from None
-    except json.JSONDecodeError as e:
-        stripped = raw.rstrip()
-        if stripped.startswith((b"{", b"[")) and not stripped.endswith((b"}", b"]")):
-            raise RecordError(f"{path}: not a record: the file ends too early (truncated?)") from None
-        raise RecordError(f"{path}: not a record: invalid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    except RecursionError:  # pragma: no cover - the depth is checked first
-        raise RecordError(f"{path}: not a record: nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(raw):
-        _refuse_surrogates(data, str(path))
     return check_record_shape(data, str(path))
-
-
-class _BadNumber(ValueError):
-    def __init__(self, text: str, message: str):
-        super().__init__(message)
-        self.text = text
-
-
-def _record_int(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise _BadNumber(text, f"a number written with {digits} digits; the limit is {MAX_DIGITS}")
-    return int(text)
-
-
-def _record_float(text: str) -> float:
-    if len(text) > MAX_DIGITS + 10 or not math.isfinite(value := float(text)):
-        raise _BadNumber(text, f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too long or too large")
-    return value
-
-
-def _record_constant(text: str) -> Any:
-    raise _BadNumber(text, f"{text} is not a number a record may hold (JSON has no NaN or Infinity)")
-
-
-def _where(raw: bytes, text: str) -> str:
-    """`line L, column C` of the first place `text` is written in the file."""
-    index = max(raw.find(text.encode("ascii", "replace")), 0)
-    line = raw.count(b"\n", 0, index) + 1
-    column = index - (raw.rfind(b"\n", 0, index) + 1) + 1
-    return f"line {line}, column {column}"
-
-
-def _check_record_size(raw: bytes, shown: str) -> None:
-    """Refuse a record nested more than MAX_RECORD_DEPTH levels or holding more than
-    MAX_RECORD_VALUES values, counted on the text (strings left out) before it is parsed."""
-    bare = _JSON_STRING.sub(b'""', raw)
-    brackets = bare.translate(None, _NOT_BRACKETS)
-    values = bare.count(b",") + len(brackets) // 2 + 1
-    if values > MAX_RECORD_VALUES:
-        raise RecordError(f"{shown}: not a record: it holds more than {MAX_RECORD_VALUES:,} values")
-    if brackets:
-        depth = max(itertools.accumulate(array("b", brackets.translate(_BRACKET_STEPS))))
-        if depth > MAX_RECORD_DEPTH:
-            raise RecordError(f"{shown}: not a record: lists and objects are nested more than {MAX_RECORD_DEPTH} levels deep")
-
-
-def _refuse_surrogates(data: Any, shown: str) -> None:
-    """A lone surrogate (`"\\ud800"`) in any text or key is refused, naming where it is."""
-    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, str) and _SURROGATE.search(value):
-            where = "/".join(str(p) for p in path) or "the top level"
-            raise RecordError(
-                f"{shown}: not a record: the text at {where} holds half of a UTF-16 pair "
-                "(a \\ud800-\\udfff escape without its other half), not a character"
-            )
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if _SURROGATE.search(k):
-                    where = "/".join(str(p) for p in path) or "the top level"
-                    raise RecordError(f"{shown}: not a record: a key at {where} holds half of a UTF-16 pair, not a character")
-                stack.append((v, path + (k,)))
-        elif isinstance(value, list):
-            stack.extend((v, path + (i,)) for i, v in enumerate(value))
 
 
 def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:

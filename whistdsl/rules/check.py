@@ -66,11 +66,11 @@ from .ruleset import (
     hand_setup,
     read_settings,
 )
-from .validate import formula_lists
+from .validate import formula_lists, key_help
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}
 _RANK_KEY = re.compile(r"^(\s*)(highest|lowest)(\s+)(.*)$", re.S)
-#: The ranking when a ruleset leaves out `winner.rank` (as the README and the schema say).
+#: The ranking when a ruleset leaves out `winner.rank` (as docs/format.md and the schema say).
 DEFAULT_RANK = "highest total"
 
 
@@ -124,7 +124,7 @@ class _Compiler:
         #: the formulas that read a fact of the dealer (`dealer.bid`), with where (W311)
         self.dealer_reads: list[tuple[JsonPath, Position]] = []
         self._declare_parameters(running)
-        self.warned: set[tuple[str, str]] = set()  # (position, code) of each warning reported
+        self.warned: set[tuple[str, str, JsonPath]] = set()  # (position, code, subject) of each warning reported
         self.failed: set[JsonPath] = set()  # the paths of the formulas that did not compile
 
     def _declare_parameters(self, running: Any) -> None:
@@ -279,15 +279,15 @@ class _Compiler:
                 return default
         return node
 
-    def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error") -> None:
+    def report(self, path: JsonPath, code: str, message: str, key: bool = False, severity: str = "error", help: str = "") -> None:
         if severity == "error":
             self.sections.add(str(path[0]) if path else "")
-        self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity))
+        self.findings.append(self.loaded.where(path, key=key).finding(code, message, severity, help=help))
 
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
 
-    def report_among(self, paths: Sequence[JsonPath], code: str, message: str, severity: str = "error") -> None:
+    def report_among(self, paths: Sequence[JsonPath], code: str, message: str, severity: str = "error", help: str = "") -> None:
         """A finding about several values (the subject first), reported at the one written in the
         most derived file of the `extends` chain: the file that made the conflict. The message
         names where the others are, when they are in other files."""
@@ -298,15 +298,15 @@ class _Compiler:
             present = [tuple(paths[0])]
         places = {p: self._position(p) for p in present}
         at = min(present, key=lambda p: (self._depth(places[p].path), present.index(p)))
-        if severity == "warning":  # one warning a spot is enough to read (the first case found)
-            spot = (str(places[at]), code)
+        if severity == "warning":  # one warning a spot and formula is enough to read (the first case found)
+            spot = (str(places[at]), code, present[0])
             if spot in self.warned:
                 return
             self.warned.add(spot)
         others = [f"{dotted(p)} is at {places[p]}" for p in present if places[p].path != places[at].path]
         if others:
             message += f" ({'; '.join(others)})"
-        self.findings.append(places[at].finding(code, message, severity))
+        self.findings.append(places[at].finding(code, message, severity, help=help))
 
     def _depth(self, file: str) -> int:
         """0 for the file linted, 1 for the file it extends, and so on."""
@@ -719,7 +719,7 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
         for key in spec:
             if key != "name" and key not in _DECISION_KEYS[name]:
                 other = next(k for k, keys in _DECISION_KEYS.items() if key in keys)
-                c.report(("decisions", i, key), "W207", f"`{key}` belongs to a `{other}` decision, not to a `{name}` decision", key=True)
+                c.report(("decisions", i, key), "W207", f"`{key}` belongs to {_a(other)} `{other}` decision, not to {_a(name)} `{name}` decision", key=True)
         if name == "trump":
             options = tuple(spec.get("options", (*d.get("deck", {}).get("suits", SUITS), "none")))
             if not options:
@@ -757,6 +757,11 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
     return out
+
+
+def _a(word: str) -> str:
+    """The article before a word: `an auction`, `a bid`."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _check_roles(c: _Compiler, rules: Ruleset) -> None:
@@ -798,6 +803,8 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
                 "W424",
                 "`who: dealer` names trump, but the dealer may sit out a hand (`dealer.sits_out`): name a seat that plays (`first_bidder`)",
             )
+    if choice is not None and choice.when is None and choice.who != "declarer":
+        _trump_never_from_its_source(c, rules, (*path, "name"), "names trump in every hand (it has no `when`)")
     auction = rules.auction
     if auction is not None:
         apath = _decision_path(c, "auction")
@@ -862,6 +869,33 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
             "a seat excused from bidding (`skip`) is scored as a bid of 0, made when it takes no trick: read `excused` in scoring.points to say how it scores",
             "warning",
         )
+
+
+#: What each source of `trump.from` gives, in words.
+_SOURCE_WORDS = {
+    "turn_up": "the card turned after the deal",
+    "before_deal": "a card turned before the deal",
+    "dealer_last_card": "the dealer's last card",
+    "random": "a suit drawn at random",
+}
+
+
+def _trump_never_from_its_source(c: _Compiler, rules: Ruleset, at: JsonPath, how: str) -> None:
+    """W437 (a warning): the trump decision (at `at`) names trump in every hand (`how` says
+    why), so what the trump rule turns or draws is never the trump the hand is played in. The
+    declarer's choice is not one: when every seat passes in the auction, the trump rule stands."""
+    sources = rules.trump_from or (("turn_up",) if rules.turn_up else ())
+    if not sources:
+        return  # a cycle: `cycle: [none]` is how a ruleset says "no trump until a seat names one"
+    key = ("trump", "from") if c.get(("trump", "from")) is not None else ("trump", "turn_up")
+    given = " or ".join(_SOURCE_WORDS.get(s, s) for s in dict.fromkeys(sources))
+    c.report_among(
+        [at, key],
+        "W437",
+        f"the `trump` decision {how}, so {given} is never the trump of a hand",
+        "warning",
+        help=f"write `cycle: [none]` in place of `{key[-1]}` under `trump:` (no trump until the seat names one), or say when the seat names trump (`when`)",
+    )
 
 
 def _bid_formulas(rules: Ruleset) -> list[tuple[Formula, JsonPath]]:
@@ -1184,13 +1218,13 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     _check_cards(c, rules)
 
     if rules.points is None:
-        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True)
+        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True, help=key_help(("scoring", "points")))
     if c.get(("schedule",)) is None:
-        c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True)
+        c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True, help=_SCHEDULE_HELP)
     trump = c.get(("trump",), {})
     if not trump.get("cycle") and not trump.get("turn_up") and not trump.get("from"):
         need = "trump needs" if "trump" in c.data else "a ruleset needs `trump`:"
-        c.report(("trump",), "W201", f"{need} a `cycle` of suits, `turn_up: true` or (version 2) `from`", key=True)
+        c.report(("trump",), "W201", f"{need} a `cycle` of suits, `turn_up: true` or (version 2) `from`", key=True, help=_trump_help(rules))
     elif trump.get("cycle") and trump.get("turn_up"):
         c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     _check_trump(c, rules)
@@ -1210,6 +1244,21 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
         c.report_among([("tiebreak", "kind"), ("kinds", rules.tiebreak.kind)], "W405", _unknown_kind(rules.tiebreak.kind, rules))
     _check_decisions(c, rules)
     _check_roles(c, rules)
+
+
+_SCHEDULE_HELP = (
+    "add e.g. `schedule: [7 .. 1]` (hands of 7, 6, ..., 1 cards); an entry is a hand size, "
+    "a run of them (`13 .. 2`) or `repeat(1, players)` (as many 1-card hands as players)"
+)
+
+
+def _trump_help(rules: Ruleset) -> str:
+    """What to write for a ruleset that does not say where trump comes from."""
+    return (
+        "write `cycle: [none]` under `trump:` for a game without trump, "
+        f"`cycle: [{', '.join(rules.suits)}, none]` for each suit in turn and then a hand without, "
+        "or `turn_up: true` for the card turned after the deal"
+    )
 
 
 def _check_player_counts(c: _Compiler, rules: Ruleset, cases: FormulaCases, budget: Budget) -> None:
@@ -1256,6 +1305,15 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
         elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
             other = marks.get(s.mark.lower(), s.mark.lower())
             c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} is also {other}'s: a player could not say which card is meant")
+        elif s.mark.upper() in rules.ranks:
+            c.report_among(
+                [path + ("mark",), ("deck", "ranks")],
+                "W438",
+                f"the mark {s.mark} of {s.name} is also the letter of a rank of the deck: a player who types {s.mark} "
+                f"at the table could mean the {s.name} or any card of rank {s.mark.upper()}",
+                "warning",
+                help=f"choose a mark that is not a rank's letter, e.g. `mark: {_free_mark(s.name, rules)}`",
+            )
         marks.setdefault(s.mark.lower(), s.name)
 
     def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
@@ -1295,6 +1353,17 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
                 "`trick.identical: earlier` (the first played, the default) or `later`",
                 severity="warning",
             )
+
+
+def _free_mark(name: str, rules: Ruleset) -> str:
+    """A mark to suggest for the special card `name`: its first two letters (`JE`), or else
+    with an X, that is neither a rank's letter, nor read as a card, nor another special's mark."""
+    taken = {s.mark.upper() for s in rules.specials} | set(rules.ranks)
+    letters = "".join(ch for ch in name if ch.isalnum()).upper().lstrip("0123456789")  # a mark starts with a letter
+    for mark in (letters[:2], letters[:1] + "X", letters[:1] + "XX"):
+        if mark not in taken and not is_card_text(mark):
+            return mark
+    return "X"
 
 
 def _deck_words(rules: Ruleset, players: int) -> str:
@@ -1504,15 +1573,18 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
         return
     path = (*_decision_path(c, "trump"), "when")
     seen: set[tuple] = set()
+    answers: set[bool] = set()
     for setup, entry in setups:
         key = tuple(setup.env.get(n) for n in sorted(choice.when.names))
         if key in seen:
             continue
         seen.add(key)
-        failure = decision_when_failure(rules, choice.when, setup, players, budget)
+        failure = decision_when_failure(rules, choice.when, setup, players, budget, answers)
         if failure is not None:
             c.report_among([path, entry], "W305", failure)
             return
+    if answers == {True} and choice.who != "declarer":
+        _trump_never_from_its_source(c, rules, path, f"names trump in every hand with {players} players (its `when` holds for every hand and card)")
 
 
 def _check_bids(

@@ -19,6 +19,7 @@ is evaluated once per distinct case, and all of it is bounded by MAX_CASES evalu
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -127,6 +128,16 @@ def when(values: dict[str, Value], names: Iterable[str]) -> str:
     return "when " + " and ".join(parts) if parts else ""
 
 
+def game_state_words(env: dict[str, Value], f: Formula, unknown: frozenset[str]) -> str:
+    """The values a formula read of a whole game that lint cannot know, with the comma before
+    them: `, when total is 7`, `, when every seat's total is 0` (in lint's whole games every
+    seat plays as this one), or "" when it read none of them."""
+    own = sorted(f.names & unknown)
+    seats = sorted({n for _, facts in f.seat_reads for n in facts} & unknown)
+    parts = [f"{n} is {value_text(env[n])}" for n in own] + [f"every seat's {n} is {value_text(env[n])}" for n in seats]
+    return ", when " + " and ".join(parts) if parts else ""
+
+
 def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
@@ -206,6 +217,7 @@ class FormulaCases:
         self.warned: set[int] = set()  # targets with a warning: not sampled again
         self.seen: set[tuple] = set()  # (target, phase, what the target reads of the hand)
         self.largest: dict[int, Number] = {}  # the largest size of a target's values (exact cases)
+        self.denominators: dict[int, int] = {}  # the least common multiple of their denominators
         self.errors = 0
         #: what the scoring contexts hold that no formula computes: no `scoring.bonus` is a bonus of 0
         self.fixed: dict[str, Value] = {} if rules.bonus is not None else {"bonus": 0}
@@ -325,8 +337,19 @@ class FormulaCases:
         self.seen.add(key)
         return True
 
-    def _paths(self, t: Target, entry: JsonPath) -> list[JsonPath]:
-        return [t.path, entry] if t.reads & HAND_NAMES else [t.path]
+    def _paths(self, t: Target, entry: JsonPath, game: bool = False) -> list[JsonPath]:
+        """What a case of `t` is about, the formula first: the schedule entry that made the hand
+        when `t` reads the hand, or its bid and tricks (which the hand size bounds); in a whole
+        game (`game`), the entry of the hand it reached and the running values it read, which
+        the game made (their `after_hand`). A finding is reported at the one written in the most
+        derived file of an `extends` chain, naming the others (`report_among`): a child that
+        changes the schedule or a running value under its base's formula gets it on its own line."""
+        paths = [t.path]
+        if game or t.reads & (HAND_NAMES | RESULT_NAMES):
+            paths.append(entry)
+        if game:
+            paths += [("running", r.name, "after_hand") for r in self.rules.running if r.name in t.reads and r.name != t.name]
+        return paths
 
     #: How the other seats of a table did, for formulas that read them (aggregates): each gives
     #: the others' (bid, tricks) from the tricks `rest` left to them, `k` of them, and the hand size.
@@ -427,6 +450,7 @@ class FormulaCases:
         env.update(start)
         env.update(self.fixed)
         largest = self.largest.get(id(t), 0)
+        denominators = self.denominators.get(id(t), 1)
         for case in self._cases(setup, t.case_reads):
             env.update(case)
             for table in self._tables(t, env, setup):
@@ -440,8 +464,11 @@ class FormulaCases:
                     return True
                 if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
                     largest = max(largest, abs(value))
+                    if isinstance(value, Fraction):
+                        denominators = min(math.lcm(denominators, value.denominator), MAX_NUMBER)  # past it, the bound says enough
         if not show:
             self.largest[id(t)] = largest
+            self.denominators[id(t)] = denominators
         return False
 
     def _sampled(self, t: Target, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number], unknown: frozenset[str]) -> None:
@@ -556,13 +583,18 @@ class FormulaCases:
 
     def needs_probe(self, hands: int) -> bool:
         """Whether whole games can say more than single cases: running values carry over from
-        hand to hand, and totals add up (past the number cap, if the points are large)."""
+        hand to hand, and totals add up, past the number cap if the points are large or are
+        fractions whose denominators add up. A total's denominator divides the least common
+        multiple of the denominators of the points and bonuses it adds; its numerator is at
+        most its size times that."""
         if self.rules.running:
             return True
         if any(t.reads & self.unknown for t in self.scoring):
             return True
-        most = sum(self.largest.get(id(t), 0) for t in self.scoring if t.name in ("points", "bonus"))
-        return most * hands >= MAX_NUMBER
+        added = [t for t in self.scoring if t.name in ("points", "bonus")]
+        most = sum(self.largest.get(id(t), 0) for t in added)
+        denominator = math.lcm(*(self.denominators.get(id(t), 1) for t in added))
+        return max(most * hands, 1) * denominator >= MAX_NUMBER
 
     def probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], lets: dict[str, Value], start: dict[str, Number]) -> None:
         """Play each PATTERN for one player through every hand (the schedule, then every
@@ -585,8 +617,8 @@ class FormulaCases:
                     self.report(
                         [t.path],
                         "W407",
-                        f"with {players} players, if a player {label} in every hand, at the end of the game "
-                        f"{when(env, t.reads & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                        f"with {players} players, if a player {label} in every hand, at the end of the game"
+                        f"{game_state_words(env, t.formula, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
                         "warning",
                     )
                     self.warned.add(id(t))
@@ -630,7 +662,7 @@ class FormulaCases:
                 try:
                     values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
                 except EvalError as e:
-                    self._probe_warning(t.path, players, setup, label, str(e))
+                    self._probe_warning(self._paths(t, entry, game=True), players, setup, label, str(e))
                     state["failed"] = True
                     return
                 if t.name in ("points", "bonus"):
@@ -641,7 +673,8 @@ class FormulaCases:
             if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
                 isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
             ):
-                self._probe_warning(("scoring", "points"), players, setup, label, "the total exceeds the limit of 10^30 in size")
+                points = self.points.path if self.points is not None else ("scoring", "points")
+                self._probe_warning([points, entry], players, setup, label, "the total exceeds the limit of 10^30 in size")
                 state["failed"] = True
                 return
             state["total"] = total
@@ -679,8 +712,8 @@ class FormulaCases:
                         self.report(
                             [("end", "when")],
                             "W407",
-                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}, "
-                            f"{when(env, end.when.names & self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
+                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}"
+                            f"{game_state_words(env, end.when, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
                             "warning",
                         )
                     return
@@ -706,13 +739,13 @@ class FormulaCases:
             "warning",
         )
 
-    def _probe_warning(self, path: JsonPath, players: int, setup: HandSetup, label: str, error: str) -> None:
-        key = ("probe", path)
+    def _probe_warning(self, paths: list[JsonPath], players: int, setup: HandSetup, label: str, error: str) -> None:
+        key = ("probe", paths[0])
         if key in self.seen:
             return
         self.seen.add(key)
         self.report(
-            [path],
+            paths,
             "W407",
             f"with {players} players, if a player {label} in every hand, in hand {setup.plan.number}: {error} "
             "(if a game gets there, it stops with a rule error)",
@@ -794,9 +827,12 @@ def turned_cards(rules: Ruleset, setup: HandSetup, players: int) -> list[tuple[s
     return [(f"the turned card {words}", {"trump": facts["turn_up_suit"], **facts}) for words, facts in cards]
 
 
-def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget) -> str | None:
+def decision_when_failure(
+    rules: Ruleset, when: Formula, setup: HandSetup, players: int, budget: Budget, answers: set[bool] | None = None
+) -> str | None:
     """`decisions.when` (a seat names trump in this hand?) over every trump and turned card of
-    one hand: the first case it cannot be evaluated in, described, with the error; or None."""
+    one hand: the first case it cannot be evaluated in, described, with the error; or None.
+    Each answer it gives is added to `answers`."""
     memo: set[tuple] = set()
     env = dict(setup.env)
     for words, case in turned_cards(rules, setup, players):
@@ -807,9 +843,11 @@ def decision_when_failure(rules: Ruleset, when: Formula, setup: HandSetup, playe
         memo.add(key)
         budget.spend(1)
         try:
-            when(env)
+            holds = bool(when(env))
         except EvalError as e:
             return f"{hand_words(players, setup)}, {words}: {e}"
+        if answers is not None:
+            answers.add(holds)
     return None
 
 

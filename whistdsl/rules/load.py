@@ -8,6 +8,7 @@ Every value keeps a reference to its YAML node, so later stages report file:line
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import stat
@@ -244,10 +245,61 @@ class _StrictLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+#: Characters YAML (1.1, as PyYAML reads it) takes as line breaks, though findings do not count
+#: lines at them (\r\n, \n and \r do that): a YAML error near one is about it.
+YAML_ONLY_LINE_BREAKS = {"\x85": "U+0085 NEXT LINE", "\u2028": "U+2028 LINE SEPARATOR", "\u2029": "U+2029 PARAGRAPH SEPARATOR"}
+#: How many characters PyYAML reads of a key on one line before its `:` (a "simple key").
+MAX_SIMPLE_KEY = 1024
+_CANNOT_START = re.compile(r"found character '(.)' that cannot start any token")
+
+
+def _yaml_error_hint(doc: Document, error: yaml.MarkedYAMLError, problem: str) -> str:
+    """A plain-words hint for a YAML syntax error: a line break YAML sees where findings see
+    none (U+2028, ...) on the lines of the error; a key longer than PyYAML reads; or, from the
+    words of the complaint, `_yaml_hint`."""
+    marks = [m for m in (error.context_mark, error.problem_mark) if m is not None]
+    for mark in marks:
+        line = doc.position_of_index(mark.index).line
+        start = doc.line_starts[line - 1]
+        end = doc.line_starts[line] if line < len(doc.line_starts) else len(doc.text)
+        found = [name for ch, name in YAML_ONLY_LINE_BREAKS.items() if ch in doc.text[start:end]]
+        if found:
+            return (
+                f" (line {line} holds {' and '.join(found)}, which YAML reads as a line break: "
+                "replace it with a space, or break the line there)"
+            )
+    at = error.problem_mark
+    if at is not None and doc.text[at.index : at.index + 1] == ":":  # the error is at a key's `:`
+        where = doc.position_of_index(at.index)
+        key = doc.text[doc.line_starts[where.line - 1] : at.index].lstrip(" -?")
+        if len(key) > MAX_SIMPLE_KEY and ": " not in key:
+            return (
+                f" (a key of {len(key):,} characters: YAML reads at most {MAX_SIMPLE_KEY:,} characters "
+                "of a key before its `:`; shorten the key)"
+            )
+    return _yaml_hint(problem)
+
+
 def _yaml_hint(problem: str) -> str:
     """A plain-words hint for PyYAML's commonest complaints."""
     if "'\\t'" in problem:
         return " (a tab: YAML needs spaces, not tabs, for indentation and after `:`)"
+    if "while parsing a flow sequence" in problem or "while parsing a flow mapping" in problem:
+        brackets = "[ ] list" if "flow sequence" in problem else "{ } mapping"
+        if "but got ':'" in problem:
+            return f' (an item of the {brackets} holds `: `: quote the item, e.g. "a: b", or write the items one a line)'
+        if "but got '<stream end>'" in problem:
+            return f" (the {brackets} is not closed, or a ` #` in an item starts a comment that hides its end: quote the item)"
+        if "but got '<scalar>'" in problem:
+            return f" (an item of the {brackets} holds a quoted text and more after it: quote the whole item, or put `,` between items)"
+        return f" (an item of the {brackets} holds a character YAML reads as its own: quote the item)"
+    if "expected <block end>, but found ']'" in problem or "expected <block end>, but found '}'" in problem:
+        return " (a closing bracket with no opening one before it)"
+    if "while parsing a flow node" in problem:
+        return " (quote the item)"
+    cannot_start = _CANNOT_START.search(problem)
+    if cannot_start:
+        return f" (a value cannot begin with `{cannot_start.group(1)}` in YAML: quote the value)"
     if "mapping values are not allowed here" in problem:
         return " (a `: ` inside a value? quote the value, or check the indentation)"
     if "could not find expected ':'" in problem:
@@ -300,13 +352,16 @@ def _kind_of(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     return "not a file"
 
 
-def check_regular_file(path: Path) -> None:
-    """Raise NotReadable unless `path` (after symbolic links) is a regular file; reads nothing."""
+def check_regular_file(path: Path, follow_links: bool = True) -> None:
+    """Raise NotReadable unless `path` (after symbolic links; without `follow_links`, itself) is a
+    regular file; reads nothing."""
     try:
-        mode = os.stat(path).st_mode
+        mode = (os.stat if follow_links else os.lstat)(path).st_mode
     except (OSError, ValueError) as e:
         raise NotReadable(_cannot_read(e)) from None
     if not stat.S_ISREG(mode):
@@ -319,16 +374,18 @@ def _cannot_read(e: Exception) -> str:
     return "cannot be read: the path holds a NUL character"
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
+def read_regular_file(path: Path, limit: int, follow_links: bool = True) -> bytes:
     """At most `limit` + 1 bytes of the regular file `path` (more than `limit` means too large).
 
     Only a regular file is read: a directory, a named pipe or a device (also behind a symbolic
-    link) raises NotReadable at once. The file is opened without blocking (a named pipe with
-    no writer would wait for ever) and checked again on the open descriptor, so a path swapped
-    between the check and the open is caught too.
+    link) raises NotReadable at once; without `follow_links`, so does a symbolic link. The file
+    is opened without blocking (a named pipe with no writer would wait for ever) and checked
+    again on the open descriptor, so a path swapped between the check and the open is caught too.
     """
-    check_regular_file(path)
+    check_regular_file(path, follow_links)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except (OSError, ValueError) as e:
@@ -352,6 +409,28 @@ def read_regular_file(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
+def _wide_encoding(raw: bytes) -> str:
+    """The encoding of text saved as UTF-16 or UTF-32 (by its byte order mark, or by the NUL
+    bytes of ASCII text in one of UTF-16's two byte orders): `UTF-16`, `UTF-32`; "" otherwise."""
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    sample = raw[:1024]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return ""
+    nul_first, nul_second = sample[0::2][:pairs].count(0), sample[1::2][:pairs].count(0)
+    for nuls, other, order in ((nul_second, nul_first, "utf-16-le"), (nul_first, nul_second, "utf-16-be")):
+        if nuls >= pairs * 3 // 4 and other == 0:
+            try:
+                sample[: pairs * 2].decode(order)
+            except UnicodeDecodeError:
+                return ""
+            return "UTF-16"
+    return ""
+
+
 def read_text(path: Path, shown: str) -> Document:
     """Read a file as UTF-8 text within MAX_FILE_BYTES. Raises LoadError (W100, W105)."""
     at = Position(shown, 1, 1)
@@ -363,6 +442,9 @@ def read_text(path: Path, shown: str) -> Document:
         raise LoadError(
             [at.finding("W100", f"file is larger than {MAX_FILE_BYTES // 1024} KiB; a ruleset is a small text file")]
         )
+    wide = _wide_encoding(raw)
+    if wide:
+        raise LoadError([at.finding("W100", f"file is {wide} text, not UTF-8: save it as UTF-8")])
     if b"\0" in raw:
         raise LoadError([at.finding("W100", "file is binary (it holds NUL bytes), not YAML text")])
     try:
@@ -400,7 +482,7 @@ def parse_document(doc: Document) -> Loaded:
         problem = (e.problem or "invalid YAML").strip()
         if e.context:
             problem = f"{e.context.strip()}: {problem}"
-        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}{_yaml_hint(problem)}")]) from None
+        raise LoadError([where.finding("W101", f"YAML syntax error: {problem}{_yaml_error_hint(doc, e, problem)}")]) from None
     except yaml.YAMLError as e:
         raise LoadError([Position(doc.path, 1, 1).finding("W101", f"YAML syntax error: {e}")]) from None
     except RecursionError:
@@ -532,7 +614,7 @@ def _shape(value: Any) -> str:
 
 
 def merge(base: Loaded, child: Loaded) -> Loaded:
-    """Merge `child` over `base`. The rule, also stated in the README and the schema:
+    """Merge `child` over `base`. The rule, also stated in docs/format.md and the schema:
 
     mappings merge key by key, recursively; any other value in the child (a number, a text, a
     list) replaces the base's value whole; a key set to null in the child removes it.
@@ -656,17 +738,66 @@ class _ExtendsRefused(Exception):
     """An `extends:` target that is not read: not allowed, not found, or not a regular file."""
 
 
+#: How many folders up from a ruleset the git repository it is in is looked for (its `.git`).
+MAX_REPOSITORY_LEVELS = 32
+
+
+def default_root(path: Path, named: Path | None = None) -> str:
+    """The folder `extends:` may lead into when no `--root` is given, for the ruleset `path`:
+
+    - a bundled ruleset's is the bundled rulesets' folder;
+    - else the git repository the file is in: the nearest folder at or above the file's own
+      holding `.git` (a folder, or a file in a worktree), looked for at most
+      MAX_REPOSITORY_LEVELS folders up;
+    - else the working folder, when the file is inside it;
+    - else the file's own folder.
+
+    `named` is the folder `lint DIR` found the file under: the root is never narrower than it.
+    The folder is absolute, as named (symbolic links not resolved).
+    """
+    bundled = os.path.realpath(data_dir("rulesets"))
+    if _inside(os.path.realpath(path), bundled):
+        return bundled
+    own = os.path.dirname(os.path.abspath(path))
+    root = _repository_of(own)
+    if root is None:
+        try:
+            working = os.getcwd()
+        except OSError:  # the working folder was removed
+            working = None
+        root = working if working is not None and _inside(own, working) else own
+    if named is not None and _inside(root, os.path.abspath(named)):
+        root = os.path.abspath(named)
+    return root
+
+
+def _repository_of(folder: str) -> str | None:
+    """The nearest folder at or above `folder` that holds `.git`, or None (nothing is read)."""
+    for _ in range(MAX_REPOSITORY_LEVELS):
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
 @dataclass(frozen=True)
 class ExtendsRoot:
-    """Where `extends:` may lead: bundled rulesets by name, and relative paths inside `folder`.
+    """Where `extends:` may lead: bundled rulesets by name, and relative paths to ruleset files
+    (.yaml, .yml) inside `folder`, never through a hidden folder (`.git`, `.config`) below it
+    other than one the ruleset named is in itself.
 
-    `folder` is the folder of the ruleset named on the command line (the top of the chain), or
-    the one named with `--root`. A file of the bundled rulesets may extend only bundled rulesets.
+    `folder` is the one named with `--root`, else `default_root` of the ruleset named on the
+    command line (the top of the chain). A file of the bundled rulesets may extend only bundled
+    rulesets.
     """
 
     folder: str  # absolute, as named
     real: str  # the same with symbolic links resolved
     bundled: str  # the bundled rulesets' folder, resolved
+    own: str  # the real folder of the ruleset named (the top of the chain)
 
     @property
     def shown(self) -> str:
@@ -676,8 +807,9 @@ class ExtendsRoot:
 
     @classmethod
     def for_ruleset(cls, path: Path, root: Path | None = None) -> "ExtendsRoot":
-        folder = os.path.abspath(root if root is not None else os.path.dirname(os.path.abspath(path)))
-        return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")))
+        folder = os.path.abspath(root) if root is not None else default_root(path)
+        own = os.path.dirname(os.path.realpath(path))
+        return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")), own)
 
     def target(self, target: str, extending: Path) -> Path:
         """The file `target` names in `extending`'s `extends:`. Raises _ExtendsRefused, having
@@ -707,6 +839,13 @@ class ExtendsRoot:
             raise _ExtendsRefused(
                 f"extends: `{quoted}` is not allowed: it is a symbolic link that leads outside the folder; {allowed}"
             )
+        if not real.endswith((".yaml", ".yml")):
+            link = " (after its symbolic links)" if real != lexical else ""
+            raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it is not a ruleset file (.yaml, .yml){link}; {allowed}")
+        if not bundled_only and self._hidden(real):
+            raise _ExtendsRefused(
+                f"extends: `{quoted}` is not allowed: it leads into a hidden file or folder (a name that begins with a dot); {allowed}"
+            )
         try:
             check_regular_file(Path(real))
         except NotReadable as e:
@@ -714,6 +853,17 @@ class ExtendsRoot:
                 raise _ExtendsRefused(f"extends: no file `{quoted}` (looked for {_display(Path(lexical))})") from None
             raise _ExtendsRefused(f"extends: `{quoted}` {e}") from None
         return Path(real)
+
+    def _hidden(self, real: str) -> bool:
+        """Whether the file `real` (inside the root) is, or is in, a hidden folder below the root
+        that the ruleset named is not in itself: secrets live in such folders (`.git`, `.ssh`,
+        `.config`), rulesets do not."""
+        parts = os.path.relpath(real, self.real).split(os.sep)
+        own = os.path.relpath(self.own, self.real).split(os.sep) if _inside(self.own, self.real) else []
+        shared = 0
+        while shared < min(len(parts) - 1, len(own)) and parts[shared] == own[shared]:
+            shared += 1
+        return any(p.startswith(".") and p not in (".", "..") for p in parts[shared:])
 
 
 def _not_allowed(target: str) -> str | None:
@@ -742,8 +892,8 @@ def _not_found(target: str) -> str:
 def load_ruleset(path: Path, shown: str | None = None, root: Path | None = None) -> Loaded:
     """Read a ruleset file and everything it extends, and merge them. Raises LoadError.
 
-    `extends:` may lead only where `ExtendsRoot` allows: `root` (default: the folder of `path`)
-    and the bundled rulesets. The LoadError carries the documents read so far.
+    `extends:` may lead only where `ExtendsRoot` allows: inside `root` (default: `default_root`
+    of `path`) and to the bundled rulesets. The LoadError carries the documents read so far.
     """
     shown = shown if shown is not None else str(path)
     allowed = ExtendsRoot.for_ruleset(path, root)

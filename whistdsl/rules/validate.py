@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -54,6 +55,29 @@ VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {
 @cache
 def ruleset_schema() -> dict[str, Any]:
     return json.loads(schema_path().read_text(encoding="utf-8"))
+
+
+def key_help(path: tuple[str, ...]) -> str:
+    """What to write for the missing key at `path` (W201), from its description in the schema:
+    `add `points:` under `scoring:`, a number formula: ...`; "" when the schema has none."""
+    schema: Any = ruleset_schema()
+    for key in path[:-1]:
+        schema = schema.get("properties", {}).get(key) if isinstance(schema, dict) else None
+    return _add_key_help(schema, path[:-1], path[-1])
+
+
+def _add_key_help(parent: Any, path: tuple[Any, ...], key: str) -> str:
+    """`add `key:` under `path:`, <the schema's description of it>`, or "" without one;
+    `parent` is the schema of the mapping at `path`."""
+    described = parent.get("properties", {}).get(key) if isinstance(parent, dict) else None
+    description = described.get("description", "") if isinstance(described, dict) else ""
+    if not isinstance(description, str) or not description:
+        return ""
+    description = re.split(r"\.\s+(?=[A-Z])", description, maxsplit=1)[0].rstrip(".")  # its first sentence
+    if description[:1].isupper() and not description[1:2].isupper():
+        description = description[0].lower() + description[1:]
+    under = f" under `{dotted(path)}:`" if path else ""
+    return f"add `{key}:`{under}, {description}"
 
 
 def formula_lists(data: Any) -> list[tuple[Any, ...]]:
@@ -177,7 +201,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
     if v == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         return [
-            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`") for k in missing
+            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`", help=_add_key_help(schema, path, k)) for k in missing
         ]
     split = _split_formula(loaded, path, error)
     if split is not None:
@@ -189,7 +213,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
             loaded.where(path).finding(
                 "W202",
                 f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
-                + _formula_hint(wanted, error.instance)
+                + (_flow_pair_hint(loaded, path) or _formula_hint(wanted, error.instance))
                 + (
                     f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"
                     if path in VERSION_2_FORMULAS and isinstance(error.instance, str)
@@ -266,6 +290,21 @@ def _split_formula(loaded: Loaded, path: tuple, error: ValidationError) -> Findi
                     items = items[key]
                 return loaded.where(path[:-1] + (first,)).finding("W418", split_message(items, first, last))
     return None
+
+
+def _flow_pair_hint(loaded: Loaded, path: tuple) -> str:
+    """For an item of a `[ ]` list written `a: b` (YAML reads it as a mapping of one key): quote it."""
+    if not path or not isinstance(path[-1], int):
+        return ""
+    item, items = loaded.ref(path), loaded.ref(path[:-1])
+    if item is None or items is None or item is items or item.document is not items.document:
+        return ""
+    text = item.document.text
+    written = text[item.start : item.end].strip()
+    if text[items.start : items.start + 1] != "[" or written.startswith("{") or ":" not in written:
+        return ""
+    quote = "'" if '"' in written else '"'
+    return f": YAML reads `{_shown(written)}` inside [ ] as a key and its value; quote the item ({quote}{_shown(written)}{quote})"
 
 
 def _formula_hint(wanted: str, value: Any) -> str:

@@ -1,0 +1,161 @@
+"""`whistdsl serve` in a real headless Chromium, as people use it: a host sets up a table in the
+start page, two people take seats by the invite link in their own browsers, a spectator
+watches, and with two computer players they play a whole short game, clicking the legal
+answers. Midway one page is reloaded and the server is killed and started again; both go on.
+Screenshots at 360 and 1280 px wide are kept (WHISTDSL_SCREENSHOTS names the folder; by
+default the test's temporary folder).
+
+Debian's `chromium` is driven by Playwright (its own browser download is not used). Without
+chromium or playwright the test is skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("WHISTDSL_CHROMIUM", "/usr/bin/chromium")
+if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)", allow_module_level=True)
+pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn, websockets) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+
+from whistdsl.records.replay import check_record_shape, replay  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"]
+ADDRESS = re.compile(r"^whistdsl serve: (http://127\.0\.0\.1:(\d+)/) ")
+#: The longest a page may take to show what the test waits for (a loaded machine).
+WAIT_MS = 30_000
+
+
+class ServerProcess:
+    """`whistdsl serve` in a process of its own, on `port` (0: a free one) and the database `db`."""
+
+    def __init__(self, db: Path, port: int = 0):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "whistdsl", "serve", "--port", str(port), "--db", str(db), "--bot-pause", "0.05"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+        )
+        line = self.process.stdout.readline()  # type: ignore[union-attr]
+        match = ADDRESS.match(line)
+        if match is None:
+            self.process.kill()
+            raise AssertionError(f"whistdsl serve printed {line!r}: {self.process.stderr.read()}")  # type: ignore[union-attr]
+        self.address, self.port = match.group(1).rstrip("/"), int(match.group(2))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("WHISTDSL_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def answer_if_asked(page) -> bool:  # noqa: ANN001 (a Playwright page)
+    """Click the first legal answer the page offers; whether there was one."""
+    enabled = page.locator("button.answer:not([disabled])")
+    if enabled.count() == 0:
+        return False
+    try:
+        enabled.first.click(timeout=2000)
+    except sync_api.Error:
+        return False  # the page was redrawn meanwhile: asked again next time
+    return True
+
+
+def status(page) -> str:  # noqa: ANN001
+    return page.locator("#status").inner_text()
+
+
+def test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_through_a_reload_and_a_restart(tmp_path: Path, screenshots: Path):
+    db = tmp_path / "tables.sqlite3"
+    server = ServerProcess(db)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            host.set_default_timeout(WAIT_MS)
+            host.goto(server.address + "/")
+            host.select_option("#ruleset", "openspiel")
+            host.click("button[type=submit]")
+            host.fill("#param\\.tricks", "4")
+            host.fill("#players", "4")
+            for seat, kind in enumerate(["human", "human", "heuristic", "random"]):
+                host.select_option(f"#seat{seat}", kind)
+            host.click("button[type=submit]")
+            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+            invite = host.locator("#links a").nth(0).get_attribute("href")
+            watch = host.locator("#links a").nth(1).get_attribute("href")
+            assert invite and "/join/" in invite and watch and "/watch/" in watch
+
+            people = []
+            for seat, name, width in ((0, "Ana", 360), (1, "Bojan <b>", 1280)):
+                page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+                page.set_default_timeout(WAIT_MS)
+                page.goto(server.address + invite)
+                page.check(f"#seat{seat}")
+                page.fill("#name", name)
+                page.click("button[type=submit]")
+                page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
+                page.wait_for_selector("#hand .card")
+                people.append(page)
+            spectator = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+            spectator.set_default_timeout(WAIT_MS)
+            spectator.goto(server.address + watch)
+            spectator.wait_for_selector("#seats li")
+            assert "Bojan <b> (you)" in people[1].locator("#seats").inner_text()  # shown as text, not markup
+            assert spectator.locator("#hand .card").count() == 0
+
+            reloaded = restarted = False
+            deadline = time.monotonic() + 240
+            while "The game is over" not in status(spectator):
+                assert time.monotonic() < deadline, f"the game did not end: {status(spectator)!r}"
+                acted = False
+                for page in people:
+                    acted = answer_if_asked(page) or acted
+                bids_made = "Bids:" in people[0].locator("#bids-line").inner_text()
+                if bids_made and not reloaded:
+                    people[0].screenshot(path=str(screenshots / "table-360.png"), full_page=True)
+                    people[1].screenshot(path=str(screenshots / "table-1280.png"), full_page=True)
+                    spectator.screenshot(path=str(screenshots / "spectator-360.png"), full_page=True)
+                    people[0].reload()
+                    people[0].wait_for_selector("#seats li")
+                    assert "Bids:" in people[0].locator("#bids-line").inner_text()  # the same hand, where it was
+                    reloaded = True
+                elif reloaded and not restarted and people[0].locator("#trick .card").count() > 0:
+                    before = people[0].locator("#hand").inner_text()
+                    server.kill()
+                    server = ServerProcess(db, server.port)
+                    people[0].wait_for_function("() => !document.getElementById('status').textContent.startsWith('Connection lost')")
+                    people[0].wait_for_selector("#trick .card")
+                    assert people[0].locator("#hand").inner_text() == before
+                    restarted = True
+                if not acted:
+                    spectator.wait_for_timeout(100)
+                assert spectator.locator("#hand .card").count() == 0
+            assert reloaded and restarted
+            for page in people:
+                page.wait_for_function("() => document.getElementById('status').textContent.includes('The game is over')")
+            people[1].screenshot(path=str(screenshots / "game-over-1280.png"), full_page=True)
+            link = people[0].locator("a[download]").get_attribute("href")
+            record = json.loads(people[0].request.get(server.address + link).text())
+            assert replay(check_record_shape(record)).complete
+            assert [p["name"] for p in record["players"]][:2] == ["Ana", "Bojan <b>"]
+        finally:
+            browser.close()
+            server.kill()
+    for name in ("table-360.png", "table-1280.png", "spectator-360.png", "game-over-1280.png"):
+        assert (screenshots / name).stat().st_size > 1000

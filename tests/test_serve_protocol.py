@@ -1,0 +1,258 @@
+"""`whistdsl serve`'s protocol (docs/serve.md), driven as pages drive it through Starlette's test
+client: every message kind, bad messages, wrong tokens, reconnecting, a server started again
+mid-hand from its database, and whole games whose records replay clean."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
+from starlette.websockets import WebSocketDisconnect
+
+from whistdsl.records.replay import check_record_shape, replay
+from whistdsl.web.protocol import MAX_MESSAGE_BYTES
+from whistdsl.web.tables import Limits
+
+
+def play(sockets: dict[int, Socket], watchers: list[Socket], rng: random.Random, stop=None) -> dict:
+    """Answer every person's question at random (a legal answer) until the game is over (or
+    `stop(frame)`); every socket reads each settled state. The last settled frame."""
+    humans = set(sockets)
+    step = -1
+    while True:
+        frames = {seat: s.until(settled(humans, step)) for seat, s in sockets.items()}
+        for w in watchers:
+            w.until(settled(humans, step))
+        frame = next(iter(frames.values()))
+        assert len({f["step"] for f in frames.values()}) == 1
+        if frame["over"] is not None or (stop is not None and stop(frame)):
+            return frame
+        step = frame["step"]
+        seat = frame["view"]["to_act"]
+        question = frames[seat]["question"]
+        assert question is not None
+        assert all(f["question"] is None for s, f in frames.items() if s != seat), "only the seat to act is asked"
+        answer = {"card": None} if question["unseen"] else {question["ask"]: rng.choice(question["options"])}
+        sockets[seat].answer(answer)
+
+
+def people_at(server: Server, ruleset: str, kinds: list[str]):
+    table, host = server.open_table(ruleset, kinds)
+    tokens = {s: server.join(table, s, f"Person {s + 1}") for s, k in enumerate(kinds) if k == "human"}
+    return table, host, tokens
+
+
+def test_a_seat_is_sent_its_cards_and_question_a_spectator_no_hidden_card_the_host_the_links(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "human", "heuristic", "random"])
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        watcher = server.socket(table, table.watch)
+        hosting = server.socket(table, host)
+        first = {s: sock.until(settled({0, 1}, -1)) for s, sock in seats.items()}
+        for seat, frame in first.items():
+            assert frame["you"] == seat and frame["role"] == "seat"
+            assert len(frame["view"]["hand"]) == frame["view"]["hand_size"]
+            assert [p["name"] for p in frame["table"]["seats"]][:2] == ["Person 1", "Person 2"]
+        to_act = first[0]["view"]["to_act"]
+        assert first[to_act]["question"]["ask"] == "bid"
+        spectator = watcher.until(settled({0, 1}, -1))
+        assert spectator["you"] is None and spectator["question"] is None
+        assert spectator["view"]["hand"] is None and spectator["view"]["others"] == {}
+        assert "links" not in spectator
+        host_frame = hosting.until(settled({0, 1}, -1))
+        assert host_frame["links"] == {"invite": f"/t/{table.id}/join/{table.invite}", "watch": f"/t/{table.id}/watch/{table.watch}"}
+        assert host_frame["view"]["hand"] is None
+
+
+def test_two_people_and_two_computer_players_play_a_whole_game_whose_record_replays_clean_and_a_rematch_keeps_the_spectators(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "heuristic", "human", "random"])
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        watcher = server.socket(table, table.watch)
+        last = play(seats, [watcher], random.Random(3))
+        assert last["over"]["winners"] and len(last["sheet"]) == 7
+        assert last["sheet"][-1]["totals"] == last["over"]["totals"]
+        response = server.client.get(f"/t/{table.id}/record/1/{tokens[0]}")
+        assert response.status_code == 200 and response.headers["content-type"].startswith("application/json")
+        record = check_record_shape(json.loads(response.text))
+        assert [p["name"] for p in record["players"]] == ["Person 1", "heuristic 2", "Person 3", "random 4"]
+        assert [p["kind"] for p in record["players"]] == ["human", "heuristic", "human", "random"]
+        result = replay(record)
+        assert result.complete and result.hands == 7
+        seats[2].send({"type": "rematch"})
+        again = watcher.until(lambda f: f["game"] == 2)
+        assert again["step"] == 0 and again["over"] is None and again["sheet"] == []
+        assert seats[0].until(lambda f: f["game"] == 2)["view"]["hand"] is not None
+
+
+def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "human", "human", "human"])
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        frame = seats[0].until(settled({0, 1, 2, 3}, -1))
+        to_act = frame["view"]["to_act"]
+        other = (to_act + 1) % 4
+        acting, waiting = seats[to_act], seats[other]
+        cases = [
+            (waiting, {"type": "answer", "step": 0, "answer": {"bid": 1}}, "not_your_turn"),
+            (acting, {"type": "answer", "step": 0, "answer": {"bid": 14}}, "illegal"),
+            (acting, {"type": "answer", "step": 0, "answer": {"bid": -1}}, "bad_message"),
+            (acting, {"type": "answer", "step": 0, "answer": {"card": "AS"}}, "illegal"),
+            (acting, {"type": "answer", "step": 5, "answer": {"bid": 1}}, "stale"),
+            (acting, {"type": "answer", "step": 0, "answer": {"bid": 1}, "extra": 1}, "bad_message"),
+            (acting, {"type": "answer", "step": 0, "answer": {"bid": 1, "card": "AS"}}, "bad_message"),
+            (acting, {"type": "launch"}, "bad_message"),
+            (acting, {"type": "hello", "token": tokens[to_act]}, "bad_message"),
+            (acting, {"type": "hand_over", "seat": 1, "to": "random"}, "not_allowed"),
+            (acting, {"type": "rematch"}, "not_allowed"),
+            (acting, "[1, 2", "bad_message"),
+            (acting, "[]", "bad_message"),
+            (acting, '{"type": "rematch", "type": "rematch"}', "bad_message"),
+            (acting, '{"type": "answer", "step": NaN, "answer": {"bid": 1}}', "bad_message"),
+        ]
+        for socket, message, code in cases:
+            socket.send(message)
+            error = socket.error()
+            assert error["code"] == code, (message, error)
+            assert error["message"]
+        assert table.step == 0 and table.game.bid_log == []
+        acting.answer({"bid": 1}, step=0)
+        assert waiting.until(lambda f: f["step"] == 1)["view"]["bids"] == [[to_act, 1]]
+
+
+def test_a_message_over_16_kib_is_refused_and_the_socket_closed(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "random", "random", "random"])
+        seat = server.socket(table, tokens[0])
+        seat.send(json.dumps({"type": "rematch", "pad": "x" * MAX_MESSAGE_BYTES}))
+        assert seat.error()["code"] == "too_big"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            seat.read()
+        assert closed.value.code == 1009
+
+
+@pytest.mark.parametrize("hello", [{"type": "hello", "token": "wrong-token"}, {"type": "rematch"}, {"type": "hello", "token": "x" * 65}, "not json"])
+def test_a_wrong_or_missing_token_is_sent_nothing_and_closed(tmp_path, hello):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "random", "random", "random"])
+        session = server.connect(table)
+        session.send_text(hello if isinstance(hello, str) else json.dumps(hello))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session.receive_text()
+        assert closed.value.code == 4403
+
+
+@pytest.mark.parametrize("headers", [{}, {"origin": "http://evil.example"}, {"origin": "null"}])
+def test_a_socket_from_another_origin_is_refused(tmp_path, headers):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "random", "random", "random"])
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session = server.connect(table, headers=headers)
+            session.send_text(json.dumps({"type": "hello", "token": tokens[0]}))
+            session.receive_text()
+        assert closed.value.code == 4403
+
+
+def test_a_wrong_link_shows_nothing_of_the_table(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "human", "random", "random"])
+        for path in (f"/t/{table.id}/seat/{table.watch}", f"/t/{table.id}/seat/nope", f"/t/{table.id}/watch/{tokens[0]}",
+                     f"/t/{table.id}/host/{table.invite}", f"/t/{table.id}/record/1/nope", f"/t/nope/seat/{tokens[0]}"):
+            response = server.client.get(path, follow_redirects=False)
+            assert response.status_code == 404, path
+            assert "Person" not in response.text
+        assert server.client.get(f"/t/{table.id}/seat/{tokens[1]}").status_code == 200
+        server.client.cookies.clear()
+        assert server.client.get(f"/t/{table.id}", follow_redirects=False).status_code == 404  # no seat's cookie
+
+
+def test_a_person_who_comes_back_by_the_link_or_the_cookie_has_the_same_seat_and_cards(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "random", "random", "random"])
+        first = server.socket(table, tokens[0])
+        before = first.until(settled({0}, -1))
+        first.session.close()
+        again = server.socket(table, tokens[0])
+        after = again.until(settled({0}, -1))
+        assert after["view"] == before["view"] and after["question"] == before["question"] and after["you"] == 0
+        response = server.client.get(f"/t/{table.id}", follow_redirects=False)  # the cookie set when the seat was taken
+        assert response.status_code == 303 and response.headers["location"] == f"/t/{table.id}/seat/{tokens[0]}"
+
+
+def test_a_server_started_again_mid_hand_has_every_table_where_it_was_and_plays_on_to_a_clean_record(tmp_path):
+    rng = random.Random(8)
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "heuristic", "human", "mc"])
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        middle = play(seats, [], rng, stop=lambda f: f["view"]["phase"] == "play" and len(f["view"]["tricks"]) >= 1 and f["view"]["hand_number"] == 2)
+        table_id, step = table.id, middle["step"]
+        views = {s: sock.state for s, sock in seats.items()}
+    with Server(tmp_path) as server:
+        table = server.tables[table_id]
+        assert table.step == step
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        for s, sock in seats.items():
+            frame = sock.state
+            assert frame["step"] == step
+            assert frame["view"] == views[s]["view"] and frame["question"] == views[s]["question"] and frame["sheet"] == views[s]["sheet"]
+        play(seats, [], rng)
+        record = json.loads(server.client.get(f"/t/{table_id}/record/1/{host}").text)
+        assert replay(check_record_shape(record)).complete
+
+
+def test_the_host_hands_a_seat_to_a_computer_player_and_back(tmp_path):
+    with Server(tmp_path) as server:
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "human", "random", "random"])
+        hosting = server.socket(table, host)
+        seat1 = server.socket(table, tokens[1])
+        seat0 = server.socket(table, tokens[0])
+        hosting.send({"type": "hand_over", "seat": 1, "to": "heuristic"})
+        handed = seat1.until(lambda f: f["table"]["seats"][1]["kind"] == "heuristic")
+        assert handed["question"] is None and handed["view"]["hand"] is not None
+        frame = seat0.until(settled({0}, -1))  # seat 1's computer player answers for it
+        assert frame["view"]["to_act"] == 0 or frame["over"]
+        hosting.send({"type": "hand_over", "seat": 1, "to": "person"})
+        assert seat1.until(lambda f: f["table"]["seats"][1]["kind"] == "human")["table"]["seats"][1]["person"]
+        hosting.send({"type": "hand_over", "seat": 2, "to": "person"})
+        assert hosting.error()["code"] == "not_allowed"
+        hosting.send({"type": "hand_over", "seat": 1, "to": "wizardly"})
+        assert hosting.error()["code"] == "bad_message"
+
+
+def test_messages_beyond_the_rate_are_refused(tmp_path):
+    limits = Limits(messages_per_second=0.001, burst=5)
+    with Server(tmp_path, limits) as server:
+        table, host, tokens = people_at(server, "serbian", ["human", "random", "random", "random"])
+        watcher = server.socket(table, table.watch)
+        for _ in range(8):
+            watcher.send({"type": "rematch"})
+        codes = [watcher.error()["code"] for _ in range(8)]
+        assert codes == ["not_allowed"] * 5 + ["too_fast"] * 3
+
+
+def test_connections_tables_and_names_are_bounded(tmp_path):
+    limits = Limits(tables=1, connections_per_table=2)
+    with Server(tmp_path, limits) as server:
+        table, host = server.open_table("serbian", ["human", "random", "human", "random"])
+        tokens = {0: server.join(table, 0, "Ana")}
+        server.socket(table, tokens[0])
+        server.socket(table, table.watch)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session = server.connect(table)
+            session.send_text(json.dumps({"type": "hello", "token": host}))
+            session.receive_text()
+        assert closed.value.code == 4403
+        response = server.client.post("/tables", data={"ruleset": "serbian", "text": "", "players": "4", **{f"seat{s}": "random" for s in range(4)}})
+        assert response.status_code == 503 and "holds 1 tables" in response.text
+    with Server(tmp_path) as server:
+        table = next(iter(server.tables.values()))
+        for name, why in (("", "a name is needed"), ("x" * 41, "at most 40"), ("Ana\x1b[31m", "control characters")):
+            response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "2", "name": name}, follow_redirects=False)
+            assert response.status_code == 422 and why in response.text
+        response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "0", "name": "Ana"}, follow_redirects=False)
+        assert response.status_code == 422 and "taken" in response.text
+        response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "1", "name": "Ana"}, follow_redirects=False)
+        assert response.status_code == 422 and "not a person" in response.text

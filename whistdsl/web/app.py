@@ -1,0 +1,400 @@
+"""The Starlette application of `whistdsl serve`: its routes, security headers and sockets.
+
+    GET  /                         the start page          POST /setup   lint, then the table's form
+    POST /tables                   open a table            GET  /rules   a bundled ruleset in words
+    GET  /t/ID/host/TOKEN          the host's table page   GET  /t/ID/seat/TOKEN   a seat's page
+    GET  /t/ID/watch/TOKEN         a spectator's page      GET|POST /t/ID/join/INVITE   take a seat
+    GET  /t/ID                     back to your seat (its cookie)
+    GET  /t/ID/rules               the table's rules in words
+    GET  /t/ID/record/N/TOKEN      a finished game's record (JSON)
+    WS   /t/ID/ws                  the table's frames (web/protocol.py)
+
+Every response carries a Content-Security-Policy without inline script; every socket's Origin
+must be this server's own host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..resources import bundled_rulesets
+from . import pages
+from .protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
+from .store import Store
+from .tables import HUMAN, Connection, Limits, Table, TableError, Tables
+
+#: What every page may load: its own scripts, styles and sockets, nothing inline, no frames.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+#: The largest form a page may post: a ruleset of 256 KiB, percent-encoded, and its fields.
+MAX_FORM_BYTES = 1024 * 1024
+#: How long a socket may wait before saying who it is.
+HELLO_SECONDS = 10.0
+#: Messages refused for speed before the socket is closed.
+TOO_FAST_CLOSES = 50
+#: Close codes: a policy refused (no such table, a wrong token), a message too big.
+POLICY, TOO_BIG = 4403, 1009
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every HTTP response."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class FormTooLarge(Exception):
+    pass
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """A posted form (application/x-www-form-urlencoded), read within MAX_FORM_BYTES."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            raise FormTooLarge
+    try:
+        return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=100))
+    except (UnicodeDecodeError, ValueError):
+        return {}
+
+
+def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a LintResult and the name shown)
+    """Lint a bundled ruleset, or a pasted one written alone into a new private folder (so its
+    `extends:` reaches only bundled rulesets): the checks and limits of `whistdsl lint`."""
+    from ..diagnostics.lint import lint_path
+
+    if text.strip():
+        shown = "your-ruleset.yaml"
+        with tempfile.TemporaryDirectory(prefix="whistdsl-serve-") as folder:
+            path = Path(folder) / shown
+            path.write_text(text, encoding="utf-8", errors="surrogateescape")
+            return lint_path(path, shown, Path(folder), settings), shown
+    path = bundled_rulesets().get(chosen)
+    if path is None:
+        return None, chosen
+    return lint_path(path, f"{chosen}.yaml", None, settings), chosen
+
+
+def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2) -> Starlette:
+    """The application, with its table database at `db` (opened now: StoreError if it cannot be)."""
+    store = Store(db)
+    manager = Tables(store, limits, bot_pause=bot_pause, workers=workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):  # noqa: ANN202
+        manager.start()
+        try:
+            yield
+        finally:
+            manager.close()
+            store.close()
+
+    def html(text: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(text, status_code=status)
+
+    def table_or_none(request: Request | WebSocket) -> Table | None:
+        return manager.tables.get(request.path_params["table_id"])
+
+    async def start(request: Request) -> Response:
+        return html(pages.start_page(bundled_rulesets()))
+
+    async def setup(request: Request) -> Response:
+        try:
+            form = await read_form(request)
+        except FormTooLarge:
+            return html(pages.error_page("The form is too large: a ruleset is at most 256 KiB."), 413)
+        chosen, text = form.get("ruleset", ""), form.get("text", "")
+        result, shown = lint_choice(chosen, text, [])
+        if result is None:
+            return html(pages.start_page(bundled_rulesets(), problem="Choose a bundled ruleset, or paste your own."), 400)
+        explanation = None
+        if result.ruleset is not None:
+            from ..explain import explain
+
+            explanation = explain(result.ruleset)
+        from ..players.base import BOTS
+
+        status = 200 if result.ruleset is not None else 422
+        return html(pages.setup_page(chosen, text, shown, result.findings, result.sources, result.ruleset, sorted(BOTS), explanation), status)
+
+    async def open_table(request: Request) -> Response:
+        from ..players.base import BOTS
+        from ..rules.ruleset import SettingError
+
+        try:
+            form = await read_form(request)
+        except FormTooLarge:
+            return html(pages.error_page("The form is too large: a ruleset is at most 256 KiB."), 413)
+        chosen, text = form.get("ruleset", ""), form.get("text", "")
+        settings = [f"{key[6:]}={value}" for key, value in form.items() if key.startswith("param.")]
+
+        def again(problem: str, status: int = 422) -> Response:
+            result, shown = lint_choice(chosen, text, [])
+            rules = result.ruleset if result is not None else None
+            findings = result.findings if result is not None else []
+            return html(pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem), status)
+
+        try:
+            result, shown = lint_choice(chosen, text, settings)
+        except SettingError as e:
+            return again(str(e))
+        if result is None or result.ruleset is None:
+            return again("This ruleset has errors: it cannot open a table.")
+        rules = result.ruleset
+        try:
+            players = int(form.get("players", str(rules.players_default)))
+            think = float(form.get("think", "0.5"))
+        except ValueError:
+            return again("Players is a whole number, and the think time a number of seconds.")
+        if not rules.players_min <= players <= rules.players_max:
+            return again(f"{rules.name} is for {rules.players_min} to {rules.players_max} players.")
+        if not 0.01 <= think <= 10:
+            return again("The think time is from 0.01 to 10 seconds.")
+        kinds = [form.get(f"seat{s}", HUMAN) for s in range(players)]
+        try:
+            table, host = manager.open_table(rules, kinds, think)
+        except TableError as e:
+            return again(e.message, 503 if e.code == "full" else 422)
+        except ValueError as e:
+            return again(str(e))
+        table.schedule_bot()
+        return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
+
+    async def rules_words(request: Request) -> Response:
+        from ..diagnostics.lint import RulesetError, load_rules
+        from ..explain import explain
+
+        name = request.query_params.get("ruleset", "")
+        if name not in bundled_rulesets():
+            return html(pages.error_page("No such bundled ruleset."), 404)
+        try:
+            rules = load_rules(name)
+        except RulesetError:
+            return html(pages.error_page("This ruleset does not lint clean."), 422)
+        return html(pages.rules_page(explain(rules)))
+
+    async def table_rules(request: Request) -> Response:
+        from ..explain import explain
+
+        table = table_or_none(request)
+        if table is None:
+            return html(pages.error_page("No such table."), 404)
+        return html(pages.rules_page(explain(table.rules, table.game.players)))
+
+    async def table_view(request: Request) -> Response:
+        table = table_or_none(request)
+        token = request.path_params["token"]
+        role = request.path_params["role"]
+        who = table.role_of(token) if table is not None else None
+        if who is None or who[0] != role:
+            return html(pages.error_page("This link is not a link of an open table."), 404)
+        response = html(pages.table_page())
+        if role == "seat":
+            response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")  # type: ignore[union-attr]
+        return response
+
+    async def back_to_seat(request: Request) -> Response:
+        table = table_or_none(request)
+        token = request.cookies.get("seat", "")
+        who = table.role_of(token) if table is not None and token else None
+        if who is None or who[0] != "seat":
+            return html(pages.error_page("Open the table by the link you were given."), 404)
+        return RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)  # type: ignore[union-attr]
+
+    async def join(request: Request) -> Response:
+        table = table_or_none(request)
+        invite = request.path_params["invite"]
+        if table is None or table.invite != invite:
+            return html(pages.error_page("This invite is not a link of an open table."), 404)
+        problem = ""
+        if request.method == "POST":
+            try:
+                form = await read_form(request)
+            except FormTooLarge:
+                return html(pages.error_page("The form is too large."), 413)
+            try:
+                seat = int(form.get("seat", "-1"))
+                token = table.join(invite, seat, form.get("name", ""))
+            except ValueError:
+                problem = "Pick a seat."
+            except TableError as e:
+                problem = e.message
+            else:
+                response = RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)
+                response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")
+                return response
+        free = [(h.seat, h.name) for h in table.holders if h.person and h.token_hash is None]
+        return html(pages.join_page(table.rules.name, free, problem), 200 if not problem else 422)
+
+    async def record(request: Request) -> Response:
+        table = table_or_none(request)
+        if table is None or table.role_of(request.path_params["token"]) is None:
+            return html(pages.error_page("No such record."), 404)
+        text = store.record(table.id, request.path_params["number"])
+        if text is None:
+            return html(pages.error_page("That game is not finished: its record comes when it ends."), 404)
+        filename = f"whistdsl-{table.id}-{request.path_params['number']}.json"
+        return Response(text, media_type="application/json", headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+    async def socket(websocket: WebSocket) -> None:
+        table = table_or_none(websocket)
+        origin = websocket.headers.get("origin", "")
+        host = websocket.headers.get("host", "")
+        if table is None or not origin or urlsplit(origin).netloc != host:
+            await websocket.close(code=POLICY)
+            return
+        client = websocket.client.host if websocket.client else ""
+        limits = manager.limits
+        if manager.clients[client] >= limits.connections_per_client or len(table.connections) >= limits.connections_per_table:
+            await websocket.close(code=POLICY)
+            return
+        manager.clients[client] += 1
+        try:
+            await websocket.accept()
+            await _serve_socket(websocket, table, client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.clients[client] -= 1
+            if manager.clients[client] <= 0:
+                del manager.clients[client]
+
+    async def _serve_socket(websocket: WebSocket, table: Table, client: str) -> None:
+        try:
+            first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
+            hello = read_message(first) if first is not None else None
+        except (asyncio.TimeoutError, BadMessage):
+            hello = None
+        who = table.role_of(hello["token"]) if hello is not None and hello.get("type") == "hello" else None
+        if who is None:
+            await websocket.close(code=POLICY)  # nothing of the table was sent
+            return
+        role, seat = who
+        connection = Connection(websocket.send_text, role, seat, client, manager.limits)
+        table.connections.add(connection)
+        sender = asyncio.get_running_loop().create_task(connection.run_sender())
+        table.broadcast()  # everyone sees who is here
+        refused = 0
+        try:
+            while True:
+                text = await _receive(websocket)
+                if text is None:
+                    return
+                if not connection.allow():
+                    refused += 1
+                    connection.push_error("too_fast", "too many messages: wait a moment")
+                    if refused >= TOO_FAST_CLOSES:
+                        await _close_after_sending(websocket, connection, sender, POLICY)
+                        return
+                    continue
+                try:
+                    message = read_message(text)
+                    _handle(table, connection, message)
+                except BadMessage as e:
+                    connection.push_error(e.code, e.message)
+                    if e.code == "too_big":
+                        await _close_after_sending(websocket, connection, sender, TOO_BIG)
+                        return
+                except TableError as e:
+                    connection.push_error(e.code, e.message)
+        finally:
+            connection.finish()
+            table.connections.discard(connection)
+            sender.cancel()
+            table.broadcast()
+
+    routes = [
+        Route("/", start),
+        Route("/setup", setup, methods=["POST"]),
+        Route("/tables", open_table, methods=["POST"]),
+        Route("/rules", rules_words),
+        Route("/t/{table_id}", back_to_seat),
+        Route("/t/{table_id}/rules", table_rules),
+        Route("/t/{table_id}/join/{invite}", join, methods=["GET", "POST"]),
+        Route("/t/{table_id}/record/{number:int}/{token}", record),
+        Route("/t/{table_id}/{role:str}/{token}", table_view),
+        WebSocketRoute("/t/{table_id}/ws", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tables = manager
+    app.state.store = store
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+async def _close_after_sending(websocket: WebSocket, connection: Connection, sender: asyncio.Task, code: int) -> None:
+    """Send what is waiting for the page (the error that says why), then close the socket."""
+    connection.finish()
+    try:
+        await asyncio.wait_for(sender, HELLO_SECONDS)
+    except (asyncio.TimeoutError, Exception):
+        pass
+    await websocket.close(code=code)
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    """The next message's text (or bytes), or None when the page has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+def _handle(table: Table, connection: Connection, message: dict[str, Any]) -> None:
+    """One checked message from a connection that said hello (raises TableError)."""
+    kind = message["type"]
+    if kind == "answer":
+        if connection.role != "seat" or connection.seat is None:
+            raise TableError("not_allowed", "only a seat answers")
+        table.answer(connection.seat, message["answer"], message["step"])
+    elif kind == "rematch":
+        if connection.role not in ("seat", "host"):
+            raise TableError("not_allowed", "a seat or the host asks for a rematch")
+        table.rematch()
+    elif kind == "hand_over":
+        if connection.role != "host":
+            raise TableError("not_allowed", "only the host hands a seat over")
+        table.hand_over(message["seat"], message["to"])
+    else:
+        raise TableError("bad_message", "you have already said hello")
+
+
+__all__ = ["CSP", "MAX_MESSAGE_BYTES", "create_app"]

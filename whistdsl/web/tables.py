@@ -1,0 +1,459 @@
+"""The table manager: every table in memory, its seats, its connections, its computer players.
+
+A `Table` holds one game at a time (rematches follow it) and a `Seat` (engine/seat.py) per seat:
+the only way a person's answer reaches the engine. Every change happens on the event loop's
+thread, so a table needs no lock: an answer is checked by its seat, stored and committed
+(web/store.py), then every connection of the table is sent its new frame. Computer players
+think in a thread pool, from a snapshot of their seat's view, each with a generator of its own
+(the game's is the engine's alone, so a table is rebuilt exactly from its seed and answers).
+
+A connection keeps at most one frame waiting (a newer state replaces an older one: a frame is
+the whole state), so a slow page costs a frame's memory, not a queue without end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+import time
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from ..engine.game import Game, IllegalAction, RuleError
+from ..engine.seat import NotYourTurn, Seat, spectator_view
+from ..players.base import BOTS, Player, make_bot
+from ..printable import UNSAFE
+from ..records.record import exact, game_record, record_text
+from ..rules.ruleset import Ruleset
+from .protocol import frame_text, last_hand_json, question_json, sheet_json, view_json
+from .store import Store, StoredSeat, StoredTable
+
+HUMAN = "human"
+#: A token's random bytes (secrets.token_urlsafe): 192 bits.
+TOKEN_BYTES = 24
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one server, table and client may hold (docs/serve.md, "Security")."""
+
+    tables: int = 500
+    connections_per_table: int = 64
+    connections_per_client: int = 64
+    messages_per_second: float = 10.0
+    burst: int = 20
+    name_length: int = 40
+    frames_waiting: int = 8  # error frames kept for a slow page beside its latest state
+
+
+class TableError(Exception):
+    """A request the table refuses; `code` is the error frame's code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Connection:
+    """One open socket: who it is (`role`: seat, watch or host; `seat`), what is still to be sent
+    (the latest state and a few error frames), and how fast it may send (a token bucket)."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], role: str, seat: int | None, client: str, limits: Limits):
+        self.send = send
+        self.role = role
+        self.seat = seat
+        self.client = client
+        self.limits = limits
+        self._state: str | None = None
+        self._errors: deque[str] = deque(maxlen=limits.frames_waiting)
+        self._wake = asyncio.Event()
+        self._allowance = float(limits.burst)
+        self._checked = time.monotonic()
+        self.closed = False
+
+    def push_state(self, text: str) -> None:
+        self._state = text
+        self._wake.set()
+
+    def push_error(self, code: str, message: str) -> None:
+        self._errors.append(frame_text({"type": "error", "code": code, "message": message}))
+        self._wake.set()
+
+    def allow(self) -> bool:
+        """Whether one more message may be taken now (at most `messages_per_second`, in bursts of `burst`)."""
+        now = time.monotonic()
+        self._allowance = min(float(self.limits.burst), self._allowance + (now - self._checked) * self.limits.messages_per_second)
+        self._checked = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    def finish(self) -> None:
+        """Send what is waiting, then stop sending (the socket is to be closed)."""
+        self.closed = True
+        self._wake.set()
+
+    async def run_sender(self) -> None:
+        """Send what is waiting, in order (errors, then the latest state), until `finish`."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._errors or self._state is not None:
+                if self._errors:
+                    text = self._errors.popleft()
+                else:
+                    text, self._state = self._state, None  # type: ignore[assignment]
+                await self.send(text)  # type: ignore[arg-type]
+            if self.closed:
+                return
+
+
+@dataclass
+class SeatHolder:
+    """Who holds a seat: a person (`kind` human) or a computer player of `kind`; `person` when it
+    is a person's seat (handed to a computer player for now when `kind` is not human)."""
+
+    seat: int
+    kind: str
+    person: bool
+    name: str
+    token_hash: str | None
+    player: Player | None = None
+    rng: random.Random | None = None
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.seat, self.kind, self.person, self.name, self.token_hash)
+
+
+def bot_question(game: Game, seat: int, player: Player) -> tuple[Any, list | None]:
+    """What a computer player is given to answer (players/base.py `decide`): its seat's view
+    (None to a player that observes nothing) and its legal actions, as copies it may keep."""
+    if not player.observes:
+        if game.phase == "bidding":
+            return None, list(game.legal_bids())
+        if game.phase == "decision":
+            return None, list(game.decision_options())
+        return None, list(game.legal_cards()) if game.can_see_own_hand(seat) else None
+    view = game.view(seat)
+    return view, list(view.legal) if view.legal is not None else None
+
+
+class Table:
+    """One table: its ruleset, seats and current game (see the module's docstring)."""
+
+    def __init__(self, manager: Tables, table_id: str, rules: Ruleset, holders: list[SeatHolder], host_hash: str, invite: str, watch: str, think: float, number: int, game: Game):
+        self.manager = manager
+        self.id = table_id
+        self.rules = rules
+        self.holders = holders
+        self.host_hash = host_hash
+        self.invite = invite
+        self.watch = watch
+        self.think = think
+        self.number = number  # the game's number at this table (1, then rematches)
+        self.game = game
+        self.seats = [Seat(game, s) for s in range(game.players)]
+        self.step = 0  # answers applied in this game
+        self.connections: set[Connection] = set()
+        self.problem = ""  # why the table cannot go on (a rule error, a failed write)
+        self._bot_task: asyncio.Task | None = None
+        for holder in holders:
+            self._seat_player(holder)
+
+    # -- who is who
+
+    def _seat_player(self, holder: SeatHolder) -> None:
+        if holder.kind == HUMAN:
+            holder.player, holder.rng = None, None
+            return
+        holder.player = make_bot(holder.kind, think=self.think) if holder.kind in BOTS else make_bot("random")
+        holder.rng = random.Random(f"{self.id}:{self.number}:{holder.seat}:{self.step}")
+
+    def role_of(self, token: str) -> tuple[str, int | None] | None:
+        """(`seat`, its number), (`watch`, None) or (`host`, None) for a token; None for any other."""
+        hashed = token_hash(token)
+        for holder in self.holders:
+            if holder.token_hash is not None and hmac.compare_digest(holder.token_hash, hashed):
+                return "seat", holder.seat
+        if hmac.compare_digest(self.host_hash, hashed):
+            return "host", None
+        if hmac.compare_digest(self.watch.encode(), token.encode("utf-8", "replace")):
+            return "watch", None
+        return None
+
+    def kinds(self) -> list[str]:
+        return [h.kind for h in self.holders]
+
+    # -- what each connection is sent
+
+    def frame(self, role: str, seat: int | None) -> dict[str, Any]:
+        game = self.game
+        if seat is not None:
+            view = self.seats[seat].view()
+            question = self.seats[seat].question() if self.holders[seat].kind == HUMAN and not self.problem else None
+        else:
+            view, question = spectator_view(game), None
+        frame: dict[str, Any] = {
+            "type": "state",
+            "step": self.step,
+            "game": self.number,
+            "you": seat,
+            "role": role,
+            "table": {
+                "id": self.id,
+                "ruleset": self.rules.name,
+                "hands": game.scheduled_hands,
+                "seats": [
+                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": self._here(h.seat)}
+                    for h in self.holders
+                ],
+                "problem": self.problem,
+            },
+            "view": view_json(view),
+            "question": question_json(question),
+            "sheet": sheet_json(game.history, game.players),
+            "last_hand": last_hand_json(game.history[-1] if game.history else None),
+            "over": None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)},
+        }
+        if role == "host":
+            frame["links"] = {"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"}
+            frame["bots"] = sorted(BOTS)
+        return frame
+
+    def _here(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def send_state(self, connection: Connection) -> None:
+        connection.push_state(frame_text(self.frame(connection.role, connection.seat)))
+
+    def broadcast(self) -> None:
+        for connection in list(self.connections):
+            self.send_state(connection)
+
+    # -- answers
+
+    def answer(self, seat: int, answer: dict[str, Any], step: int) -> None:
+        """A person's answer to the question of state `step`. Raises TableError and changes nothing
+        when it is refused."""
+        if self.problem:
+            raise TableError("not_allowed", f"the table cannot go on: {self.problem}")
+        if self.holders[seat].kind != HUMAN:
+            raise TableError("not_your_turn", "a computer player holds your seat now")
+        if not self.seats[seat].acts_now:
+            raise TableError("not_your_turn", "the game is over" if self.game.over else "it is not your turn")
+        if step != self.step:
+            raise TableError("stale", "the table has moved on since: answer the question shown now")
+        self.apply(seat, answer)
+
+    def apply(self, seat: int, answer: dict[str, Any]) -> None:
+        """Give `answer` to the seat, keep it, tell every connection. IllegalAction and
+        NotYourTurn become TableError; a rule error stops the table (`problem`)."""
+        try:
+            kept = self.seats[seat].answer(answer)
+        except NotYourTurn as e:
+            raise TableError("not_your_turn", str(e)) from None
+        except IllegalAction as e:
+            raise TableError("illegal", str(e)) from None
+        except RuleError as e:
+            self.problem = e.describe(list(self.game.names))
+            self.broadcast()
+            raise TableError("not_allowed", f"the table cannot go on: {self.problem}") from None
+        self.step += 1
+        store = self.manager.store
+        try:
+            store.answer(self.id, self.number, self.step, kept)
+            if self.game.over:
+                store.finish_game(self.id, self.number, record_text(game_record(self.game, self.kinds())))
+        except Exception as e:  # the disk is full, the database is gone: stop here, resumable from the last answer kept
+            self.problem = f"the answer could not be kept ({e}); restart the server to go on from the last answer kept"
+        self.broadcast()
+        self.schedule_bot()
+
+    def replay(self, answers: list[dict[str, Any]]) -> None:
+        """Apply the answers kept (a server starting again), without storing or sending them."""
+        for kept in answers:
+            answer = {k: v for k, v in kept.items() if k != "seat"}
+            try:
+                self.seats[kept["seat"]].answer(answer)
+            except (IllegalAction, RuleError, ValueError, KeyError, TypeError, IndexError) as e:
+                self.problem = f"the answers kept do not play again ({e})"
+                return
+            self.step += 1
+
+    # -- computer players
+
+    def schedule_bot(self) -> None:
+        """Start the computer player to act, if a computer player is to act and none is thinking."""
+        game = self.game
+        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN:  # type: ignore[index]
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(self.step, self.number))
+
+    async def _bot_turn(self, step: int, number: int) -> None:
+        manager = self.manager
+        if manager.bot_pause:
+            await asyncio.sleep(manager.bot_pause)
+        game = self.game
+        if self.step != step or self.number != number or game.over or self.problem:
+            return
+        seat: int = game.to_act  # type: ignore[assignment]
+        holder = self.holders[seat]
+        player = holder.player
+        if player is None:
+            return
+        view, legal = bot_question(game, seat, player)
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(manager.pool, player.act, view, legal, holder.rng)
+        except Exception as e:  # a computer player that fails: the table says so rather than hanging
+            self.problem = f"the computer player at seat {seat} failed: {e}"
+            self.broadcast()
+            return
+        if self.step != step or self.number != number or self.holders[seat].player is not player:
+            self.schedule_bot()
+            return
+        self._bot_task = None
+        try:
+            self.apply(seat, self.seats[seat].answer_of(action))
+        except TableError as e:
+            if not self.problem:
+                self.problem = f"the computer player at seat {seat} answered what the rules refuse: {e.message}"
+                self.broadcast()
+
+    # -- the host's and the seats' requests
+
+    def hand_over(self, seat: int, to: str) -> None:
+        """The host hands a person's seat to a computer player of kind `to`, or back (`person`)."""
+        if not 0 <= seat < len(self.holders) or not self.holders[seat].person:
+            raise TableError("not_allowed", "only a person's seat can be handed over")
+        if to != "person" and to not in BOTS:
+            raise TableError("bad_message", f"no computer player {to!r}; known: {', '.join(sorted(BOTS))}")
+        holder = self.holders[seat]
+        holder.kind = HUMAN if to == "person" else to
+        self._seat_player(holder)
+        self.manager.store.set_seat(self.id, holder.stored())
+        self.broadcast()
+        self.schedule_bot()
+
+    def rematch(self) -> None:
+        """A new game at this table: the same seats and ruleset, a new deal."""
+        if not self.game.over:
+            raise TableError("not_allowed", "a rematch is offered once the game is over")
+        game = Game(self.rules, self.game.players, names=[h.name for h in self.holders])
+        self.manager.store.new_game(self.id, self.number + 1, game_record(game, self.kinds()))
+        self._start(game, self.number + 1)
+        self.broadcast()
+        self.schedule_bot()
+
+    def _start(self, game: Game, number: int) -> None:
+        self.game, self.number, self.step, self.problem = game, number, 0, ""
+        self.seats = [Seat(game, s) for s in range(game.players)]
+        for holder in self.holders:
+            self._seat_player(holder)
+
+    def join(self, invite: str, seat: int, name: str) -> str:
+        """A person takes a free person's seat by the invite; their seat token."""
+        if not hmac.compare_digest(self.invite.encode(), invite.encode("utf-8", "replace")):
+            raise TableError("not_allowed", "this invite is not this table's")
+        if not 0 <= seat < len(self.holders) or not self.holders[seat].person:
+            raise TableError("not_allowed", "that seat is not a person's seat")
+        holder = self.holders[seat]
+        if holder.token_hash is not None:
+            raise TableError("not_allowed", "that seat is taken")
+        holder.name = self.manager.checked_name(name)
+        token = new_token()
+        holder.token_hash = token_hash(token)
+        self.game.names[seat] = holder.name
+        self.manager.store.set_seat(self.id, holder.stored())
+        self.broadcast()
+        return token
+
+
+class Tables:
+    """Every table of a server: made, found by id, rebuilt from the store when it starts."""
+
+    def __init__(self, store: Store, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2):
+        self.store = store
+        self.limits = limits or Limits()
+        self.bot_pause = bot_pause
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whistdsl-bot")
+        self.tables: dict[str, Table] = {}
+        self.clients: Counter[str] = Counter()
+        self._rules: dict[tuple[str, str], Ruleset] = {}
+
+    def checked_name(self, name: str) -> str:
+        name = " ".join(name.split())
+        if not name:
+            raise TableError("bad_name", "a name is needed")
+        if len(name) > self.limits.name_length:
+            raise TableError("bad_name", f"a name is at most {self.limits.name_length} characters")
+        if UNSAFE.search(name):
+            raise TableError("bad_name", "a name may not hold control characters")
+        return name
+
+    def open_table(self, rules: Ruleset, kinds: list[str], think: float = 0.5, names: list[str] | None = None) -> tuple[Table, str]:
+        """A new table for `rules` with a seat per kind (`human` or a computer player's kind);
+        the table and the host's token. Raises TableError when the server is full."""
+        if len(self.tables) >= self.limits.tables:
+            raise TableError("full", f"this server holds {self.limits.tables} tables, its most; try again later")
+        unknown = [k for k in kinds if k != HUMAN and k not in BOTS]
+        if unknown:
+            raise TableError("bad_message", f"no computer player {unknown[0]!r}")
+        names = names or [f"Seat {s + 1}" if k == HUMAN else f"{k} {s + 1}" for s, k in enumerate(kinds)]
+        game = Game(rules, len(kinds), names=list(names))  # ValueError for a table size the rules refuse
+        table_id = secrets.token_urlsafe(12)
+        host = new_token()
+        holders = [SeatHolder(s, k, k == HUMAN, names[s], None) for s, k in enumerate(kinds)]
+        table = Table(self, table_id, rules, holders, token_hash(host), new_token(), new_token(), think, 1, game)
+        self.store.new_table(table_id, table.host_hash, table.invite, table.watch, rules.name, think, [h.stored() for h in holders], game_record(game, kinds))
+        self.tables[table_id] = table
+        return table, host
+
+    def start(self) -> None:
+        """Every open table of the store, where it was; then its computer players go on."""
+        for stored in self.store.open_tables():
+            table = self._rebuilt(stored)
+            if table is not None:
+                self.tables[table.id] = table
+                table.schedule_bot()
+
+    def _rebuilt(self, stored: StoredTable) -> Table | None:
+        from ..records.replay import Disagreement, RecordError, record_rules, resume
+        from ..rules.ruleset import SettingError
+
+        head = stored.head
+        try:
+            key = (head["ruleset"]["sha256"], stored.ruleset)
+            rules = self._rules.get(key)
+            if rules is None:
+                rules = self._rules[key] = record_rules(head)
+            game = resume(head, rules)
+        except (RecordError, Disagreement, SettingError, RuleError, KeyError, TypeError, ValueError):
+            return None  # a table whose head no longer compiles is left in the store, unplayed
+        holders = [SeatHolder(s.seat, s.kind, s.person, s.name, s.token_hash) for s in stored.seats]
+        game.names = [h.name for h in holders]
+        table = Table(self, stored.id, rules, holders, stored.host_hash, stored.invite, stored.watch, stored.think, stored.game, game)
+        table.replay(stored.answers)
+        return table
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            if table._bot_task is not None:
+                table._bot_task.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
