@@ -2,7 +2,8 @@
 `--watch`) computer players only.
 
 A person's seat is a `HumanPlayer`: it is shown only its seat's `SeatView`, asks for a bid or a
-card, and asks again with a one-line reason when the engine refuses the answer. `TableTalk`
+card (read by cli/prompt.py: with line editing and history at a terminal), and asks again with a
+one-line reason when the engine refuses the answer. `TableTalk`
 prints what happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich
 Console: colours on a terminal, plain text when the output is a file or a pipe.
 """
@@ -556,11 +557,11 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
     held = [c for c in view.hand or () if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     marked = [(special_card(i), s) for i, s in enumerate(specials) if s.mark.lower() == text.lower()]
     if marked and marked[0][0] in (view.hand or ()):  # the special, or a card of its rank?
-        special, which = marked[0]
+        special, defined = marked[0]
         if not held:
             return special
         cards = ", ".join(shown(c) for c in sort_hand(set(held), view.trump))
-        return f"which did you mean: {cards} or {shown(special)}? Type a card with its suit, or {printable(which.name)}"
+        return f"which did you mean: {cards} or {shown(special)}? Type a card with its suit, or {printable(defined.name)}"
     of_rank = [c for c in legal if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     if len(set(of_rank)) == 1:
         return of_rank[0]
