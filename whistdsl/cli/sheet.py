@@ -140,9 +140,9 @@ def score_sheet(
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
     or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then
     `bid / total` per player: `*` and green when the contract was made, red when missed, `-` for
-    a seat sitting the hand out, `x` for one excused from bidding. With `winners`, a caption names them. What the other marks
-    mean is said under the sheet (`legend`). `layout` is one of LAYOUTS;
-    `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
+    a seat sitting the hand out, `x` for one excused from bidding. With `winners`, a caption names
+    them; what the marks other than `*` mean is said under the sheet (`legend`). `layout` is one
+    of LAYOUTS; `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
     caption then gives the names in full; `padding` is the space each side of a cell (0 for the
     narrowest sheet: one space between columns). The ruleset's name and the players' names are shown
     escaped, never as markup."""
