@@ -303,7 +303,7 @@ class _Compiler:
             if spot in self.warned:
                 return
             self.warned.add(spot)
-        others = [f"{dotted(p)} is at {places[p]}" for p in present if places[p].path != places[at].path]
+        others = [f"{dotted(p)} is at {_place_shown(places[p])}" for p in present if places[p].path != places[at].path]
         if others:
             message += f" ({'; '.join(others)})"
         self.findings.append(places[at].finding(code, message, severity, help=help))
@@ -1668,3 +1668,18 @@ def _check_bids(
                 )
                 cases.bids_warned = True
                 break
+
+
+def _place_shown(place: Position) -> str:
+    """A place in another file of the `extends` chain, as a message names it: a bundled ruleset by
+    its name (`the bundled oh-hell:17:5`), the same wherever whistdsl is installed; else as it is."""
+    import os
+
+    from ..resources import data_dir
+
+    bundled = os.path.realpath(data_dir("rulesets"))
+    real = os.path.realpath(place.path)
+    if real.startswith(bundled + os.sep):
+        name = os.path.relpath(real, bundled).removesuffix(".yaml").replace(os.sep, "/")
+        return f"the bundled {name}:{place.line}:{place.column}"
+    return str(place)
