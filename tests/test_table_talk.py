@@ -23,6 +23,7 @@ from whistdsl.cli.play import HumanPlayer, TableTalk, specials_typed
 from whistdsl.cli.sheet import score_sheet_text
 from whistdsl.engine import Game, PresetDeal
 from whistdsl.engine.cards import NO_TRUMP, card, parse_card, special_card
+from whistdsl.engine.seat import Seat, Spectator
 from whistdsl.players import RandomPlayer, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +51,8 @@ def table(game: Game, you: int | None = 0) -> tuple[TableTalk, io.StringIO]:
     """The talk of `game` with you in seat `you` (None: watching), printed into the string returned."""
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False)
-    return TableTalk(console, game, [f"Player {s + 1}" for s in range(game.players)], you), out
+    window = Seat(game, you) if you is not None else Spectator(game)
+    return TableTalk(console, window, [f"Player {s + 1}" for s in range(game.players)]), out
 
 
 class Typist:
@@ -93,7 +95,7 @@ def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant(jester_j)
         game.bid(0)
     talk, out = table(game)
     typist = Typist(["j", "jester"])
-    HumanPlayer(talk, typist).take_turn(game)
+    HumanPlayer(Seat(game, 0), talk, typist).take_turn()
     assert "Which did you mean: J♠ or Jester? Type a card with its suit, or jester." in out.getvalue()
     assert typist.prompts == ["Your card: ", "Your card: "]
     assert game.trick == [(0, special_card(1))]
@@ -114,7 +116,7 @@ def test_a_turned_wizard_is_shown_while_the_dealer_names_trump_and_after() -> No
         talk.hand_starts()
         assert "1 card, trump named by the dealer (turned up: W); dealer " in out.getvalue()
     talk, out = table(game)
-    HumanPlayer(talk, Typist(["hearts"])).take_turn(game)
+    HumanPlayer(Seat(game, 0), talk, Typist(["hearts"])).take_turn()
     assert "The card turned up is W. You name trump for this hand" in out.getvalue()
     assert talk.where_trump_comes_from(game.view(0)).plain == "trump ♥ hearts (named by you; turned up: W)"
     watching, _ = table(game, None)
@@ -146,12 +148,12 @@ def test_the_trump_prompt_offers_exactly_the_answers_it_takes(case: str, answers
     for answer in answers:  # each in a game of its own
         game, seat = trump_to_name(case)
         talk, out = table(game, seat)
-        HumanPlayer(talk, Typist([answer])).take_turn(game)
+        HumanPlayer(Seat(game, seat), talk, Typist([answer])).take_turn()
         assert game.choices == [(seat, "trump", answer)], out.getvalue()
     if "none" not in answers:
         game, seat = trump_to_name(case)
         talk, out = table(game, seat)
-        HumanPlayer(talk, Typist(["none", answers[0]])).take_turn(game)
+        HumanPlayer(Seat(game, seat), talk, Typist(["none", answers[0]])).take_turn()
         assert f"'none' is not an option: type one of {', '.join(answers)}." in out.getvalue()
         assert "no trump" not in out.getvalue()
 
