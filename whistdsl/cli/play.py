@@ -1,11 +1,14 @@
 """`whistdsl play RULESET`: a whole game at the terminal, you against computer players, or (with
 `--watch`) computer players only.
 
-A person's seat is a `HumanPlayer`: it is shown only its seat's `SeatView`, asks for a bid or a
-card (read by cli/prompt.py: with line editing and history at a terminal), and asks again with a
-one-line reason when the engine refuses the answer. `TableTalk`
-prints what happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich
-Console: colours on a terminal, plain text when the output is a file or a pipe.
+A person's seat is a `HumanPlayer`: it holds the seat's `Seat` (engine/seat.py, the one way in
+for people, which the web table uses too), never the `Game`. It shows the seat's view, asks for
+the answer its question wants (read by cli/prompt.py: with line editing and history at a
+terminal), turns the text typed into an answer (`typed_card`, `auction_answer`), gives it to the
+seat, and asks again with a one-line reason when the seat refuses it. `TableTalk` prints what
+happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich Console,
+read through the person's seat (or a spectator's, watching): colours on a terminal, plain text
+when the output is a file or a pipe. `run_game` holds the game and drives the table.
 """
 
 from __future__ import annotations
@@ -285,11 +288,10 @@ class TableTalk:
 
     def _bid_words(self, view: SeatView, seat: int, bid: int) -> str:
         """`Ana 2`, `Ana nil blind`; `Ana excused` for a seat excused from bidding (its 0 made for it)."""
-        g = view
-        if g.excused[seat]:
+        if view.excused[seat]:
             return self.item(f"{self.who(seat)} {EXCUSED}")
-        call = printable(g.calls[seat]) if g.calls[seat] else str(bid)
-        return self.item(f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else ""))
+        call = printable(view.calls[seat]) if view.calls[seat] else str(bid)
+        return self.item(f"{self.who(seat)} {call}" + (" blind" if view.blind[seat] else ""))
 
     def bidding_over(self) -> None:
         g = self.window.view()
@@ -593,8 +595,9 @@ COMMANDS = {
 
 
 class HumanPlayer:
-    """A person at the terminal: sees its seat's view, answers a prompt, and is asked again with
-    the reason when the answer is refused. At every prompt the COMMANDS show the table's past
+    """A person at the terminal, reaching the game only through its `Seat`: sees the seat's
+    view, answers its question at a prompt, and is asked again with the reason when the seat
+    refuses the answer. At every prompt the COMMANDS show the table's past
     (the last trick, the sheet, the rules) and the prompt comes back. Ctrl-C and end of input
     raise `Stop`."""
 
