@@ -12,7 +12,7 @@ from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction
 from whistdsl.engine.cards import card_text
 from whistdsl.engine.game import by_suit
-from whistdsl.engine.seat import NotYourTurn, Seat
+from whistdsl.engine.seat import NotYourTurn, Seat, Spectator, spectator_view
 from whistdsl.records.record import game_record
 
 #: Rulesets with every kind of question: hooks, forehead and blind hands, named calls and
@@ -146,3 +146,48 @@ def test_a_computer_players_action_becomes_the_answer_it_stands_for():
             assert seat.answer_of(next(iter(answer.values()))) == answer
         seat.answer(answer)
     assert len(game.history) == 2
+
+
+# ---------------------------------------------------------------- what the whole table reads
+
+
+def test_the_hands_played_are_the_games_without_the_generators_state_for_a_seat_and_a_spectator():
+    game = Game(load_rules("romanian-forehead"), seed=2)
+    game.keep_rng_states = True  # as a kept game keeps them, to say how to resume
+    seat, spectator = Seat(game, 1), Spectator(game)
+    rng = random.Random(3)
+    while len(game.history) < 3:
+        assert seat.hands_played() == spectator.hands_played() == tuple(h._replace(rng_state=None) for h in game.history)
+        choices = Seat(game, game.to_act).question().answers()
+        Seat(game, game.to_act).answer(choices[int(rng.random() * len(choices))])
+    assert all(h.rng_state is not None for h in game.history)  # the game keeps them: the windows leave them out
+    assert [h.rng_state for h in seat.hands_played()] == [None] * 3
+    assert [h.tricks for h in seat.hands_played()] == [h.tricks for h in game.history]
+
+
+def test_a_spectator_sees_the_view_of_no_seat_and_is_asked_nothing():
+    game = Game(load_rules("romanian-forehead"), seed=2)
+    spectator = Spectator(game)
+    assert spectator.seat is None
+    assert spectator.view() == spectator_view(game)
+    assert not hasattr(spectator, "question") and not hasattr(spectator, "answer")
+
+
+def test_who_is_to_name_trump_the_schedule_and_the_result_follow_the_game():
+    # kachuful ends on a condition (fewer scheduled hands once it holds); highest-bidder names trump
+    for name in ("kachuful", "oh-hell-highest-bidder-trump"):
+        game = Game(load_rules(name), seed=5)
+        seat = Seat(game, 0)
+        scheduled = seat.scheduled_hands
+        rng = random.Random(6)
+        named = set()
+        while not game.over:
+            assert (seat.trump_to_be_named(), seat.scheduled_hands, seat.result()) == (game.trump_to_be_named(), game.scheduled_hands, None)
+            named.add(seat.trump_to_be_named())
+            choices = Seat(game, game.to_act).question().answers()
+            Seat(game, game.to_act).answer(choices[int(rng.random() * len(choices))])
+        assert seat.result() == game.result is not None and seat.scheduled_hands == game.scheduled_hands
+        if name == "kachuful":
+            assert seat.scheduled_hands == len(game.history) < scheduled  # the schedule was a cap
+        else:
+            assert named == {"highest_bidder", None}

@@ -1,6 +1,8 @@
 """What the table says and asks (cli/play.py `TableTalk`, `HumanPlayer`), as a new player meets it:
 special cards told apart from the ranks, the turned card, the trump to name, an auction that
-everyone passes, a seat excused from bidding, and the score sheet's marks explained.
+everyone passes, a seat excused from bidding, and the score sheet's marks explained. The person
+and the talk reach the game only through a seat (engine/seat.py): driven through a seat on
+paper, with no game behind it, the person still sees the table and answers.
 
 The talk is printed on a rich Console into a string (plain text, a fixed width), and a person's
 answers come from a list: what is said and asked is checked without a terminal.
@@ -9,6 +11,7 @@ answers come from a list: what is said and asked is checked without a terminal.
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 from typing import Sequence
 
@@ -21,8 +24,9 @@ from test_play_cli import TINY
 from whistdsl import load_rules
 from whistdsl.cli.play import HumanPlayer, TableTalk, specials_typed
 from whistdsl.cli.sheet import score_sheet_text
-from whistdsl.engine import Game, PresetDeal
-from whistdsl.engine.cards import NO_TRUMP, card, parse_card, special_card
+from whistdsl.engine import Game, IllegalAction, PresetDeal
+from whistdsl.engine.cards import NO_TRUMP, card, card_text, parse_card, special_card
+from whistdsl.engine.seat import Seat, Spectator
 from whistdsl.players import RandomPlayer, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +54,8 @@ def table(game: Game, you: int | None = 0) -> tuple[TableTalk, io.StringIO]:
     """The talk of `game` with you in seat `you` (None: watching), printed into the string returned."""
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False)
-    return TableTalk(console, game, [f"Player {s + 1}" for s in range(game.players)], you), out
+    window = Seat(game, you) if you is not None else Spectator(game)
+    return TableTalk(console, window, [f"Player {s + 1}" for s in range(game.players)]), out
 
 
 class Typist:
@@ -93,7 +98,7 @@ def test_j_typed_with_a_jester_and_a_jack_in_hand_asks_which_was_meant(jester_j)
         game.bid(0)
     talk, out = table(game)
     typist = Typist(["j", "jester"])
-    HumanPlayer(talk, typist).take_turn(game)
+    HumanPlayer(Seat(game, 0), talk, typist).take_turn()
     assert "Which did you mean: J♠ or Jester? Type a card with its suit, or jester." in out.getvalue()
     assert typist.prompts == ["Your card: ", "Your card: "]
     assert game.trick == [(0, special_card(1))]
@@ -114,7 +119,7 @@ def test_a_turned_wizard_is_shown_while_the_dealer_names_trump_and_after() -> No
         talk.hand_starts()
         assert "1 card, trump named by the dealer (turned up: W); dealer " in out.getvalue()
     talk, out = table(game)
-    HumanPlayer(talk, Typist(["hearts"])).take_turn(game)
+    HumanPlayer(Seat(game, 0), talk, Typist(["hearts"])).take_turn()
     assert "The card turned up is W. You name trump for this hand" in out.getvalue()
     assert talk.where_trump_comes_from(game.view(0)).plain == "trump ♥ hearts (named by you; turned up: W)"
     watching, _ = table(game, None)
@@ -146,12 +151,12 @@ def test_the_trump_prompt_offers_exactly_the_answers_it_takes(case: str, answers
     for answer in answers:  # each in a game of its own
         game, seat = trump_to_name(case)
         talk, out = table(game, seat)
-        HumanPlayer(talk, Typist([answer])).take_turn(game)
+        HumanPlayer(Seat(game, seat), talk, Typist([answer])).take_turn()
         assert game.choices == [(seat, "trump", answer)], out.getvalue()
     if "none" not in answers:
         game, seat = trump_to_name(case)
         talk, out = table(game, seat)
-        HumanPlayer(talk, Typist(["none", answers[0]])).take_turn(game)
+        HumanPlayer(Seat(game, seat), talk, Typist(["none", answers[0]])).take_turn()
         assert f"'none' is not an option: type one of {', '.join(answers)}." in out.getvalue()
         assert "no trump" not in out.getvalue()
 
@@ -254,3 +259,112 @@ def test_a_seat_excused_from_bidding_is_said_excused_in_the_bids_the_results_and
     row = next(line for line in said.splitlines() if line.startswith("3 "))
     assert row.split("/")[dealer].split()[-1] == "x", row  # the dealer's cell: x, not a bid of 0
     assert said.endswith("x = excused from bidding (its bid of 0 made for it)\n")
+
+
+# ---------------------------------------------------------------- the person holds a seat, never the game
+
+
+class PaperSeat:
+    """A seat on paper: what a real `Seat` showed at one moment (its view, its question, the
+    hands played, ...), and the answers given to it. No game is behind it, so a person driven
+    through it can reach none. `refusals` are raised, in order, at the first answers."""
+
+    __slots__ = ("seat", "scheduled_hands", "_shown", "answers", "refusals")
+
+    def __init__(self, seat: Seat, refusals: Sequence[Exception] = ()):
+        self.seat = seat.seat
+        self.scheduled_hands = seat.scheduled_hands
+        self._shown = (seat.view(), seat.question(), seat.hands_played(), seat.trump_to_be_named(), seat.result())
+        self.answers: list[dict] = []
+        self.refusals = list(refusals)
+
+    def view(self):
+        return self._shown[0]
+
+    def question(self):
+        return self._shown[1]
+
+    def hands_played(self):
+        return self._shown[2]
+
+    def trump_to_be_named(self):
+        return self._shown[3]
+
+    def result(self):
+        return self._shown[4]
+
+    def answer(self, answer: dict) -> dict:
+        self.answers.append(dict(answer))
+        if self.refusals:
+            raise self.refusals.pop(0)
+        return {"seat": self.seat, **answer}
+
+
+def played_until(rules, seed: int, done) -> Game:
+    """A game played through its seats with random legal answers until `done(game)`."""
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    while not done(game):
+        seat = Seat(game, game.to_act)
+        choices = seat.question().answers()
+        seat.answer(choices[int(rng.random() * len(choices))])
+    return game
+
+
+def person_on_paper(game: Game, answers: Sequence[str], refusals: Sequence[Exception] = (), replaying: Sequence[dict] = ()):
+    """The person at the seat to act, driven through a PaperSeat: (the paper seat, what the
+    person typed at, the answers kept, what was said)."""
+    paper = PaperSeat(Seat(game, game.to_act), refusals)
+    out = io.StringIO()
+    talk = TableTalk(Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False), paper, [f"Player {s + 1}" for s in range(game.players)])
+    kept: list[dict] = []
+    typist = Typist(answers)
+    HumanPlayer(paper, talk, typist, kept.append, replaying).take_turn()
+    return paper, typist.prompts, kept, out.getvalue()
+
+
+def test_a_person_driven_through_a_paper_seat_plays_and_shows_the_table_without_any_game() -> None:
+    rules = load_rules("serbian")
+    game = played_until(rules, 4, lambda g: len(g.history) == 1 and g.phase == "play")  # hand 2, before its first trick
+    first = game.history[0]
+    typed = card_text(game.legal_cards()[0], rules.specials)
+    paper, prompts, kept, said = person_on_paper(game, ["last", "sheet", "zz", typed])
+    assert paper.answers == [{"card": typed}] and kept == [{"seat": game.to_act, "card": typed}]
+    assert prompts == ["Your card: "] * 4
+    assert f"The last trick (hand 1, trick {len(first.tricks)}, led by " in said  # the hand played, read from the paper seat
+    assert "bid / running total" in said  # the sheet
+    Seat(game, game.to_act).answer(paper.answers[0])  # the answer the person gave is one the real seat takes
+
+
+def test_an_answer_the_seat_refuses_is_said_with_its_reason_and_asked_again() -> None:
+    game = played_until(load_rules("serbian"), 1, lambda g: True)
+    refused = IllegalAction("you may not bid 1 here", "hook")
+    paper, prompts, kept, said = person_on_paper(game, ["1", "0"], refusals=[refused])
+    assert paper.answers == [{"bid": 1}, {"bid": 0}]
+    assert kept == [{"seat": game.to_act, "bid": 0}]  # only the answer taken is kept
+    assert "You may not bid 1 here." in said and prompts == ["Your bid: ", "Your bid: "]
+
+
+def test_a_card_on_the_forehead_is_played_through_the_seat_with_enter() -> None:
+    rules = load_rules("romanian-forehead")
+    game = played_until(rules, 1, lambda g: g.phase == "play" and not g.can_see_own_hand(g.to_act))
+    paper, prompts, kept, said = person_on_paper(game, ["qh", ""])
+    assert paper.answers == [{"card": None}] and kept == [{"seat": game.to_act, "card": None}]
+    assert "You cannot see your card: press Enter to play it." in said
+    assert prompts == ["Press Enter to play your card: "] * 2
+
+
+def test_trump_is_named_through_the_seat() -> None:
+    game, seat = trump_to_name("dealer")
+    paper, _, kept, said = person_on_paper(game, ["sp"])
+    assert paper.answers == [{"decision": "spades"}] and kept == [{"seat": seat, "decision": "spades"}]
+    assert "You name trump for this hand: one of spades, hearts, none (no trump)." in said
+
+
+def test_a_kept_answer_is_given_to_the_seat_again_without_asking_and_one_of_another_seat_is_not() -> None:
+    game = played_until(load_rules("serbian"), 1, lambda g: True)
+    seat = game.to_act
+    paper, prompts, kept, _ = person_on_paper(game, [], replaying=[{"seat": seat, "bid": 2}])
+    assert paper.answers == [{"bid": 2}] and prompts == [] and kept == []  # kept already: the record holds it
+    paper, prompts, kept, _ = person_on_paper(game, ["1"], replaying=[{"seat": (seat + 1) % game.players, "bid": 2}])
+    assert paper.answers == [{"bid": 1}] and prompts == ["Your bid: "] and kept == [{"seat": seat, "bid": 1}]

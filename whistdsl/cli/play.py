@@ -1,11 +1,14 @@
 """`whistdsl play RULESET`: a whole game at the terminal, you against computer players, or (with
 `--watch`) computer players only.
 
-A person's seat is a `HumanPlayer`: it is shown only its seat's `SeatView`, asks for a bid or a
-card (read by cli/prompt.py: with line editing and history at a terminal), and asks again with a
-one-line reason when the engine refuses the answer. `TableTalk`
-prints what happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich
-Console: colours on a terminal, plain text when the output is a file or a pipe.
+A person's seat is a `HumanPlayer`: it holds the seat's `Seat` (engine/seat.py, the one way in
+for people, which the web table uses too), never the `Game`. It shows the seat's view, asks for
+the answer its question wants (read by cli/prompt.py: with line editing and history at a
+terminal), turns the text typed into an answer (`typed_card`, `auction_answer`), gives it to the
+seat, and asks again with a one-line reason when the seat refuses it. `TableTalk` prints what
+happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich Console,
+read through the person's seat (or a spectator's, watching): colours on a terminal, plain text
+when the output is a file or a pipe. `run_game` holds the game and drives the table.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from ..engine.cards import (
     suit_name,
     suit_of,
 )
-from ..engine.game import BIDDING, DECISION, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
+from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
+from ..engine.seat import Seat, Spectator
 from ..language.expression import MAX_DIGITS, EvalError, value_text
 from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot, thinks
 from ..players.search import DEFAULT_THINK, work_units
@@ -92,17 +96,19 @@ _KEEP_WHOLE = "\u00a0"
 class TableTalk:
     """What the table says: hand headers, bids, cards, tricks and results, for one console.
 
-    `names` are the seats' names; `you` is the person's seat (None when watching). Watching, the
-    talk is compact: one line for the bids and one per trick. Names, and every text of the
-    ruleset shown, are printed with their control characters escaped.
+    It reads the game only through `window`: the person's `Seat` (engine/seat.py), or a
+    `Spectator` when watching; it says nothing the window does not show. `names` are the seats'
+    names. Watching, the talk is compact: one line for the bids and one per trick. Names, and
+    every text of the ruleset shown, are printed with their control characters escaped.
     """
 
-    def __init__(self, console: Console, game: Game, names: Sequence[str], you: int | None):
+    def __init__(self, console: Console, window: Seat | Spectator, names: Sequence[str]):
         self.console = console
-        self.game = game
+        self.window = window
+        self.rules = window.view().rules
         self.names = [printable(name) for name in names]
-        self.you = you
-        self.compact = you is None
+        self.you = window.seat  # the person's seat, None when watching
+        self.compact = self.you is None
         self.symbols = console.encoding.lower().replace("-", "").startswith("utf")
         self.pausing = False  # at the end of a hand, before the next (already dealt) is shown
 
@@ -116,7 +122,7 @@ class TableTalk:
         a special card by its mark (`W`), or its name where the mark reads as a rank (`Jester`), in bold."""
         suit = suit_of(c)
         if suit == SPECIAL:
-            text = printable(card_shown(c, self.game.rules.specials))
+            text = printable(card_shown(c, self.rules.specials))
             return Text(text, style="dim" if dim else "bold magenta")
         text = RANK_LETTERS[strength(c)] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
         if dim:
@@ -195,8 +201,7 @@ class TableTalk:
 
     def trump_shown(self) -> None:
         """After the bidding, a trump kept hidden is shown (`trump.seen: after_bidding`)."""
-        g = self.game
-        self.say("Now trump is shown: ", self.where_trump_comes_from(g.view(self.you if self.you is not None else g.dealer)))
+        self.say("Now trump is shown: ", self.where_trump_comes_from(self.window.view()))
 
     def say(self, *parts: str | Text, style: str = "") -> None:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
@@ -217,15 +222,15 @@ class TableTalk:
     # -- events
 
     def hand_starts(self) -> None:
-        g = self.game
-        view = g.view(self.you if self.you is not None else g.dealer)
+        g = self.window
+        view = g.view()
         if view.extra:
             title = f"Hand {view.hand_number}, a tie-break hand"
-        elif g.rules.end is not None:  # the game ends on a condition: the schedule's hands are a cap
+        elif self.rules.end is not None:  # the game ends on a condition: the schedule's hands are a cap
             title = f"Hand {view.hand_number} (of at most {g.scheduled_hands})"
         else:
             title = f"Hand {view.hand_number} of {g.scheduled_hands}"
-        kind = g.rules.kinds[view.kind]
+        kind = self.rules.kinds[view.kind]
         self.console.print()
         self.console.rule(title, align="left", style="dim")
         header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ")
@@ -249,13 +254,13 @@ class TableTalk:
     def bid_made(self, seat: int, bid: int) -> None:
         if self.compact:
             return
-        g = self.game
+        g = self.window.view()
         blind = " blind" if g.blind[seat] else ""
         if seat == g.declarer:
             self.say(f"{self.who(seat)}, the declarer, {'have' if seat == self.you else 'has'} the contract of {bid} (the winning bid).")
         elif g.excused[seat]:
             self.say(f"{self.who(seat)} {'are' if seat == self.you else 'is'} excused from bidding this hand (a bid of 0, made for {'you' if seat == self.you else 'it'}).")
-        elif g.rules.bids_together and seat != self.you and len(g.bid_log) < len(g.bidding_order):
+        elif seat != self.you and g.bids_hidden:
             self.say(f"{self.who(seat)} has bid{blind} (hidden until all have bid).")
         elif g.calls[seat]:
             self.say(f"{self.who(seat)} called {printable(g.calls[seat])}{blind} (it counts as {bid}).")
@@ -265,12 +270,12 @@ class TableTalk:
     def decision_made(self, seat: int, decision: str, choice: str) -> None:
         """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
         if decision == "auction":
-            g = self.game
+            g = self.window.view()
             self.say(f"{self.who(seat)} {'pass' if seat == self.you else 'passes'}." if choice == "pass" else f"{self.who(seat)} bid {printable(choice)} in the auction.")
             if g.decision != "auction":  # the auction is over
                 if g.declarer is None:
-                    named_by = g.trump_to_be_named()
-                    trump = self.where_trump_comes_from(g.view(self.you if self.you is not None else g.dealer)) if named_by is None else _TRUMP_NAMED_BY[named_by]
+                    named_by = self.window.trump_to_be_named()
+                    trump = self.where_trump_comes_from(g) if named_by is None else _TRUMP_NAMED_BY[named_by]
                     self.say("Everyone passed: there is no declarer; everyone bids as usual; ", trump, ".", style="bold")
                 else:
                     trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
@@ -281,20 +286,19 @@ class TableTalk:
         elif choice == "blind" and not self.compact:
             self.say(f"{self.who(seat)} will bid blind, before looking at the cards.")
 
-    def _bid_words(self, seat: int, bid: int) -> str:
+    def _bid_words(self, view: SeatView, seat: int, bid: int) -> str:
         """`Ana 2`, `Ana nil blind`; `Ana excused` for a seat excused from bidding (its 0 made for it)."""
-        g = self.game
-        if g.excused[seat]:
+        if view.excused[seat]:
             return self.item(f"{self.who(seat)} {EXCUSED}")
-        call = printable(g.calls[seat]) if g.calls[seat] else str(bid)
-        return self.item(f"{self.who(seat)} {call}" + (" blind" if g.blind[seat] else ""))
+        call = printable(view.calls[seat]) if view.calls[seat] else str(bid)
+        return self.item(f"{self.who(seat)} {call}" + (" blind" if view.blind[seat] else ""))
 
     def bidding_over(self) -> None:
-        g = self.game
-        total = sum(b for _, b in g.bid_log)
+        g = self.window.view()
+        total = sum(b for _, b in g.bids)
         size = g.hand_size
         over = f"{total - size} over" if total > size else f"{size - total} under"
-        bids = ", ".join(self._bid_words(s, b) for s, b in g.bid_log)
+        bids = ", ".join(self._bid_words(g, s, b) for s, b in g.bids)
         self.say(f"Bids: {bids} ({total} for {size} trick{'s' if size != 1 else ''}, {over})")
 
     def card_played(self, seat: int, card: Card, trump: int) -> None:
@@ -311,11 +315,11 @@ class TableTalk:
     def hand_over(self, result: HandResult) -> None:
         """The hand's results; with a person at the table, after the sheet so far (the results
         stay beside the pause's prompt, however long the sheet)."""
-        if not self.compact and not self.game.over:  # the last sheet comes with the winner
+        if not self.compact and self.window.result() is None:  # the last sheet comes with the winner
             self.sheet()
         bids = dict(result.bids)
         parts = []
-        for seat in range(self.game.players):
+        for seat in range(len(self.names)):
             if seat in result.sitting_out:
                 continue
             points = result.points[seat]
@@ -337,11 +341,12 @@ class TableTalk:
     def _tricks_shown(self) -> tuple[str, Sequence[Trick], int]:
         """(`this hand` or `hand N`, its tricks, its trump): this hand's tricks, or, before any is
         played, the last hand's."""
-        g = self.game
-        if not g.tricks and g.history:
-            last = g.history[-1]
+        view = self.window.view()
+        played = () if view.tricks else self.window.hands_played()
+        if played:
+            last = played[-1]
             return f"hand {last.number}", last.tricks, last.trump
-        return "this hand", g.tricks, g.trump
+        return "this hand", view.tricks, view.trump
 
     def _trick_line(self, number: int, trick: Trick, trump: int) -> None:
         self.say(f"  {number:>2}  ", self.cards_of(trick.cards, trump), f"  -> {self.who(trick.winner)}")
@@ -370,14 +375,13 @@ class TableTalk:
         than the terminal, as git shows a long text."""
         from ..explain import print_rules
 
-        g = self.game
-        rules = g.rules
+        view = self.window.view()
+        rules = self.rules
         with self.console.capture() as captured:
-            print_rules(self.console, rules, g.players)
+            print_rules(self.console, rules, view.players)
             if rules.parameter_values:
                 self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
-            if not g.over:
-                view = g.view(self.you if self.you is not None else g.dealer)
+            if view.phase != OVER:
                 kind = rules.kinds[view.kind]
                 how = f", a {kind.name} hand" if view.kind != "normal" else ""
                 self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
@@ -391,19 +395,19 @@ class TableTalk:
     def sheet(self, winners: Sequence[int] | None = None) -> None:
         """The score sheet so far: on a terminal fitted to its width (names abbreviated, never
         the numbers), elsewhere whole."""
-        g = self.game
+        rules, hands = self.rules, self.window.hands_played()
         self.console.print()
-        marks = legend(g.rules, g.history, g.players)
+        marks = legend(rules, hands, len(self.names))
         if self.console.is_terminal:
-            print_sheet(self.console, fitted_sheet(g.rules, self.names, g.history, self.console.width, winners, self.symbols, self.you), marks)
+            print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you), marks)
             return
         names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
-        print_sheet(self.console, score_sheet(g.rules, names, g.history, winners, symbols=self.symbols), marks)
+        print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols), marks)
 
     def game_over(self) -> None:
-        g = self.game
-        assert g.result is not None
-        self.sheet(g.result.winners)
+        result = self.window.result()
+        assert result is not None
+        self.sheet(result.winners)
 
     # -- what the person sees before acting
 
@@ -420,7 +424,7 @@ class TableTalk:
             self.say("Everyone bids without seeing the others' bids; they are shown together once all have bid.")
         elif view.bids:
             so_far = sum(b for _, b in view.bids)
-            self.say(f"Bids so far: {', '.join(self._bid_words(s, b) for s, b in view.bids)} ({so_far} of {view.hand_size})")
+            self.say(f"Bids so far: {', '.join(self._bid_words(view, s, b) for s, b in view.bids)} ({so_far} of {view.hand_size})")
         else:
             self.say("You bid first.")
         self.say(may_bid(view, forbidden))
@@ -445,7 +449,7 @@ class TableTalk:
             if view.hand is not None:
                 self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
             if view.bids:
-                self.say(f"Bids: {', '.join(self._bid_words(s, b) for s, b in view.bids)}")
+                self.say(f"Bids: {', '.join(self._bid_words(view, s, b) for s, b in view.bids)}")
             words = ", ".join("none (no trump)" if o == "none" else o for o in options)
             turned = Text.assemble("The card turned up is ", self.card(view.turn_up), ". ") if view.turn_up is not None else ""
             self.say(turned, f"You name trump for this hand: one of {words}.")
@@ -591,66 +595,65 @@ COMMANDS = {
 
 
 class HumanPlayer:
-    """A person at the terminal: sees its seat's view, answers a prompt, and is asked again with
-    the reason when the answer is refused. At every prompt the COMMANDS show the table's past
+    """A person at the terminal, reaching the game only through its `Seat`: sees the seat's
+    view, answers its question at a prompt, and is asked again with the reason when the seat
+    refuses the answer. At every prompt the COMMANDS show the table's past
     (the last trick, the sheet, the rules) and the prompt comes back. Ctrl-C and end of input
     raise `Stop`."""
 
     kind = HUMAN
     observes = True
 
-    def __init__(self, talk: TableTalk, ask: Ask, on_answer: Callable[[dict], None] | None = None, replaying: Sequence[dict] = ()):
-        """`on_answer` is told every answer taken (to keep it in the record at once); `replaying`
+    def __init__(self, seat: Seat, talk: TableTalk, ask: Ask, on_answer: Callable[[dict], None] | None = None, replaying: Sequence[dict] = ()):
+        """`seat` is the person's one way to the game: its view, its question, its answers.
+        `on_answer` is told every answer taken (to keep it in the record at once); `replaying`
         are the answers of a hand stopped in the middle (a record's `unfinished`), played again
         first, without asking."""
+        self.seat = seat
         self.talk = talk
         self.ask = ask
         self.on_answer = on_answer
         self.replaying = list(replaying)
 
-    def _answered(self, answer: dict) -> None:
+    def _answer(self, answer: dict) -> None:
+        """Give `answer` to the seat (IllegalAction when the rules refuse it), and tell `on_answer`."""
+        kept = self.seat.answer(answer)
         if self.on_answer is not None:
-            self.on_answer(answer)
+            self.on_answer(kept)
 
-    def _replay(self, game: Game, seat: int) -> bool:
+    def _replay(self) -> bool:
         """Play the next answer kept from a hand stopped in the middle; False (and no more of them)
         when there is none or it does not fit the game as it is."""
         if not self.replaying:
             return False
-        answer = self.replaying.pop(0)
+        kept = self.replaying.pop(0)
         try:
-            if answer.get("seat") != seat:
+            if kept.get("seat") != self.seat.seat:
                 raise ValueError("another seat's answer")
-            if "bid" in answer and game.phase == BIDDING and type(answer["bid"]) in (int, str):
-                game.bid(answer["bid"])
-            elif "decision" in answer and game.phase == DECISION:
-                game.decide(answer["decision"])
-            elif "card" in answer and game.phase not in (BIDDING, DECISION):
-                card = answer["card"]
-                game.play(None if card is None else parse_card(card, game.rules.specials))
-            else:
-                raise ValueError("not an answer to this question")
-        except (ValueError, TypeError):  # IllegalAction and CardSyntaxError are ValueErrors
+            self.seat.answer({key: value for key, value in kept.items() if key != "seat"})
+        except (ValueError, TypeError):  # an IllegalAction is a ValueError
             self.replaying.clear()
             return False
         return True
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: object) -> None:  # pragma: no cover
-        raise TypeError("a human player takes its turn with take_turn(game)")
+        raise TypeError("a human player takes its turn with take_turn()")
 
-    def take_turn(self, game: Game) -> None:
-        seat = game.to_act
-        assert seat is not None
-        if self._replay(game, seat):
+    def take_turn(self) -> None:
+        """Ask the person for the seat's answer now, until the seat takes one."""
+        question = self.seat.question()
+        assert question is not None, "a person is asked on its seat's turn"
+        if self._replay():
             return
-        view = game.view(seat)
-        if game.phase == DECISION:
+        view = self.seat.view()
+        rules = view.rules
+        if question.ask == "decision":
             self.talk.before_decision(view)
-            options = list(view.legal or ())
-            prompt = Text({"trump": "Trump: ", "auction": "Auction bid or pass: "}.get(view.decision or "", "Blind or look: "), style="bold")
+            options = list(question.options)
+            prompt = Text({"trump": "Trump: ", "auction": "Auction bid or pass: "}.get(question.decision or "", "Blind or look: "), style="bold")
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()
-                if view.decision == "auction":
+                if question.decision == "auction":
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
                     if not chosen:
@@ -660,22 +663,20 @@ class HumanPlayer:
                             else f"{printable(answer)!r}: no bid outbids the highest so far; type pass"
                         )
                         continue
-                    game.decide(chosen[0])
-                    self._answered({"seat": seat, "decision": chosen[0]})
+                    self._answer({"decision": chosen[0]})
                     return
                 chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
                 if len(chosen) != 1:
                     self._refuse(f"{printable(answer)!r} is not an option: type one of {', '.join(options)}")
                     continue
-                game.decide(chosen[0])
-                self._answered({"seat": seat, "decision": chosen[0]})
+                self._answer({"decision": chosen[0]})
                 return
-        if game.phase == BIDDING:
-            self.talk.before_bid(view, game.forbidden_bids())
+        if question.ask == "bid":
+            self.talk.before_bid(view, question.forbidden)
             prompt = Text("Your bid: ", style="bold")
-            calls = [name for name, _ in game.rules.calls]
+            calls = [name for name, _ in rules.calls]
             while True:
-                answer = self._read(prompt, lambda: self.talk.before_bid(view, game.forbidden_bids()), calls)
+                answer = self._read(prompt, lambda: self.talk.before_bid(view, question.forbidden), calls)
                 try:
                     bid: int | str = answer.lower() if answer.lower() in calls else int(answer)
                 except ValueError:
@@ -683,16 +684,15 @@ class HumanPlayer:
                     self._refuse(f"{printable(answer)!r} is not a bid: type a whole number from 0 to {view.hand_size}{named}")
                     continue
                 try:
-                    game.bid(bid)
-                    self._answered({"seat": seat, "bid": bid})
+                    self._answer({"bid": bid})
                     return
                 except IllegalAction as e:
                     self._refuse(str(e))
         else:
             self.talk.before_card(view)
-            hidden = view.hand is None
+            hidden = question.unseen
             prompt = Text("Press Enter to play your card: " if hidden else "Your card: ", style="bold")
-            specials = [w for s in game.rules.specials for w in (s.mark.lower(), s.name.lower())]
+            specials = [w for s in rules.specials for w in (s.mark.lower(), s.name.lower())]
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_card(view), specials)
                 try:
@@ -700,15 +700,13 @@ class HumanPlayer:
                         if answer:
                             self._refuse("you cannot see your card: press Enter to play it")
                             continue
-                        game.play(None)
-                        self._answered({"seat": seat, "card": None})
+                        self._answer({"card": None})
                     else:
-                        chosen = typed_card(answer, view, game.rules.specials, lambda c: self.talk.card(c).plain)
+                        chosen = typed_card(answer, view, rules.specials, lambda c: self.talk.card(c).plain)
                         if isinstance(chosen, str):
                             self._refuse(chosen)
                             continue
-                        game.play(chosen)
-                        self._answered({"seat": seat, "card": card_text(chosen, game.rules.specials)})
+                        self._answer({"card": card_text(chosen, rules.specials)})
                     return
                 except (IllegalAction, CardSyntaxError) as e:
                     self._refuse(str(e))
@@ -774,7 +772,7 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
         player = seats[seat]
         try:
             if isinstance(player, HumanPlayer):
-                player.take_turn(game)
+                player.take_turn()
             else:
                 game.act(decide(game, player))
         except KeyboardInterrupt:
@@ -964,7 +962,7 @@ def _play(
     n = game.players
 
     console = Console(highlight=False)
-    talk = TableTalk(console, game, seat_names, you)
+    talk = TableTalk(console, Seat(game, you) if you is not None else Spectator(game), seat_names)
     kinds = [bot_kinds.get(s, HUMAN) for s in range(n)]
     # the players that search: the work a decision `think` gives here, or the record's (resumed)
     work = dict(work or {})
@@ -985,7 +983,7 @@ def _play(
         writer = _kept_writer(game, kinds, work)
     kept = writer is not None and _is_kept(writer.path)
     seats: list[Player | HumanPlayer] = [
-        HumanPlayer(talk, asker(console, list(COMMANDS)), writer.answered if writer is not None else None, replaying)
+        HumanPlayer(Seat(game, s), talk, asker(console, list(COMMANDS)), writer.answered if writer is not None else None, replaying)
         if k == HUMAN
         else make_bot(k, units=work.get(s))
         for s, k in enumerate(kinds)

@@ -2,7 +2,13 @@
 
 A `Seat` is one seat of one game. It says what the seat sees (`view`, the same `SeatView` the
 computer players get), what it is asked now and the answers it may give (`question`), and takes
-its answer (`answer`). A person's side holds `Seat`s, never the `Game`.
+its answer (`answer`). A person's side holds `Seat`s, never the `Game`. A `Spectator` sees the
+same table as the view of no seat (`spectator_view`) and answers nothing.
+
+Both also read what the whole table knows beyond the hand in play: the hands finished
+(`hands_played`, for the score sheet and the last hand's tricks), the hands the schedule plays
+(`scheduled_hands`), who is still to name this hand's trump (`trump_to_be_named`) and the
+game's result (`result`).
 
 Answers are plain data, so that the same dictionary is sent by a page, stored by the server and
 kept in a record's `unfinished` answers (records/record.py):
@@ -25,7 +31,7 @@ from .observer import SeatView
 from .state import Phase
 
 if TYPE_CHECKING:
-    from .game import Action, Game
+    from .game import Action, Game, GameResult, HandResult
 
 #: The answer's one key for each phase a seat acts in.
 _KEY_OF_PHASE = {Phase.BIDDING: "bid", Phase.PLAY: "card", Phase.DECISION: "decision"}
@@ -63,15 +69,45 @@ class Question:
         return tuple({self.ask: option} for option in self.options)
 
 
-class Seat:
+class _Window:
+    """What anyone at the table reads of one game besides a view (see the module's docstring)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game):
+        self._game = game
+
+    def hands_played(self) -> tuple[HandResult, ...]:
+        """The hands finished so far, in order: every card in them was played face up. The
+        generator's state kept after a hand (`rng_state`, which would tell the deals to come) is
+        left out."""
+        return tuple(h if h.rng_state is None else h._replace(rng_state=None) for h in self._game.history)
+
+    @property
+    def scheduled_hands(self) -> int:
+        """The hands the schedule plays (fewer once the game has ended on its condition; a
+        tie-break hand is played after them)."""
+        return self._game.scheduled_hands
+
+    def trump_to_be_named(self) -> str | None:
+        """Who is still to name this hand's trump: `auction` or the ruleset's `who` (Game's
+        `trump_to_be_named`); None when trump is known or comes by its rule."""
+        return self._game.trump_to_be_named()
+
+    def result(self) -> GameResult | None:
+        """The game's final totals and winners once it is over, else None."""
+        return self._game.result
+
+
+class Seat(_Window):
     """One seat of one game, as its person reaches it (see the module's docstring)."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("seat",)
 
     def __init__(self, game: Game, seat: int):
         if not 0 <= seat < game.players:
             raise ValueError(f"no seat {seat} at a table of {game.players}")
-        self._game = game
+        super().__init__(game)
         self.seat = seat
 
     def view(self) -> SeatView:
@@ -144,6 +180,16 @@ class Seat:
 
 _ASKING = {"bid": "bid", "card": "play a card", "decision": "decide"}
 
+
+class Spectator(_Window):
+    """A spectator of one game: the view of no seat (`spectator_view`), and nothing to answer."""
+
+    __slots__ = ()
+    seat = None
+
+    def view(self) -> SeatView:
+        """What a spectator may see now."""
+        return spectator_view(self._game)
 
 
 def spectator_view(game: Game) -> SeatView:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from ..engine.game import Game, IllegalAction, RuleError
-from ..engine.seat import NotYourTurn, Seat, spectator_view
+from ..engine.seat import NotYourTurn, Seat, Spectator
 from ..players.base import BOTS, Player, make_bot
 from ..printable import UNSAFE
 from ..records.record import exact, game_record, record_text
@@ -202,12 +202,13 @@ class Table:
     # -- what each connection is sent
 
     def frame(self, role: str, seat: int | None) -> dict[str, Any]:
-        game = self.game
-        if seat is not None:
-            view = self.seats[seat].view()
-            question = self.seats[seat].question() if self.holders[seat].kind == HUMAN and not self.problem else None
-        else:
-            view, question = spectator_view(game), None
+        """The state a connection is sent: all of it read through its seat (a spectator's window
+        for the host and the spectators), never from the game."""
+        window = self.seats[seat] if seat is not None else Spectator(self.game)
+        view = window.view()
+        question = self.seats[seat].question() if seat is not None and self.holders[seat].kind == HUMAN and not self.problem else None
+        played = window.hands_played()
+        result = window.result()
         frame: dict[str, Any] = {
             "type": "state",
             "step": self.step,
@@ -217,7 +218,7 @@ class Table:
             "table": {
                 "id": self.id,
                 "ruleset": self.rules.name,
-                "hands": game.scheduled_hands,
+                "hands": window.scheduled_hands,
                 "seats": [
                     {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": self._here(h.seat)}
                     for h in self.holders
@@ -226,9 +227,9 @@ class Table:
             },
             "view": view_json(view),
             "question": question_json(question),
-            "sheet": sheet_json(game.history, game.players),
-            "last_hand": last_hand_json(game.history[-1] if game.history else None),
-            "over": None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)},
+            "sheet": sheet_json(played, view.players),
+            "last_hand": last_hand_json(played[-1] if played else None),
+            "over": None if result is None else {"totals": [exact(t) for t in result.totals], "winners": list(result.winners)},
         }
         if role == "host":
             frame["links"] = {"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"}
