@@ -75,9 +75,9 @@ class Server:
     A test answers far faster than a person: unless `limits` says otherwise, a socket may send
     a thousand messages a second."""
 
-    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3"):
+    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3", bot_pause: float = 0):
         self.db = folder / db
-        self.app = create_app(self.db, limits or Limits(messages_per_second=1000, burst=1000), bot_pause=0, workers=2)
+        self.app = create_app(self.db, limits or Limits(messages_per_second=1000, burst=1000), bot_pause=bot_pause, workers=2)
         self.client = TestClient(self.app)
         self._sockets: list[Any] = []
 

@@ -100,5 +100,5 @@ def serve_command(
         import webbrowser
 
         webbrowser.open(address)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES, log_level="warning", lifespan="on", proxy_headers=False)
+    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES, ws_per_message_deflate=False, log_level="warning", lifespan="on", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[listener])

@@ -193,7 +193,6 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
             return again(e.message, 503 if e.code == "full" else 422)
         except ValueError as e:
             return again(str(e))
-        table.schedule_bot()
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:
@@ -309,7 +308,7 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
         connection = Connection(websocket.send_text, role, seat, client, manager.limits)
         table.connections.add(connection)
         sender = asyncio.get_running_loop().create_task(connection.run_sender())
-        table.broadcast()  # everyone sees who is here
+        table.changed()  # everyone sees who is here
         refused = 0
         try:
             while True:
@@ -337,7 +336,7 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
             connection.finish()
             table.connections.discard(connection)
             sender.cancel()
-            table.broadcast()
+            table.changed()
 
     routes = [
         Route("/", start),

@@ -1,8 +1,10 @@
 """The table database: SQLite through the standard library (docs/serve.md, "The store").
 
 Every table, its seats, its games (a game's `head` is a record's head, records/record.py) and
-every answer, written and committed when it is made, so that a server stopped in any way starts
-again with every table where it was. The schema's version is SQLite's `user_version`; the n-th
+every answer, written when it is made and committed before anyone is shown it, so that a server
+stopped in any way starts again with every table where it was. Writes join one transaction
+until `commit()`: the table manager commits once a turn of the event loop, for every answer of
+that turn together, and only then sends the frames that show them (web/tables.py `flush`). The schema's version is SQLite's `user_version`; the n-th
 script of MIGRATIONS takes a database from version n to n+1, in one transaction. A database of
 a newer version than this whistdsl knows is refused (StoreError), never changed.
 """
@@ -97,6 +99,7 @@ class Store:
 
     def __init__(self, path: Path | str):
         self.path = str(path)
+        self._touched: set[str] = set()  # tables written to in the transaction open
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -130,55 +133,64 @@ class Store:
                 raise
 
     def close(self) -> None:
+        self.commit()
         self.db.close()
 
-    # -- writing
+    # -- writing: each joins the transaction open since the last commit
+
+    def _write(self, sql: str, parameters: tuple = ()) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN")
+        self.db.execute(sql, parameters)
+
+    def commit(self) -> None:
+        """Commit every write since the last commit, the tables touched marked so once each (a
+        failed commit is rolled back and raised)."""
+        if not self.db.in_transaction:
+            return
+        try:
+            if self._touched:
+                now = time.time()
+                self.db.executemany("UPDATE tables SET touched = ? WHERE id = ?", [(now, t) for t in self._touched])
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        finally:
+            self._touched.clear()
 
     def new_table(self, table_id: str, host_hash: str, invite: str, watch: str, ruleset: str, think: float, seats: list[StoredSeat], head: dict[str, Any]) -> None:
         now = time.time()
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)", (table_id, now, now, host_hash, invite, watch, ruleset, think)
-            )
-            self.db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)", [(table_id, s.seat, s.kind, int(s.person), s.name, s.token_hash) for s in seats]
-            )
-            self.db.execute("INSERT INTO games (table_id, number, head) VALUES (?, 1, ?)", (table_id, json.dumps(head)))
+        self._write("INSERT INTO tables VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)", (table_id, now, now, host_hash, invite, watch, ruleset, think))
+        for s in seats:
+            self._write("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)", (table_id, s.seat, s.kind, int(s.person), s.name, s.token_hash))
+        self._write("INSERT INTO games (table_id, number, head) VALUES (?, 1, ?)", (table_id, json.dumps(head)))
 
     def new_game(self, table_id: str, number: int, head: dict[str, Any]) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games (table_id, number, head) VALUES (?, ?, ?)", (table_id, number, json.dumps(head)))
-            self._touch(table_id)
+        self._write("INSERT INTO games (table_id, number, head) VALUES (?, ?, ?)", (table_id, number, json.dumps(head)))
+        self._touch(table_id)
 
     def answer(self, table_id: str, game: int, step: int, answer: dict[str, Any]) -> None:
-        """Keep one answer (committed before this returns)."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (table_id, game, step, json.dumps(answer)))
-            self._touch(table_id)
+        """Keep one answer (an answer for a step already kept raises sqlite3.IntegrityError)."""
+        self._write("INSERT INTO answers VALUES (?, ?, ?, ?)", (table_id, game, step, json.dumps(answer)))
+        self._touch(table_id)
 
     def finish_game(self, table_id: str, game: int, record: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("UPDATE games SET finished = ?, record = ? WHERE table_id = ? AND number = ?", (time.time(), record, table_id, game))
+        self._write("UPDATE games SET finished = ?, record = ? WHERE table_id = ? AND number = ?", (time.time(), record, table_id, game))
 
     def set_seat(self, table_id: str, seat: StoredSeat) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
-                "UPDATE seats SET kind = ?, person = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                (seat.kind, int(seat.person), seat.name, seat.token_hash, table_id, seat.seat),
-            )
+        self._write(
+            "UPDATE seats SET kind = ?, person = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+            (seat.kind, int(seat.person), seat.name, seat.token_hash, table_id, seat.seat),
+        )
 
     def close_table(self, table_id: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("UPDATE tables SET state = 'closed' WHERE id = ?", (table_id,))
+        self._write("UPDATE tables SET state = 'closed' WHERE id = ?", (table_id,))
 
     def _touch(self, table_id: str) -> None:
-        self.db.execute("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id))
+        """The table was played at: its `touched` time is set when the transaction is committed."""
+        self._touched.add(table_id)
 
     # -- reading
 

@@ -2,10 +2,18 @@
 
 A `Table` holds one game at a time (rematches follow it) and a `Seat` (engine/seat.py) per seat:
 the only way a person's answer reaches the engine. Every change happens on the event loop's
-thread, so a table needs no lock: an answer is checked by its seat, stored and committed
-(web/store.py), then every connection of the table is sent its new frame. Computer players
-think in a thread pool, from a snapshot of their seat's view, each with a generator of its own
-(the game's is the engine's alone, so a table is rebuilt exactly from its seed and answers).
+thread, so a table needs no lock: an answer is checked by its seat and written to the database
+(web/store.py), and the table is marked changed. Once a turn of the event loop, `Tables.flush`
+commits every write of that turn in one transaction and only then sends each changed table's
+connections their new frames, each built from its receiver's own view (the parts every receiver
+shares, the sheet and the last hand, are encoded once). So no frame shows an answer that is not
+kept, and a busy server commits once for many answers rather than once for each.
+
+Computer players answer from their seat's view, each with a generator of its own (the game's is
+the engine's alone, so a table is rebuilt exactly from its seed and answers). A player that
+answers at once (players/base.py `quick`: `random`, `heuristic`) is asked on the event loop; one
+that thinks (`mc`, `search`) in a thread pool, from a snapshot of its view, so the loop goes on
+answering other tables meanwhile.
 
 A connection keeps at most one frame waiting (a newer state replaces an older one: a frame is
 the whole state), so a slow page costs a frame's memory, not a queue without end.
@@ -26,11 +34,11 @@ from typing import Any, Awaitable, Callable
 
 from ..engine.game import Game, IllegalAction, RuleError
 from ..engine.seat import NotYourTurn, Seat, spectator_view
-from ..players.base import BOTS, Player, make_bot
+from ..players.base import BOTS, Player, make_bot, quick
 from ..printable import UNSAFE
 from ..records.record import exact, game_record, record_text
 from ..rules.ruleset import Ruleset
-from .protocol import frame_text, last_hand_json, question_json, sheet_json, view_json
+from .protocol import encoded, frame_text, last_hand_json, question_json, sheet_json, state_text, view_text
 from .store import Store, StoredSeat, StoredTable
 
 HUMAN = "human"
@@ -171,7 +179,9 @@ class Table:
         self.step = 0  # answers applied in this game
         self.connections: set[Connection] = set()
         self.problem = ""  # why the table cannot go on (a rule error, a failed write)
-        self._bot_task: asyncio.Task | None = None
+        self._bot: asyncio.Handle | asyncio.Future | None = None  # a computer player asked, not yet answered
+        self._shared: tuple[tuple[int, int], str, str] | None = None  # (game, hands), the sheet's and last hand's JSON
+        self._seating: tuple[tuple, str] | None = None  # who sits where and is here, and its JSON
         for holder in holders:
             self._seat_player(holder)
 
@@ -201,49 +211,61 @@ class Table:
 
     # -- what each connection is sent
 
-    def frame(self, role: str, seat: int | None) -> dict[str, Any]:
+    def changed(self) -> None:
+        """Every connection gets a new frame once this turn's writes are committed (`Tables.flush`)."""
+        self.manager.changed(self)
+
+    def send_frames(self) -> None:
+        """Every connection's frame of the state now. The view and question are each receiver's
+        own (a spectator's and the host's: the view of no seat); the rest is public, encoded once
+        for every receiver, and the sheet, the last hand and the seats again only once changed."""
+        if not self.connections:
+            return
         game = self.game
-        if seat is not None:
-            view = self.seats[seat].view()
-            question = self.seats[seat].question() if self.holders[seat].kind == HUMAN and not self.problem else None
-        else:
-            view, question = spectator_view(game), None
-        frame: dict[str, Any] = {
-            "type": "state",
-            "step": self.step,
-            "game": self.number,
-            "you": seat,
-            "role": role,
-            "table": {
+        key = (self.number, len(game.history))
+        if self._shared is None or self._shared[0] != key:
+            last = game.history[-1] if game.history else None
+            self._shared = (key, encoded(sheet_json(game.history, game.players)), encoded(last_hand_json(last)))
+        _, sheet, last_hand = self._shared
+        here = {c.seat for c in self.connections}
+        seating = (game.scheduled_hands, self.problem, tuple((h.name, h.kind, h.person, h.token_hash is not None, h.seat in here) for h in self.holders))
+        if self._seating is None or self._seating[0] != seating:
+            self._seating = (seating, encoded({
                 "id": self.id,
                 "ruleset": self.rules.name,
                 "hands": game.scheduled_hands,
                 "seats": [
-                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": self._here(h.seat)}
+                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": h.seat in here}
                     for h in self.holders
                 ],
                 "problem": self.problem,
-            },
-            "view": view_json(view),
-            "question": question_json(question),
-            "sheet": sheet_json(game.history, game.players),
-            "last_hand": last_hand_json(game.history[-1] if game.history else None),
-            "over": None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)},
-        }
-        if role == "host":
-            frame["links"] = {"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"}
-            frame["bots"] = sorted(BOTS)
-        return frame
-
-    def _here(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
-
-    def send_state(self, connection: Connection) -> None:
-        connection.push_state(frame_text(self.frame(connection.role, connection.seat)))
-
-    def broadcast(self) -> None:
+            }))
+        table = self._seating[1]
+        over = encoded(None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)})
+        seen: dict[int | None, tuple[str, str]] = {}  # by seat (None: no seat), its view and question
         for connection in list(self.connections):
-            self.send_state(connection)
+            seat = connection.seat
+            if seat not in seen:
+                seen[seat] = self._view_parts(seat)
+            view, question = seen[seat]
+            parts = [
+                ("type", '"state"'), ("step", str(self.step)), ("game", str(self.number)), ("you", encoded(seat)),
+                ("role", encoded(connection.role)), ("table", table), ("view", view), ("question", question),
+                ("sheet", sheet), ("last_hand", last_hand), ("over", over),
+            ]
+            if connection.role == "host":
+                parts += [
+                    ("links", encoded({"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"})),
+                    ("bots", encoded(sorted(BOTS))),
+                ]
+            connection.push_state(state_text(parts))
+
+    def _view_parts(self, seat: int | None) -> tuple[str, str]:
+        """The JSON of what `seat` sees (None: a spectator) and of its question."""
+        if seat is None:
+            return view_text(spectator_view(self.game)), "null"
+        question = self.seats[seat].question() if self.holders[seat].kind == HUMAN and not self.problem else None
+        return view_text(self.seats[seat].view()), encoded(question_json(question))
 
     # -- answers
 
@@ -271,7 +293,7 @@ class Table:
             raise TableError("illegal", str(e)) from None
         except RuleError as e:
             self.problem = e.describe(list(self.game.names))
-            self.broadcast()
+            self.changed()
             raise TableError("not_allowed", f"the table cannot go on: {self.problem}") from None
         self.step += 1
         store = self.manager.store
@@ -280,9 +302,12 @@ class Table:
             if self.game.over:
                 store.finish_game(self.id, self.number, record_text(game_record(self.game, self.kinds())))
         except Exception as e:  # the disk is full, the database is gone: stop here, resumable from the last answer kept
-            self.problem = f"the answer could not be kept ({e}); restart the server to go on from the last answer kept"
-        self.broadcast()
-        self.schedule_bot()
+            self.not_kept(e)
+        self.changed()
+
+    def not_kept(self, error: Exception) -> None:
+        """A write failed: the table stops, to go on from its last answer kept."""
+        self.problem = f"the answer could not be kept ({error}); restart the server to go on from the last answer kept"
 
     def replay(self, answers: list[dict[str, Any]]) -> None:
         """Apply the answers kept (a server starting again), without storing or sending them."""
@@ -298,43 +323,72 @@ class Table:
     # -- computer players
 
     def schedule_bot(self) -> None:
-        """Start the computer player to act, if a computer player is to act and none is thinking."""
+        """Ask the computer player to act, if one is to act and none is thinking: after the pause
+        between computer players' moves (`--bot-pause`), counted from this change (a pause
+        still running for an earlier state is cancelled: that state is gone)."""
+        if isinstance(self._bot, asyncio.Handle):
+            self._bot.cancel()
+            self._bot = None
         game = self.game
-        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN:  # type: ignore[index]
+        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN or self._bot is not None:  # type: ignore[index]
             return
-        if self._bot_task is not None and not self._bot_task.done():
-            return
-        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(self.step, self.number))
+        loop = asyncio.get_running_loop()
+        pause = self.manager.bot_pause
+        if pause:
+            self._bot = loop.call_later(pause, self._bot_turn, self.step, self.number)
+        else:
+            self._bot = loop.call_soon(self._bot_turn, self.step, self.number)
 
-    async def _bot_turn(self, step: int, number: int) -> None:
-        manager = self.manager
-        if manager.bot_pause:
-            await asyncio.sleep(manager.bot_pause)
+    def _bot_turn(self, step: int, number: int) -> None:
+        """The computer player to act answers: at once on the loop when it is quick, else in the
+        thread pool (its answer is applied when it comes, if the table has not moved on)."""
+        self._bot = None
         game = self.game
         if self.step != step or self.number != number or game.over or self.problem:
             return
         seat: int = game.to_act  # type: ignore[assignment]
-        holder = self.holders[seat]
-        player = holder.player
+        player = self.holders[seat].player
         if player is None:
             return
         view, legal = bot_question(game, seat, player)
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(manager.pool, player.act, view, legal, holder.rng)
-        except Exception as e:  # a computer player that fails: the table says so rather than hanging
-            self.problem = f"the computer player at seat {seat} failed: {e}"
-            self.broadcast()
+        rng = self.holders[seat].rng
+        if quick(player):
+            try:
+                action = player.act(view, legal, rng)  # type: ignore[arg-type]
+            except Exception as e:  # a computer player that fails: the table says so rather than hanging
+                self._bot_failed(seat, e)
+                return
+            self._bot_answered(seat, action)
             return
-        if self.step != step or self.number != number or self.holders[seat].player is not player:
-            self.schedule_bot()
-            return
-        self._bot_task = None
+        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)
+        self._bot = future
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return
+            self._bot = None
+            if self.step != step or self.number != number or self.holders[seat].player is not player:
+                self.schedule_bot()  # the table moved on (a seat handed over): ask again
+                return
+            error = future.exception()
+            if error is not None:
+                self._bot_failed(seat, error)
+            else:
+                self._bot_answered(seat, future.result())
+
+        future.add_done_callback(done)
+
+    def _bot_failed(self, seat: int, error: BaseException) -> None:
+        self.problem = f"the computer player at seat {seat} failed: {error}"
+        self.changed()
+
+    def _bot_answered(self, seat: int, action: Any) -> None:
         try:
             self.apply(seat, self.seats[seat].answer_of(action))
         except TableError as e:
             if not self.problem:
                 self.problem = f"the computer player at seat {seat} answered what the rules refuse: {e.message}"
-                self.broadcast()
+                self.changed()
 
     # -- the host's and the seats' requests
 
@@ -348,8 +402,7 @@ class Table:
         holder.kind = HUMAN if to == "person" else to
         self._seat_player(holder)
         self.manager.store.set_seat(self.id, holder.stored())
-        self.broadcast()
-        self.schedule_bot()
+        self.changed()
 
     def rematch(self) -> None:
         """A new game at this table: the same seats and ruleset, a new deal."""
@@ -358,8 +411,7 @@ class Table:
         game = Game(self.rules, self.game.players, names=[h.name for h in self.holders])
         self.manager.store.new_game(self.id, self.number + 1, game_record(game, self.kinds()))
         self._start(game, self.number + 1)
-        self.broadcast()
-        self.schedule_bot()
+        self.changed()
 
     def _start(self, game: Game, number: int) -> None:
         self.game, self.number, self.step, self.problem = game, number, 0, ""
@@ -381,7 +433,8 @@ class Table:
         holder.token_hash = token_hash(token)
         self.game.names[seat] = holder.name
         self.manager.store.set_seat(self.id, holder.stored())
-        self.broadcast()
+        self.changed()
+        self.manager.flush()  # kept before the person is sent their seat's link
         return token
 
 
@@ -396,6 +449,8 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.clients: Counter[str] = Counter()
         self._rules: dict[tuple[str, str], Ruleset] = {}
+        self._changed: dict[Table, None] = {}  # tables to send new frames, in the order they changed
+        self._flushing: asyncio.Handle | None = None
 
     def checked_name(self, name: str) -> str:
         name = " ".join(name.split())
@@ -423,7 +478,32 @@ class Tables:
         table = Table(self, table_id, rules, holders, token_hash(host), new_token(), new_token(), think, 1, game)
         self.store.new_table(table_id, table.host_hash, table.invite, table.watch, rules.name, think, [h.stored() for h in holders], game_record(game, kinds))
         self.tables[table_id] = table
+        table.changed()
+        self.flush()  # kept before the host is sent the table's links
         return table, host
+
+    def changed(self, table: Table) -> None:
+        """`table` has changed: its connections get new frames at the end of this turn of the loop."""
+        self._changed[table] = None
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit every write since the last flush (one transaction), then send each changed
+        table's connections their frames and ask its computer player to act. A failed commit
+        stops every changed table (each goes on from its last answer kept once restarted)."""
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
+        changed, self._changed = self._changed, {}
+        try:
+            self.store.commit()
+        except Exception as e:
+            for table in changed:
+                table.not_kept(e)
+        for table in changed:
+            table.send_frames()
+            table.schedule_bot()
 
     def start(self) -> None:
         """Every open table of the store, where it was; then its computer players go on."""
@@ -431,7 +511,7 @@ class Tables:
             table = self._rebuilt(stored)
             if table is not None:
                 self.tables[table.id] = table
-                table.schedule_bot()
+                table.changed()
 
     def _rebuilt(self, stored: StoredTable) -> Table | None:
         from ..records.replay import Disagreement, RecordError, record_rules, resume
@@ -453,7 +533,9 @@ class Tables:
         return table
 
     def close(self) -> None:
+        if self._flushing is not None:
+            self.flush()
         for table in self.tables.values():
-            if table._bot_task is not None:
-                table._bot_task.cancel()
+            if table._bot is not None:
+                table._bot.cancel()
         self.pool.shutdown(wait=False, cancel_futures=True)
