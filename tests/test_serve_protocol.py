@@ -363,3 +363,20 @@ def test_a_seat_handed_back_to_its_person_during_a_computer_player_s_pause_plays
         while table.step <= frame["step"] + 1:  # seat 1's answer, then seat 2's computer player's
             assert time.monotonic() < deadline, f"no computer player played after seat 1's answer (step {table.step})"
             time.sleep(0.05)
+
+
+def test_a_rematch_after_a_restart_keeps_the_table_s_parameters(tmp_path):
+    with Server(tmp_path) as server:
+        table, host = server.open_table("openspiel", ["human", "random", "random", "random"], params={"tricks": "4"})
+        token = server.join(table, 0, "Ana")
+        table_id = table.id
+    with Server(tmp_path) as server:
+        table = server.tables[table_id]
+        seat = server.socket(table, token)
+        last = play({0: seat}, [], random.Random(2))
+        assert len(last["sheet"]) == 1 and last["sheet"][0]["cards"] == 4
+        seat.send({"type": "rematch"})
+        again = seat.until(lambda f: f["game"] == 2)
+        assert again["view"]["hand_size"] == 4
+        head = json.loads(server.app.state.store.db.execute("SELECT head FROM games WHERE table_id = ? AND number = 2", (table_id,)).fetchone()[0])
+        assert head["parameters"] == {"tricks": 4}

@@ -16,6 +16,7 @@ must be this server's own host.
 from __future__ import annotations
 
 import asyncio
+import gc
 import tempfile
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -118,6 +119,7 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
 
     @asynccontextmanager
     async def lifespan(app: Starlette):  # noqa: ANN202
+        gc.freeze()  # the modules loaded so far stay for good: a full collection (a pause of the loop) no longer scans them
         manager.start()
         try:
             yield

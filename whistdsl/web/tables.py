@@ -448,6 +448,7 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whistdsl-bot")
         self.tables: dict[str, Table] = {}
         self.clients: Counter[str] = Counter()
+        #: compiled rulesets by their source's sha256 and parameters, shared by the tables that play them
         self._rules: dict[tuple[str, str], Ruleset] = {}
         self._changed: dict[Table, None] = {}  # tables to send new frames, in the order they changed
         self._flushing: asyncio.Handle | None = None
@@ -471,6 +472,7 @@ class Tables:
         if unknown:
             raise TableError("bad_message", f"no computer player {unknown[0]!r}")
         names = names or [f"Seat {s + 1}" if k == HUMAN else f"{k} {s + 1}" for s, k in enumerate(kinds)]
+        rules = self._rules.setdefault((rules.sha256, repr(sorted(rules.parameter_values.items()))), rules)
         game = Game(rules, len(kinds), names=list(names))  # ValueError for a table size the rules refuse
         table_id = secrets.token_urlsafe(12)
         host = new_token()
@@ -519,11 +521,12 @@ class Tables:
 
         head = stored.head
         try:
-            key = (head["ruleset"]["sha256"], stored.ruleset)
+            key = (head["ruleset"]["sha256"], "")  # as the record holds it: the game's parameters are set by `resume`
             rules = self._rules.get(key)
             if rules is None:
                 rules = self._rules[key] = record_rules(head)
             game = resume(head, rules)
+            rules = self._rules.setdefault((rules.sha256, repr(sorted(game.rules.parameter_values.items()))), game.rules)
         except (RecordError, Disagreement, SettingError, RuleError, KeyError, TypeError, ValueError):
             return None  # a table whose head no longer compiles is left in the store, unplayed
         holders = [SeatHolder(s.seat, s.kind, s.person, s.name, s.token_hash) for s in stored.seats]
