@@ -7,7 +7,9 @@ tables through the set-up form (one person's seat and three heuristic players), 
 person's seat by its invite link, and then every person answers at once over a WebSocket: the
 first legal answer of each question, as soon as it is asked. Measured: the time from a
 person's answer to the first state on their socket that holds it (p50, p99), answers a second,
-and the server process's peak memory (VmHWM). It stops after `--seconds` or `--answers` answers
+the server process's peak memory (VmHWM), and, while playing, how much of a core the server and
+these people used, the server's CPU time an answer, and the load average (the figures depend on
+what else the machine is doing). It stops after `--seconds` or `--answers` answers
 a table, whichever comes first; only addresses on this machine are used.
 
     python benchmarks/bench_serve.py [--tables 200] [--seconds 60] [--answers 40] [--ruleset oh-hell]
