@@ -115,3 +115,10 @@ def test_a_database_it_cannot_use_and_a_port_it_cannot_take_are_said_plainly(tmp
         taken.close()
     assert result.exit_code == 2 and "cannot listen there" in result.output
     assert os.path.exists(tmp_path / "t.sqlite3")
+
+
+@pytest.mark.parametrize("hours", ["0", "-1", "soon"])
+def test_a_close_after_time_it_cannot_use_is_said_plainly(tmp_path: Path, hours: str):
+    result = CliRunner().invoke(app, ["serve", "--close-after", hours, "--db", str(tmp_path / "t.sqlite3")])
+    assert result.exit_code == 2 and "--close-after" in result.output
+    assert not (tmp_path / "t.sqlite3").exists()

@@ -3,7 +3,8 @@
 It binds the address itself (so a port in use is said plainly, and `--port 0` takes a free one),
 prints the address, and runs uvicorn on that socket until Ctrl-C or SIGTERM. Every table is kept
 in an SQLite database (`--db`, default `tables.sqlite3` in the per-user data folder), so a server
-started again has every table where it was.
+started again has every table where it was; a table abandoned for `--close-after` hours is closed
+(its records kept).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def serve_command(
     db: Annotated[Optional[Path], typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the start page in the browser.")] = False,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card.")] = 0.6,
+    close_after: Annotated[float, typer.Option("--close-after", metavar="HOURS", min=0.01, max=24 * 365, help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).")] = 24.0,
 ) -> None:
     """Serve tables in the browser: friends and computer players play a ruleset together.
 
@@ -70,6 +72,7 @@ def serve_command(
         from ..web.app import create_app
         from ..web.protocol import MAX_MESSAGE_BYTES
         from ..web.store import StoreError
+        from ..web.tables import Limits
     except ImportError as e:
         err(f"serve needs the web extra ({e.name} is not installed): pip install 'whistdsl[web]'")
         raise typer.Exit(1) from None
@@ -79,7 +82,7 @@ def serve_command(
         db = data_dir() / DATABASE
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db, bot_pause=bot_pause)
+        app = create_app(db, Limits(close_after=close_after * 3600), bot_pause=bot_pause)
     except StoreError as e:
         err(str(e))
         raise typer.Exit(1) from None

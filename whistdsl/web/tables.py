@@ -17,6 +17,12 @@ answering other tables meanwhile.
 
 A connection keeps at most one frame waiting (a newer state replaces an older one: a frame is
 the whole state), so a slow page costs a frame's memory, not a queue without end.
+
+Nothing grows without end: a server holds at most `Limits.tables` open tables; a table nobody
+is at and nothing has happened at for `Limits.close_after` is closed (`close_abandoned`): it
+leaves memory, and its games' records stay downloadable by its links (the game in play's record
+holds its finished hands); of the closed tables the newest `Limits.closed_tables` are kept, and
+a table keeps its newest `Limits.games_per_table` games as rematches follow.
 """
 
 from __future__ import annotations
@@ -54,6 +60,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def token_role(token: str, seat_hashes: list[str | None], host_hash: str, watch: str) -> tuple[str, int | None] | None:
+    """Whose `token` is at a table of these keys: (`seat`, its number), (`watch`, None) or
+    (`host`, None); None for any other. Compared on hashes, in constant time."""
+    hashed = token_hash(token)
+    for seat, held in enumerate(seat_hashes):
+        if held is not None and hmac.compare_digest(held, hashed):
+            return "seat", seat
+    if hmac.compare_digest(host_hash, hashed):
+        return "host", None
+    if hmac.compare_digest(watch.encode(), token.encode("utf-8", "replace")):
+        return "watch", None
+    return None
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one server, table and client may hold (docs/serve.md, "Security")."""
@@ -65,6 +85,9 @@ class Limits:
     burst: int = 20
     name_length: int = 40
     frames_waiting: int = 8  # error frames kept for a slow page beside its latest state
+    close_after: float = 24 * 3600.0  # seconds with nobody at a table and nothing played before it is closed
+    closed_tables: int = 200  # closed tables kept (the newest), with their games' records
+    games_per_table: int = 20  # a table's games kept (the newest) as rematches follow
 
 
 class TableError(Exception):
@@ -182,6 +205,7 @@ class Table:
         self._bot: asyncio.Handle | asyncio.Future | None = None  # a computer player asked, not yet answered
         self._shared: tuple[tuple[int, int], str, str] | None = None  # (game, hands), the sheet's and last hand's JSON
         self._seating: tuple[tuple, str] | None = None  # who sits where and is here, and its JSON
+        self.active = manager.clock()  # when something last happened here (an answer, someone came or left)
         for holder in holders:
             self._seat_player(holder)
 
@@ -196,15 +220,7 @@ class Table:
 
     def role_of(self, token: str) -> tuple[str, int | None] | None:
         """(`seat`, its number), (`watch`, None) or (`host`, None) for a token; None for any other."""
-        hashed = token_hash(token)
-        for holder in self.holders:
-            if holder.token_hash is not None and hmac.compare_digest(holder.token_hash, hashed):
-                return "seat", holder.seat
-        if hmac.compare_digest(self.host_hash, hashed):
-            return "host", None
-        if hmac.compare_digest(self.watch.encode(), token.encode("utf-8", "replace")):
-            return "watch", None
-        return None
+        return token_role(token, [h.token_hash for h in self.holders], self.host_hash, self.watch)
 
     def kinds(self) -> list[str]:
         return [h.kind for h in self.holders]
@@ -213,6 +229,7 @@ class Table:
 
     def changed(self) -> None:
         """Every connection gets a new frame once this turn's writes are committed (`Tables.flush`)."""
+        self.active = self.manager.clock()
         self.manager.changed(self)
 
     def send_frames(self) -> None:
@@ -410,6 +427,7 @@ class Table:
             raise TableError("not_allowed", "a rematch is offered once the game is over")
         game = Game(self.rules, self.game.players, names=[h.name for h in self.holders])
         self.manager.store.new_game(self.id, self.number + 1, game_record(game, self.kinds()))
+        self.manager.store.prune_games(self.id, self.manager.limits.games_per_table)
         self._start(game, self.number + 1)
         self.changed()
 
@@ -443,6 +461,7 @@ class Tables:
 
     def __init__(self, store: Store, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2):
         self.store = store
+        self.clock = store.clock
         self.limits = limits or Limits()
         self.bot_pause = bot_pause
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whistdsl-bot")
@@ -508,12 +527,42 @@ class Tables:
             table.schedule_bot()
 
     def start(self) -> None:
-        """Every open table of the store, where it was; then its computer players go on."""
+        """Every open table of the store, where it was; then its computer players go on (a table
+        abandoned meanwhile is closed)."""
         for stored in self.store.open_tables():
             table = self._rebuilt(stored)
             if table is not None:
                 self.tables[table.id] = table
                 table.changed()
+                table.active = stored.touched
+        self.close_abandoned()
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often to look for abandoned tables: a tenth of `close_after`, at most 10 minutes."""
+        return min(600.0, max(1.0, self.limits.close_after / 10))
+
+    def close_abandoned(self) -> list[str]:
+        """Close every table nobody is at and nothing has happened at for `close_after`, then keep
+        only the newest closed tables; the tables closed."""
+        now = self.clock()
+        closed = [t for t in self.tables.values() if not t.connections and now - t.active >= self.limits.close_after]
+        for table in closed:
+            self.close(table)
+        self.store.prune(self.limits.closed_tables)
+        self.store.commit()
+        return [t.id for t in closed]
+
+    def close(self, table: Table) -> None:
+        """Close `table`: it leaves memory; its records stay (the game in play's, so far)."""
+        if table._bot is not None:
+            table._bot.cancel()
+            table._bot = None
+        game = table.game
+        record = None if game.over else record_text(game_record(game, table.kinds()))
+        self.store.close_table(table.id, table.number, record)
+        self.tables.pop(table.id, None)
+        self._changed.pop(table, None)
 
     def _rebuilt(self, stored: StoredTable) -> Table | None:
         from ..records.replay import Disagreement, RecordError, record_rules, resume
@@ -535,7 +584,8 @@ class Tables:
         table.replay(stored.answers)
         return table
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """The server stops: what is written is committed, no computer player is asked again."""
         if self._flushing is not None:
             self.flush()
         for table in self.tables.values():
