@@ -76,9 +76,10 @@ class Server:
     A test answers far faster than a person: unless `limits` says otherwise, a socket may send
     a thousand messages a second."""
 
-    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3", bot_pause: float = 0, clock: Callable[[], float] = time.time):
+    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3", bot_pause: float = 0, clock: Callable[[], float] = time.time, secure_cookies: bool = False):
         self.db = folder / db
-        self.app = create_app(self.db, limits or Limits(messages_per_second=1000, burst=1000), bot_pause=bot_pause, workers=2, clock=clock)
+        app_limits = limits or Limits(messages_per_second=1000, burst=1000)
+        self.app = create_app(self.db, app_limits, bot_pause=bot_pause, workers=2, clock=clock, secure_cookies=secure_cookies)
         self.client = TestClient(self.app)
         self._sockets: list[Any] = []
 

@@ -380,3 +380,16 @@ def test_a_rematch_after_a_restart_keeps_the_table_s_parameters(tmp_path):
         assert again["view"]["hand_size"] == 4
         head = json.loads(server.app.state.store.db.execute("SELECT head FROM games WHERE table_id = ? AND number = 2", (table_id,)).fetchone()[0])
         assert head["parameters"] == {"tricks": 4}
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_the_seat_cookie_is_for_the_table_s_pages_only_and_secure_when_asked(tmp_path, secure):
+    with Server(tmp_path, secure_cookies=secure) as server:
+        table, host = server.open_table("serbian", ["human", "random", "random", "random"])
+        response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "0", "name": "Ana"}, follow_redirects=False)
+        token = response.headers["location"].split("/")[-1]
+        for cookie in (response.headers["set-cookie"], server.client.get(f"/t/{table.id}/seat/{token}").headers["set-cookie"]):
+            attributes = {part.strip().split("=")[0].lower() for part in cookie.split(";")}
+            assert cookie.startswith(f"seat={token};") and f"Path=/t/{table.id}" in cookie
+            assert {"httponly", "samesite"} <= attributes and "samesite=strict" in cookie.lower()
+            assert ("secure" in attributes) == secure

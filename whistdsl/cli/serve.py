@@ -53,6 +53,7 @@ def serve_command(
     open_browser: Annotated[bool, typer.Option("--open", help="Open the start page in the browser.")] = False,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card.")] = 0.6,
     close_after: Annotated[float, typer.Option("--close-after", metavar="HOURS", min=0.01, max=24 * 365, help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).")] = 24.0,
+    secure_cookies: Annotated[bool, typer.Option("--secure-cookies", help="Mark the seat cookies Secure (sent over HTTPS only): for a server behind a proxy that speaks HTTPS.")] = False,
 ) -> None:
     """Serve tables in the browser: friends and computer players play a ruleset together.
 
@@ -82,7 +83,7 @@ def serve_command(
         db = data_dir() / DATABASE
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db, Limits(close_after=close_after * 3600), bot_pause=bot_pause)
+        app = create_app(db, Limits(close_after=close_after * 3600), bot_pause=bot_pause, secure_cookies=secure_cookies)
     except StoreError as e:
         err(str(e))
         raise typer.Exit(1) from None

@@ -114,10 +114,16 @@ def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a
 
 
 def create_app(
-    db: Path | str, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2, clock: Callable[[], float] = time.time
+    db: Path | str,
+    limits: Limits | None = None,
+    bot_pause: float = 0.6,
+    workers: int = 2,
+    clock: Callable[[], float] = time.time,
+    secure_cookies: bool = False,
 ) -> Starlette:
     """The application, with its table database at `db` (opened now: StoreError if it cannot be);
-    `clock` gives the times it keeps and closes abandoned tables by."""
+    `clock` gives the times it keeps and closes abandoned tables by; `secure_cookies` marks the
+    seat cookies Secure (a server behind a proxy that speaks HTTPS)."""
     store = Store(db, clock)
     manager = Tables(store, limits, bot_pause=bot_pause, workers=workers)
 
@@ -140,6 +146,11 @@ def create_app(
 
     def html(text: str, status: int = 200) -> HTMLResponse:
         return HTMLResponse(text, status_code=status)
+
+    def set_seat_cookie(response: Response, table_id: str, token: str) -> None:
+        """The seat's token, for this table's pages only, never read by a script nor sent from
+        another site (nor, with `secure_cookies`, over plain HTTP)."""
+        response.set_cookie("seat", token, path=f"/t/{table_id}", httponly=True, samesite="strict", secure=secure_cookies)
 
     def table_or_none(request: Request | WebSocket) -> Table | None:
         return manager.tables.get(request.path_params["table_id"])
@@ -252,7 +263,7 @@ def create_app(
             return html(pages.error_page("This link is not a link of an open table."), 404)
         response = html(pages.table_page())
         if role == "seat":
-            response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")  # type: ignore[union-attr]
+            set_seat_cookie(response, table.id, token)  # type: ignore[union-attr]
         return response
 
     async def back_to_seat(request: Request) -> Response:
@@ -285,7 +296,7 @@ def create_app(
                 problem = e.message
             else:
                 response = RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)
-                response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")
+                set_seat_cookie(response, table.id, token)
                 return response
         free = [(h.seat, h.name) for h in table.holders if h.person and h.token_hash is None]
         return html(pages.join_page(table.rules.name, free, problem), 200 if not problem else 422)
