@@ -7,7 +7,9 @@ tables through the set-up form (one person's seat and three heuristic players), 
 person's seat by its invite link, and then every person answers at once over a WebSocket: the
 first legal answer of each question, as soon as it is asked. Measured: the time from a
 person's answer to the first state on their socket that holds it (p50, p99), answers a second,
-and the server process's peak memory (VmHWM). It stops after `--seconds` or `--answers` answers
+the server process's peak memory (VmHWM), and, while playing, how much of a core the server and
+these people used, the server's CPU time an answer, and the load average (the figures depend on
+what else the machine is doing). It stops after `--seconds` or `--answers` answers
 a table, whichever comes first; only addresses on this machine are used.
 
     python benchmarks/bench_serve.py [--tables 200] [--seconds 60] [--answers 40] [--ruleset oh-hell]
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -108,6 +111,12 @@ async def person(ws_address: str, table_id: str, token: str, answers: int, until
     return given
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far, user and system (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_memory(pid: int) -> int:
     """The process's peak resident memory in bytes (Linux /proc)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -116,7 +125,7 @@ def peak_memory(pid: int) -> int:
     return 0
 
 
-async def run(address: str, tables: int, ruleset: str, seconds: float, answers: int) -> tuple[list[float], int, float]:
+async def run(address: str, tables: int, ruleset: str, seconds: float, answers: int, server: int) -> tuple[list[float], int, float, float, float]:
     ws_address = address.replace("http://", "ws://")
     hosts = open_tables(address, tables, ruleset)
     seats = []
@@ -125,9 +134,9 @@ async def run(address: str, tables: int, ruleset: str, seconds: float, answers: 
         seat = _posted(address, invite, {"seat": "0", "name": "Bench"})
         seats.append((table_id, seat.split("/")[4]))
     latencies: list[float] = []
-    started = time.monotonic()
+    started, server_cpu, own_cpu = time.monotonic(), cpu_seconds(server), time.process_time()
     given = await asyncio.gather(*(person(ws_address, t, token, answers, started + seconds, latencies, i) for i, (t, token) in enumerate(seats)))
-    return latencies, sum(given), time.monotonic() - started
+    return latencies, sum(given), time.monotonic() - started, cpu_seconds(server) - server_cpu, time.process_time() - own_cpu
 
 
 def main() -> None:
@@ -147,7 +156,7 @@ def main() -> None:
             if match is None:
                 raise SystemExit(f"the server did not start: {server.stderr.read()}")  # type: ignore[union-attr]
             opened = time.monotonic()
-            latencies, given, took = asyncio.run(run(match.group(1), options.tables, options.ruleset, options.seconds, options.answers))
+            latencies, given, took, server_cpu, own_cpu = asyncio.run(run(match.group(1), options.tables, options.ruleset, options.seconds, options.answers, server.pid))
             memory = peak_memory(server.pid)
         finally:
             server.terminate()
@@ -161,6 +170,7 @@ def main() -> None:
     print(f"  answers timed {len(latencies)} ({given / took:.0f} a second over {took:.1f} s)")
     print(f"  answer -> state: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} ms")
     print(f"  server peak memory {memory / 2**20:.0f} MiB")
+    print(f"  while playing: the server used {server_cpu / took:.0%} of a core ({server_cpu / given * 1e6:.0f} us an answer and the moves it led to), these people {own_cpu / took:.0%}; load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -135,10 +135,11 @@ SLOW = frozenset(
         # Fuzzed keystrokes at a pseudo-terminal (eight whole sessions); tests/test_play_cli.py's
         # terminal tests (keys, Ctrl-C, end of input, a narrow terminal) run in a plain run.
         "tests/test_fuzz_keystrokes.py::test_keystrokes_at_the_terminal_never_break_play_and_no_illegal_move_is_accepted",
-        # `whistdsl serve`: whole games in a real Chromium (15 s) and six whole games whose every
-        # frame is checked for hidden cards (18 s); tests/test_serve_protocol.py's whole games run
-        # in a plain run.
+        # `whistdsl serve`: whole games in a real Chromium (15 s), a forehead hand in it (4 s), and
+        # six whole games whose every frame is checked for hidden cards (18 s);
+        # tests/test_serve_protocol.py's whole games run in a plain run.
         "tests/test_serve_browser.py::test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_through_a_reload_and_a_restart",
+        "tests/test_serve_browser.py::test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_their_own",
         "tests/test_serve_leaks.py::test_no_frame_holds_a_card_its_receivers_view_does_not_hold",
         # The terminal-sensitive tests again in a pytest of their own for each of five terminals.
         "tests/test_any_terminal.py::test_the_terminal_sensitive_tests_pass_whatever_the_terminal_settings",

@@ -10,6 +10,7 @@ every frame read (`frames`), so a test never waits for a frame that will not com
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -75,9 +76,10 @@ class Server:
     A test answers far faster than a person: unless `limits` says otherwise, a socket may send
     a thousand messages a second."""
 
-    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3"):
+    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3", bot_pause: float = 0, clock: Callable[[], float] = time.time, secure_cookies: bool = False):
         self.db = folder / db
-        self.app = create_app(self.db, limits or Limits(messages_per_second=1000, burst=1000), bot_pause=0, workers=2)
+        app_limits = limits or Limits(messages_per_second=1000, burst=1000)
+        self.app = create_app(self.db, app_limits, bot_pause=bot_pause, workers=2, clock=clock, secure_cookies=secure_cookies)
         self.client = TestClient(self.app)
         self._sockets: list[Any] = []
 
@@ -92,6 +94,10 @@ class Server:
             except Exception:
                 pass
         self.client.__exit__(*exc)
+
+    def on_loop(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)` run on the server's event loop (where every change to a table is made)."""
+        return self.client.portal.call(function, *args)  # type: ignore[union-attr]
 
     @property
     def tables(self) -> dict[str, Table]:

@@ -118,6 +118,15 @@ def shown_files() -> set[Path]:
     return included
 
 
+def test_every_picture_is_small_and_shown_on_a_page() -> None:
+    pictures = sorted((DOCS / "images").glob("*.png"))
+    assert pictures
+    text = "".join(page.read_text(encoding="utf-8") for page in PAGES)
+    for picture in pictures:
+        assert picture.stat().st_size < 150 * 1024, f"{picture.name} is {picture.stat().st_size // 1024} KiB"
+        assert f"images/{picture.name})" in text, f"{picture.name} is shown on no page"
+
+
 def test_every_example_file_is_shown_on_a_page_and_every_page_shows_files_that_exist() -> None:
     assert shown_files() == set(example_files())
 

@@ -2,6 +2,8 @@
 start page, two people take seats by the invite link in their own browsers, a spectator
 watches, and with two computer players they play a whole short game, clicking the legal
 answers. Midway one page is reloaded and the server is killed and started again; both go on.
+In a forehead hand (a ruleset pasted in the start page) each person's page shows the others'
+cards and not their own.
 Screenshots at 360 and 1280 px wide are kept (WHISTDSL_SCREENSHOTS names the folder; by
 default the test's temporary folder).
 
@@ -136,12 +138,13 @@ def test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_throu
                     assert "Bids:" in people[0].locator("#bids-line").inner_text()  # the same hand, where it was
                     reloaded = True
                 elif reloaded and not restarted and people[0].locator("#trick .card").count() > 0:
-                    before = people[0].locator("#hand").inner_text()
-                    server.kill()
+                    server.kill()  # the computer players may have played on before it: the page shows where it was then
+                    before = people[0].locator("#hand").inner_text(), people[0].locator("#bids-line").inner_text()
+                    people[0].wait_for_function("() => document.getElementById('status').textContent.startsWith('Connection lost')")
                     server = ServerProcess(db, server.port)
                     people[0].wait_for_function("() => !document.getElementById('status').textContent.startsWith('Connection lost')")
-                    people[0].wait_for_selector("#trick .card")
-                    assert people[0].locator("#hand").inner_text() == before
+                    # the same hand where it was (bids are made before the play; the cards change only by this page's own play)
+                    assert (people[0].locator("#hand").inner_text(), people[0].locator("#bids-line").inner_text()) == before
                     restarted = True
                 if not acted:
                     spectator.wait_for_timeout(100)
@@ -159,3 +162,71 @@ def test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_throu
             server.kill()
     for name in ("table-360.png", "table-1280.png", "spectator-360.png", "game-over-1280.png"):
         assert (screenshots / name).stat().st_size > 1000
+
+
+#: A ruleset pasted in the start page whose every hand is a 1-card forehead hand.
+FOREHEAD_FIRST = """whistdsl: 1
+extends: romanian-forehead
+name: Forehead hands first
+schedule:
+  - cards: repeat(1, players)
+    kind: forehead
+"""
+
+
+def foreheads(page) -> dict[str, list[str]]:  # noqa: ANN001
+    """The cards a person's page shows on the others' foreheads, by the name shown beside them."""
+    shown = {}
+    for row in page.locator("#hand p.cards").all():
+        shown[row.locator(".player").inner_text().rstrip(": ")] = [c.get_attribute("aria-label") for c in row.locator(".card").all()]
+    return shown
+
+
+def test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_their_own(tmp_path: Path):
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            host.set_default_timeout(WAIT_MS)
+            host.goto(server.address + "/")
+            host.fill("#text", FOREHEAD_FIRST)
+            host.click("button[type=submit]")
+            host.fill("#players", "4")
+            for seat, kind in enumerate(["human", "human", "heuristic", "heuristic"]):
+                host.select_option(f"#seat{seat}", kind)
+            host.click("button[type=submit]")
+            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+            invite = host.locator("#links a").nth(0).get_attribute("href")
+            people = {}
+            for seat, name in ((0, "Ana"), (1, "Bojan")):
+                page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+                page.set_default_timeout(WAIT_MS)
+                page.goto(server.address + invite)
+                page.check(f"#seat{seat}")
+                page.fill("#name", name)
+                page.click("button[type=submit]")
+                page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
+                page.wait_for_selector("#hand p.cards")
+                people[name] = page
+            for page in people.values():  # every seat's name is shown, so the rows below are told apart
+                page.wait_for_function("() => !document.getElementById('seats').textContent.includes('Seat 2')")
+            # before any card is played (the bidding): each sees the three others' cards, one each
+            ana, bojan = foreheads(people["Ana"]), foreheads(people["Bojan"])
+            assert sorted(ana) == ["Bojan", "heuristic 3", "heuristic 4"] and sorted(bojan) == ["Ana", "heuristic 3", "heuristic 4"]
+            assert all(len(cards) == 1 for cards in [*ana.values(), *bojan.values()])
+            assert ana["heuristic 3"] == bojan["heuristic 3"] and ana["heuristic 4"] == bojan["heuristic 4"]
+            for me, other, seen_by_other in (("Ana", "Bojan", bojan["Ana"][0]), ("Bojan", "Ana", ana["Bojan"][0])):
+                page = people[me]
+                assert page.locator("#hand div.cards").count() == 0  # no row of one's own cards
+                labels = [c.get_attribute("aria-label") for c in page.locator(".card").all()]
+                assert seen_by_other not in labels, f"{me}'s page shows {me}'s own card"
+            # one hand played: each plays the card on their forehead
+            deadline = time.monotonic() + 120
+            while people["Ana"].locator("#sheet tbody tr").count() == 0:
+                assert time.monotonic() < deadline, "the hand did not end"
+                if not any(answer_if_asked(page) for page in people.values()):
+                    people["Ana"].wait_for_timeout(100)
+        finally:
+            browser.close()
+            server.kill()

@@ -115,3 +115,31 @@ def test_a_database_it_cannot_use_and_a_port_it_cannot_take_are_said_plainly(tmp
         taken.close()
     assert result.exit_code == 2 and "cannot listen there" in result.output
     assert os.path.exists(tmp_path / "t.sqlite3")
+
+
+@pytest.mark.parametrize("hours", ["0", "-1", "soon"])
+def test_a_close_after_time_it_cannot_use_is_said_plainly(tmp_path: Path, hours: str):
+    result = CliRunner().invoke(app, ["serve", "--close-after", hours, "--db", str(tmp_path / "t.sqlite3")])
+    assert result.exit_code == 2 and "--close-after" in result.output
+    assert not (tmp_path / "t.sqlite3").exists()
+
+
+@pytest.mark.parametrize("options", [[], ["--secure-cookies"]])
+def test_secure_cookies_marks_the_seat_cookie_secure(tmp_path: Path, options: list[str]):
+    import sqlite3
+
+    db = tmp_path / "t.sqlite3"
+    server = Running("--port", "0", "--db", str(db), *options)
+    try:
+        host_link = server.post("/tables", {"ruleset": "serbian", "text": "", "players": "4", "seat0": "human", **{f"seat{s}": "random" for s in range(1, 4)}})
+        table_id = host_link.split("/")[2]
+        with sqlite3.connect(db) as reader:
+            (invite,) = reader.execute("SELECT invite FROM tables WHERE id = ?", (table_id,)).fetchone()
+        request = urllib.request.Request(server.address.rstrip("/") + f"/t/{table_id}/join/{invite}", data=urllib.parse.urlencode({"seat": "0", "name": "Ana"}).encode())
+        with pytest.raises(urllib.error.HTTPError) as redirect:  # the 303 to the seat's link, not followed
+            urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {"redirect_request": lambda *a, **k: None})).open(request, timeout=30)
+        cookie = redirect.value.headers["set-cookie"]
+    finally:
+        server.stop()
+    assert redirect.value.code == 303 and cookie.startswith("seat=") and "HttpOnly" in cookie
+    assert ("; Secure" in cookie or "; secure" in cookie) == bool(options)

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
 from starlette.websockets import WebSocketDisconnect
 
 from whistdsl.records.replay import check_record_shape, replay
-from whistdsl.web.protocol import MAX_MESSAGE_BYTES
+from whistdsl.web.protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
 from whistdsl.web.tables import Limits
 
 
@@ -256,3 +259,137 @@ def test_connections_tables_and_names_are_bounded(tmp_path):
         assert response.status_code == 422 and "taken" in response.text
         response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "1", "name": "Ana"}, follow_redirects=False)
         assert response.status_code == 422 and "not a person" in response.text
+
+
+JSON_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 1003), st.sampled_from([0.0, 3.0, 2.5, -1.0, 1e300]),
+    st.sampled_from(["", "hello", "answer", "QH", "nil", "spades", "random", "person", "Wizardly", "a-b_C9", "x" * 64, "x" * 65, "é", "ro-RO", "en_GB"]),
+)
+JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["type", "bid", "card", "x"]), inner, max_size=3), max_leaves=6)
+#: Each field of each message: mostly a value the schema may accept (JSON_SCALARS holds some), else any JSON value.
+FIELD_VALUES = {
+    "token": st.one_of(st.text("aZ09_-", min_size=0, max_size=66), JSON_SCALARS),
+    "lang": st.one_of(st.text("enRO-_", max_size=17), JSON_SCALARS),
+    "step": st.one_of(st.integers(-2, 10**6), st.integers(0, 9), JSON_SCALARS),
+    "seat": st.one_of(st.integers(-1, 11), JSON_SCALARS),
+    "to": st.one_of(st.sampled_from(["random", "heuristic", "person", "Mc", "x" * 32, "x" * 33]), JSON_SCALARS),
+    "answer": st.one_of(
+        st.dictionaries(st.sampled_from(["bid", "card", "decision"]), st.integers(-1, 1001) | st.sampled_from(["nil", "QH", "x" * 64, "x" * 65, None, 2.0, 2.5, True]), min_size=1, max_size=1),
+        st.dictionaries(st.sampled_from(["bid", "card", "decision", "seat"]), JSON_VALUES, max_size=2),
+        JSON_SCALARS,
+    ),
+}
+NAMED = {"hello": ["token", "lang"], "answer": ["step", "answer"], "rematch": [], "hand_over": ["seat", "to"]}
+
+
+@st.composite
+def messages(draw):
+    """A message of each kind, with its own fields (each maybe left out or of another shape) and
+    sometimes another's field; or any JSON value at all."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(JSON_VALUES)
+    kind = draw(st.sampled_from([*NAMED, "launch"]))
+    message = {"type": kind}
+    for name in NAMED.get(kind, []):
+        if draw(st.integers(0, 5)):
+            message[name] = draw(FIELD_VALUES[name])
+    if draw(st.integers(0, 5)) == 0:
+        other = draw(st.sampled_from([*FIELD_VALUES, "extra"]))
+        message[other] = draw(FIELD_VALUES.get(other, JSON_VALUES))
+    return message
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True)
+@given(messages())
+def test_the_message_check_accepts_exactly_what_the_schema_accepts(message):
+    import jsonschema
+
+    from whistdsl.web.protocol import message_schema
+
+    expected = jsonschema.Draft202012Validator(message_schema()).is_valid(message)
+    try:
+        read_message(json.dumps(message))
+    except BadMessage:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted == expected, message
+
+
+def test_the_message_check_refuses_a_schema_keyword_it_does_not_know():
+    from whistdsl.web.protocol import _check
+
+    with pytest.raises(ValueError, match="patternProperties"):
+        _check({"type": "object", "properties": {"x": {"patternProperties": {}}}})
+
+
+@pytest.mark.parametrize("name", ["wizard", "romanian-forehead"])
+def test_a_view_as_a_frame_holds_it_is_the_view_s_json(name):
+    from whistdsl.diagnostics.lint import load_rules
+    from whistdsl.engine.game import Game
+    from whistdsl.players.base import make_bot
+    from whistdsl.web.protocol import view_json, view_text
+
+    game = Game(load_rules(name), 4, seed=5)
+    bot, rng, compared = make_bot("random"), random.Random(5), 0
+    while not game.over:
+        for seat in range(4):
+            view = game.view(seat)
+            assert json.loads(view_text(view)) == view_json(view)
+            compared += bool(view.tricks)
+        game.act(bot.act(None, game.legal_actions(), rng))
+    assert compared > 50  # views with finished tricks in them
+
+
+def test_a_seat_handed_back_to_its_person_during_a_computer_player_s_pause_plays_on(tmp_path):
+    """The host hands a seat back while the computer player holding it waits out its pause (1 s
+    here): its person answers, and the next computer player still plays after its own pause."""
+    with Server(tmp_path, bot_pause=1.0) as server:
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "human", "random", "random"])
+        hosting = server.socket(table, host)
+        person = server.socket(table, tokens[1])
+        hosting.send({"type": "hand_over", "seat": 0, "to": "random"})  # every seat but 1 plays by itself
+        for _ in range(20):  # until the hand-back comes within the pause (at once, but for a very slow machine)
+            hosting.send({"type": "hand_over", "seat": 1, "to": "random"})
+            frame = person.until(lambda f: f["table"]["seats"][1]["kind"] == "random" and f["view"]["to_act"] == 1)
+            hosting.send({"type": "hand_over", "seat": 1, "to": "person"})
+            frame = person.until(lambda f: f["table"]["seats"][1]["kind"] == "human")
+            if frame["view"]["to_act"] == 1 and frame["question"] is not None:
+                break
+        else:
+            pytest.fail("the computer player always played before the seat was handed back")
+        person.answer({frame["question"]["ask"]: frame["question"]["options"][0]})
+        deadline = time.monotonic() + 60
+        while table.step <= frame["step"] + 1:  # seat 1's answer, then seat 2's computer player's
+            assert time.monotonic() < deadline, f"no computer player played after seat 1's answer (step {table.step})"
+            time.sleep(0.05)
+
+
+def test_a_rematch_after_a_restart_keeps_the_table_s_parameters(tmp_path):
+    with Server(tmp_path) as server:
+        table, host = server.open_table("openspiel", ["human", "random", "random", "random"], params={"tricks": "4"})
+        token = server.join(table, 0, "Ana")
+        table_id = table.id
+    with Server(tmp_path) as server:
+        table = server.tables[table_id]
+        seat = server.socket(table, token)
+        last = play({0: seat}, [], random.Random(2))
+        assert len(last["sheet"]) == 1 and last["sheet"][0]["cards"] == 4
+        seat.send({"type": "rematch"})
+        again = seat.until(lambda f: f["game"] == 2)
+        assert again["view"]["hand_size"] == 4
+        head = json.loads(server.app.state.store.db.execute("SELECT head FROM games WHERE table_id = ? AND number = 2", (table_id,)).fetchone()[0])
+        assert head["parameters"] == {"tricks": 4}
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_the_seat_cookie_is_for_the_table_s_pages_only_and_secure_when_asked(tmp_path, secure):
+    with Server(tmp_path, secure_cookies=secure) as server:
+        table, host = server.open_table("serbian", ["human", "random", "random", "random"])
+        response = server.client.post(f"/t/{table.id}/join/{table.invite}", data={"seat": "0", "name": "Ana"}, follow_redirects=False)
+        token = response.headers["location"].split("/")[-1]
+        for cookie in (response.headers["set-cookie"], server.client.get(f"/t/{table.id}/seat/{token}").headers["set-cookie"]):
+            attributes = {part.strip().split("=")[0].lower() for part in cookie.split(";")}
+            assert cookie.startswith(f"seat={token};") and f"Path=/t/{table.id}" in cookie
+            assert {"httponly", "samesite"} <= attributes and "samesite=strict" in cookie.lower()
+            assert ("secure" in attributes) == secure

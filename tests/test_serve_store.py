@@ -29,7 +29,7 @@ def test_a_database_opened_again_keeps_its_tables_and_answers_in_order(tmp_path)
     assert table.id == "T1" and table.game == 1 and table.head == {"seed": 1}
     assert [a["bid"] for a in table.answers] == [1, 2, 3]
     assert [(s.seat, s.kind, s.person, s.name) for s in table.seats] == [(0, "human", True, "Ana"), (1, "random", False, "r")]
-    again.close_table("T1")
+    again.close_table("T1", 1, None)
     assert again.open_tables() == []
 
 

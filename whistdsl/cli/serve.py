@@ -3,7 +3,8 @@
 It binds the address itself (so a port in use is said plainly, and `--port 0` takes a free one),
 prints the address, and runs uvicorn on that socket until Ctrl-C or SIGTERM. Every table is kept
 in an SQLite database (`--db`, default `tables.sqlite3` in the per-user data folder), so a server
-started again has every table where it was.
+started again has every table where it was; a table abandoned for `--close-after` hours is closed
+(its records kept).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def serve_command(
     db: Annotated[Optional[Path], typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the start page in the browser.")] = False,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card.")] = 0.6,
+    close_after: Annotated[float, typer.Option("--close-after", metavar="HOURS", min=0.01, max=24 * 365, help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).")] = 24.0,
+    secure_cookies: Annotated[bool, typer.Option("--secure-cookies", help="Mark the seat cookies Secure (sent over HTTPS only): for a server behind a proxy that speaks HTTPS.")] = False,
 ) -> None:
     """Serve tables in the browser: friends and computer players play a ruleset together.
 
@@ -70,6 +73,7 @@ def serve_command(
         from ..web.app import create_app
         from ..web.protocol import MAX_MESSAGE_BYTES
         from ..web.store import StoreError
+        from ..web.tables import Limits
     except ImportError as e:
         err(f"serve needs the web extra ({e.name} is not installed): pip install 'whistdsl[web]'")
         raise typer.Exit(1) from None
@@ -79,7 +83,7 @@ def serve_command(
         db = data_dir() / DATABASE
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(db, bot_pause=bot_pause)
+        app = create_app(db, Limits(close_after=close_after * 3600), bot_pause=bot_pause, secure_cookies=secure_cookies)
     except StoreError as e:
         err(str(e))
         raise typer.Exit(1) from None
@@ -100,5 +104,5 @@ def serve_command(
         import webbrowser
 
         webbrowser.open(address)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES, log_level="warning", lifespan="on", proxy_headers=False)
+    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES, ws_per_message_deflate=False, log_level="warning", lifespan="on", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[listener])

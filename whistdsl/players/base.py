@@ -32,6 +32,7 @@ class RandomPlayer:
 
     kind = "random"
     observes = False
+    quick = True  # answers at once (see `quick`)
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> Action:
         if not legal:
@@ -55,6 +56,13 @@ def make_bot(kind: str, think: float | None = None, units: tuple[int, ...] | Non
     if getattr(factory, "thinks", False) and (units is not None or think is not None):
         return factory(think=think, units=units)  # type: ignore[call-arg]
     return factory()
+
+
+def quick(player: Player) -> bool:
+    """Whether `player` answers at once: a few rules applied to its view, no sampling and no
+    search (a fraction of a millisecond, a few at most), so a server may ask it on its event loop
+    rather than send it to a thread."""
+    return bool(getattr(player, "quick", False))
 
 
 def thinks(kind: str) -> bool:

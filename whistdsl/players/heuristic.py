@@ -610,6 +610,7 @@ class HeuristicPlayer:
 
     kind = "heuristic"
     observes = True
+    quick = True  # answers at once (players/base.py `quick`)
 
     def act(self, view: SeatView | None, legal: list[int] | None, rng: random.Random) -> int | None:
         assert view is not None

@@ -16,10 +16,12 @@ must be this server's own host.
 from __future__ import annotations
 
 import asyncio
+import gc
 import tempfile
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from starlette.applications import Starlette
@@ -32,8 +34,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..resources import bundled_rulesets
 from . import pages
 from .protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
-from .store import Store
-from .tables import HUMAN, Connection, Limits, Table, TableError, Tables
+from .store import Store, StoredKeys
+from .tables import HUMAN, Connection, Limits, Table, TableError, Tables, token_role
 
 #: What every page may load: its own scripts, styles and sockets, nothing inline, no frames.
 CSP = (
@@ -111,25 +113,59 @@ def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a
     return lint_path(path, f"{chosen}.yaml", None, settings), chosen
 
 
-def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2) -> Starlette:
-    """The application, with its table database at `db` (opened now: StoreError if it cannot be)."""
-    store = Store(db)
+def create_app(
+    db: Path | str,
+    limits: Limits | None = None,
+    bot_pause: float = 0.6,
+    workers: int = 2,
+    clock: Callable[[], float] = time.time,
+    secure_cookies: bool = False,
+) -> Starlette:
+    """The application, with its table database at `db` (opened now: StoreError if it cannot be);
+    `clock` gives the times it keeps and closes abandoned tables by; `secure_cookies` marks the
+    seat cookies Secure (a server behind a proxy that speaks HTTPS)."""
+    store = Store(db, clock)
     manager = Tables(store, limits, bot_pause=bot_pause, workers=workers)
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(manager.sweep_seconds)
+            manager.close_abandoned()
 
     @asynccontextmanager
     async def lifespan(app: Starlette):  # noqa: ANN202
+        gc.freeze()  # the modules loaded so far stay for good: a full collection (a pause of the loop) no longer scans them
         manager.start()
+        sweeper = asyncio.get_running_loop().create_task(sweep())
         try:
             yield
         finally:
-            manager.close()
+            sweeper.cancel()
+            manager.stop()
             store.close()
 
     def html(text: str, status: int = 200) -> HTMLResponse:
         return HTMLResponse(text, status_code=status)
 
+    def set_seat_cookie(response: Response, table_id: str, token: str) -> None:
+        """The seat's token, for this table's pages only, never read by a script nor sent from
+        another site (nor, with `secure_cookies`, over plain HTTP)."""
+        response.set_cookie("seat", token, path=f"/t/{table_id}", httponly=True, samesite="strict", secure=secure_cookies)
+
     def table_or_none(request: Request | WebSocket) -> Table | None:
         return manager.tables.get(request.path_params["table_id"])
+
+    def closed_table(request: Request, token: str) -> tuple[StoredKeys, tuple[str, int | None]] | None:
+        """A closed table's keys and whose `token` is there, when it is one of its links' tokens."""
+        keys = store.keys(request.path_params["table_id"])
+        if keys is None or keys.state != "closed":
+            return None
+        who = token_role(token, keys.seat_hashes, keys.host_hash, keys.watch)
+        return (keys, who) if who is not None else None
+
+    def closed_page(keys: StoredKeys, token: str) -> Response:
+        records = [(n, f"/t/{keys.id}/record/{n}/{token}") for n in keys.records]
+        return html(pages.closed_page(keys.ruleset, records, manager.limits.close_after / 3600))
 
     async def start(request: Request) -> Response:
         return html(pages.start_page(bundled_rulesets()))
@@ -193,7 +229,6 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
             return again(e.message, 503 if e.code == "full" else 422)
         except ValueError as e:
             return again(str(e))
-        table.schedule_bot()
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:
@@ -222,17 +257,21 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
         token = request.path_params["token"]
         role = request.path_params["role"]
         who = table.role_of(token) if table is not None else None
+        if table is None and (closed := closed_table(request, token)) is not None and closed[1][0] == role:
+            return closed_page(closed[0], token)
         if who is None or who[0] != role:
             return html(pages.error_page("This link is not a link of an open table."), 404)
         response = html(pages.table_page())
         if role == "seat":
-            response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")  # type: ignore[union-attr]
+            set_seat_cookie(response, table.id, token)  # type: ignore[union-attr]
         return response
 
     async def back_to_seat(request: Request) -> Response:
         table = table_or_none(request)
         token = request.cookies.get("seat", "")
         who = table.role_of(token) if table is not None and token else None
+        if table is None and token and (closed := closed_table(request, token)) is not None and closed[1][0] == "seat":
+            return closed_page(closed[0], token)
         if who is None or who[0] != "seat":
             return html(pages.error_page("Open the table by the link you were given."), 404)
         return RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)  # type: ignore[union-attr]
@@ -257,19 +296,22 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
                 problem = e.message
             else:
                 response = RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)
-                response.set_cookie("seat", token, path=f"/t/{table.id}", httponly=True, samesite="strict")
+                set_seat_cookie(response, table.id, token)
                 return response
         free = [(h.seat, h.name) for h in table.holders if h.person and h.token_hash is None]
         return html(pages.join_page(table.rules.name, free, problem), 200 if not problem else 422)
 
     async def record(request: Request) -> Response:
         table = table_or_none(request)
-        if table is None or table.role_of(request.path_params["token"]) is None:
+        token = request.path_params["token"]
+        known = table.role_of(token) is not None if table is not None else closed_table(request, token) is not None
+        if not known:
             return html(pages.error_page("No such record."), 404)
-        text = store.record(table.id, request.path_params["number"])
+        table_id = request.path_params["table_id"]
+        text = store.record(table_id, request.path_params["number"])
         if text is None:
             return html(pages.error_page("That game is not finished: its record comes when it ends."), 404)
-        filename = f"whistdsl-{table.id}-{request.path_params['number']}.json"
+        filename = f"whistdsl-{table_id}-{request.path_params['number']}.json"
         return Response(text, media_type="application/json", headers={"content-disposition": f'attachment; filename="{filename}"'})
 
     async def socket(websocket: WebSocket) -> None:
@@ -309,7 +351,7 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
         connection = Connection(websocket.send_text, role, seat, client, manager.limits)
         table.connections.add(connection)
         sender = asyncio.get_running_loop().create_task(connection.run_sender())
-        table.broadcast()  # everyone sees who is here
+        table.changed()  # everyone sees who is here
         refused = 0
         try:
             while True:
@@ -337,7 +379,7 @@ def create_app(db: Path | str, limits: Limits | None = None, bot_pause: float = 
             connection.finish()
             table.connections.discard(connection)
             sender.cancel()
-            table.broadcast()
+            table.changed()
 
     routes = [
         Route("/", start),

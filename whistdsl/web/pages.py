@@ -199,3 +199,16 @@ def table_page(lang: str = "en") -> str:
 <p id="more"></p>
 </main>"""
     return page("whistdsl table", body, ["table.js"], lang=lang)
+
+
+def closed_page(ruleset: str, records: Sequence[tuple[int, str]], hours: float) -> str:
+    """A closed table's link: it was closed with nobody at it; its games' records to download."""
+    listed = "".join(f'<li><a href="{h(href)}" download>Game {n} (record, JSON)</a></li>' for n, href in records)
+    kept = f"<ul>{listed}</ul>" if listed else "<p>No game of it was kept.</p>"
+    body = (
+        f"<main><h1>{h(ruleset)}</h1>"
+        f'<p role="status">This table was closed: nobody was at it and nothing was played for {h(f"{hours:g}")} hours. '
+        "Its games' records can still be downloaded, and <code>whistdsl replay</code> checks them.</p>"
+        f'{kept}<p><a href="/">Start page</a></p></main>'
+    )
+    return page("whistdsl: a closed table", body)

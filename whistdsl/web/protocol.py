@@ -1,22 +1,27 @@
 """The messages between a page and a table (docs/serve.md, "The protocol").
 
 `read_message` checks what a page sends: at most MAX_MESSAGE_BYTES, JSON, an object the schema
-`schemas/table-message.schema.json` accepts (unknown fields refused). The frames the server
-sends are built here from what the receiver may see: `view_json` from a `SeatView` (a seat's,
-or a spectator's: engine/seat.py `spectator_view`), `question_json` from the seat's `Question`,
-`sheet_json` and `last_hand_json` from the finished hands without their deals.
+`schemas/table-message.schema.json` accepts (unknown fields refused), by a check made from the
+schema itself (`_check`: the few keywords it uses, much faster than `jsonschema`). The frames
+the server sends are built here from what the receiver may see: `view_json` from a `SeatView`
+(a seat's, or a spectator's: engine/seat.py `spectator_view`), `question_json` from the seat's
+`Question`, `sheet_json` and `last_hand_json` from the finished hands without their deals.
+A state frame is assembled from its parts' JSON (`state_text`), so a part every receiver shares
+is encoded once.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
-from typing import Any, Sequence
+import re
+from functools import cache, lru_cache
+from typing import Any, Callable, Sequence
 
 from ..engine.cards import Card, card_text, suit_name
 from ..engine.game import HandResult
 from ..engine.observer import SeatView
 from ..engine.seat import Question
+from ..engine.state import Trick
 from ..records.record import exact
 from ..resources import data_dir
 
@@ -33,12 +38,84 @@ class BadMessage(Exception):
         self.message = message
 
 
-@cache
-def _validator():  # noqa: ANN202 (a jsonschema validator)
-    import jsonschema
+#: The keywords of JSON Schema the message schema uses, and so the ones `_check` knows.
+KEYWORDS = frozenset({
+    "$schema", "$id", "title", "description", "type", "const", "properties", "required", "additionalProperties",
+    "oneOf", "minLength", "maxLength", "pattern", "minimum", "maximum",
+})
 
-    schema = json.loads((data_dir("schemas") / "table-message.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+
+def _is_type(value: Any, name: str) -> bool:
+    """JSON Schema's types (an integer is a number without a fraction; a bool is not a number)."""
+    if name == "string":
+        return isinstance(value, str)
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "null":
+        return value is None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return name == "number" or (name == "integer" and (isinstance(value, int) or value.is_integer()))
+
+
+def _check(schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """Whether a value is valid under `schema`, as JSON Schema says, for the keywords in KEYWORDS
+    (any other is refused here, so the schema cannot grow a rule this check would skip). The
+    messages are checked tens of times faster than by `jsonschema`, with the same answers
+    (tests/test_serve_protocol.py compares the two)."""
+    unknown = set(schema) - KEYWORDS
+    if unknown:
+        raise ValueError(f"the message schema uses {sorted(unknown)}, which the message check does not know")
+    checks: list[Callable[[Any], bool]] = []
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        checks.append(lambda v: any(_is_type(v, t) for t in types))
+    if "const" in schema:
+        const = schema["const"]
+        checks.append(lambda v: type(v) is type(const) and v == const)
+    if "properties" in schema:
+        properties = {name: _check(sub) for name, sub in schema["properties"].items()}
+        checks.append(lambda v: not isinstance(v, dict) or all(c(v[name]) for name, c in properties.items() if name in v))
+    if "required" in schema:
+        required = tuple(schema["required"])
+        checks.append(lambda v: not isinstance(v, dict) or all(name in v for name in required))
+    if "additionalProperties" in schema:
+        if schema["additionalProperties"] is not False:
+            raise ValueError("the message check knows additionalProperties: false only")
+        named = frozenset(schema.get("properties", ()))
+        checks.append(lambda v: not isinstance(v, dict) or named.issuperset(v))
+    if "oneOf" in schema:
+        alternatives = [_check(sub) for sub in schema["oneOf"]]
+        checks.append(lambda v: sum(1 for c in alternatives if c(v)) == 1)
+    if "minLength" in schema:
+        low = schema["minLength"]
+        checks.append(lambda v: not isinstance(v, str) or len(v) >= low)
+    if "maxLength" in schema:
+        high = schema["maxLength"]
+        checks.append(lambda v: not isinstance(v, str) or len(v) <= high)
+    if "pattern" in schema:
+        pattern = re.compile(schema["pattern"])
+        checks.append(lambda v: not isinstance(v, str) or pattern.search(v) is not None)
+    if "minimum" in schema:
+        minimum = schema["minimum"]
+        checks.append(lambda v: not _is_type(v, "number") or v >= minimum)
+    if "maximum" in schema:
+        maximum = schema["maximum"]
+        checks.append(lambda v: not _is_type(v, "number") or v <= maximum)
+    return lambda v: all(c(v) for c in checks)
+
+
+def message_schema() -> dict[str, Any]:
+    """The schema of the messages a page may send (schemas/table-message.schema.json)."""
+    return json.loads((data_dir("schemas") / "table-message.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@cache
+def _checks() -> dict[str, Callable[[Any], bool]]:
+    """A check for each message type: the schema's alternative whose `type` is that type (the
+    alternatives are told apart by `type` alone, so a message the whole schema accepts is one
+    its type's alternative accepts)."""
+    return {branch["properties"]["type"]["const"]: _check(branch) for branch in message_schema()["oneOf"]}
 
 
 def _refuse_constant(name: str) -> Any:
@@ -63,17 +140,14 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError) as e:
         raise BadMessage("bad_message", f"not a JSON message: {e}") from None
-    errors = list(_validator().iter_errors(data))
-    if errors:
-        kind = data.get("type") if isinstance(data, dict) else None
-        known = ("hello", "answer", "rematch", "hand_over")
-        if not isinstance(data, dict):
-            why = "a message is a JSON object"
-        elif kind not in known:
-            why = f"unknown message type; known: {', '.join(known)}"
-        else:
-            why = f"not a valid {kind} message (see schemas/table-message.schema.json)"
-        raise BadMessage("bad_message", why)
+    if not isinstance(data, dict):
+        raise BadMessage("bad_message", "a message is a JSON object")
+    kind = data.get("type")
+    check = _checks().get(kind) if isinstance(kind, str) else None
+    if check is None:
+        raise BadMessage("bad_message", f"unknown message type; known: {', '.join(_checks())}")
+    if not check(data):
+        raise BadMessage("bad_message", f"not a valid {kind} message (see schemas/table-message.schema.json)")
     return data  # type: ignore[no-any-return]
 
 
@@ -85,12 +159,34 @@ def _plays(plays: Sequence[tuple[int, Card]], specials: tuple) -> list[list[Any]
     return [[seat, card_text(c, specials)] for seat, c in plays]
 
 
-def _tricks(tricks: Sequence[Any], specials: tuple) -> list[dict[str, Any]]:
-    return [{"leader": t.leader, "cards": _plays(t.cards, specials), "winner": t.winner} for t in tricks]
+def _trick_json(trick: Trick, specials: tuple) -> dict[str, Any]:
+    return {"leader": trick.leader, "cards": _plays(trick.cards, specials), "winner": trick.winner}
+
+
+def _tricks(tricks: Sequence[Trick], specials: tuple) -> list[dict[str, Any]]:
+    return [_trick_json(t, specials) for t in tricks]
+
+
+@lru_cache(maxsize=8192)
+def _trick_text(trick: Trick, specials: tuple) -> str:
+    """A finished trick's JSON, kept: a trick is sent in every frame until its hand ends."""
+    return encoded(_trick_json(trick, specials))
 
 
 def view_json(view: SeatView) -> dict[str, Any]:
     """The receiver's view as the frame holds it: every card in it is a card of `view`."""
+    return {**_view_fields(view), "tricks": _tricks(view.tricks, view.rules.specials)}
+
+
+def view_text(view: SeatView) -> str:
+    """`view_json(view)` as a frame holds it, each finished trick's JSON made once (`_trick_text`)."""
+    specials = view.rules.specials
+    tricks = ",".join(_trick_text(t, specials) for t in view.tricks)
+    return f'{encoded(_view_fields(view))[:-1]},"tricks":[{tricks}]}}'
+
+
+def _view_fields(view: SeatView) -> dict[str, Any]:
+    """Everything of `view_json` but the finished tricks of the hand."""
     specials = view.rules.specials
     kind = view.rules.kinds.get(view.kind)
     return {
@@ -119,7 +215,6 @@ def view_json(view: SeatView) -> dict[str, Any]:
         "excused": list(view.excused),
         "leader": view.leader,
         "trick": _plays(view.trick, specials),
-        "tricks": _tricks(view.tricks, specials),
         "taken": list(view.taken),
         "totals": [exact(t) for t in view.totals],
         "decision": view.decision,
@@ -173,6 +268,17 @@ def last_hand_json(hand: HandResult | None) -> dict[str, Any] | None:
     return {"number": hand.number, "tricks": _tricks(hand.tricks, hand.specials), "taken": list(hand.taken), "points": [exact(p) for p in hand.points]}
 
 
+def encoded(value: Any) -> str:
+    """A value as a frame holds it: compact JSON (the page draws every text with textContent)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def frame_text(frame: dict[str, Any]) -> str:
-    """A frame as sent: compact JSON (the page draws every text with textContent)."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    """A frame as sent."""
+    return encoded(frame)
+
+
+def state_text(parts: Sequence[tuple[str, str]]) -> str:
+    """A state frame as sent, from its fields' names and their values' JSON (`encoded`): a part
+    that every receiver shares is encoded once, not once for each."""
+    return "{" + ",".join(f'"{name}":{text}' for name, text in parts) + "}"

@@ -1,8 +1,15 @@
 """The table database: SQLite through the standard library (docs/serve.md, "The store").
 
 Every table, its seats, its games (a game's `head` is a record's head, records/record.py) and
-every answer, written and committed when it is made, so that a server stopped in any way starts
-again with every table where it was. The schema's version is SQLite's `user_version`; the n-th
+every answer, written when it is made and committed before anyone is shown it, so that a server
+stopped in any way starts again with every table where it was. Writes join one transaction
+until `commit()`: the table manager commits once a turn of the event loop, for every answer of
+that turn together, and only then sends the frames that show them (web/tables.py `flush`).
+
+It does not grow without end: a closed table (abandoned: nobody at it for a set time) keeps its
+games' records, downloadable, and of the closed tables the newest are kept (`prune`); a table
+keeps the newest of its finished games as rematches follow (`prune_games`). Times come from
+`clock` (time.time; the tests give another). The schema's version is SQLite's `user_version`; the n-th
 script of MIGRATIONS takes a database from version n to n+1, in one transaction. A database of
 a newer version than this whistdsl knows is refused (StoreError), never changed.
 """
@@ -14,7 +21,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 #: The scripts that take the database from version n to n + 1 (MIGRATIONS[n]).
 MIGRATIONS: tuple[str, ...] = (
@@ -75,6 +82,20 @@ class StoredSeat:
 
 
 @dataclass
+class StoredKeys:
+    """What says who may see a table, open or closed: its host's and seats' token hashes and its
+    spectator token; its state, ruleset, and the games whose records are kept."""
+
+    id: str
+    state: str
+    ruleset: str
+    host_hash: str
+    watch: str
+    seat_hashes: list[str | None]
+    records: list[int]  # numbers of its games with a record (finished, or kept when it closed)
+
+
+@dataclass
 class StoredTable:
     """One open table as the database holds it: what the server needs to play it again."""
 
@@ -95,8 +116,10 @@ class StoredTable:
 class Store:
     """The database at `path` (made when absent), migrated to SCHEMA_VERSION."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, clock: Callable[[], float] = time.time):
         self.path = str(path)
+        self.clock = clock
+        self._touched: set[str] = set()  # tables written to in the transaction open
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -130,55 +153,86 @@ class Store:
                 raise
 
     def close(self) -> None:
+        self.commit()
         self.db.close()
 
-    # -- writing
+    # -- writing: each joins the transaction open since the last commit
+
+    def _write(self, sql: str, parameters: tuple = ()) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN")
+        self.db.execute(sql, parameters)
+
+    def commit(self) -> None:
+        """Commit every write since the last commit, the tables touched marked so once each (a
+        failed commit is rolled back and raised)."""
+        if not self.db.in_transaction:
+            return
+        try:
+            if self._touched:
+                now = self.clock()
+                self.db.executemany("UPDATE tables SET touched = ? WHERE id = ?", [(now, t) for t in self._touched])
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        finally:
+            self._touched.clear()
 
     def new_table(self, table_id: str, host_hash: str, invite: str, watch: str, ruleset: str, think: float, seats: list[StoredSeat], head: dict[str, Any]) -> None:
-        now = time.time()
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)", (table_id, now, now, host_hash, invite, watch, ruleset, think)
-            )
-            self.db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)", [(table_id, s.seat, s.kind, int(s.person), s.name, s.token_hash) for s in seats]
-            )
-            self.db.execute("INSERT INTO games (table_id, number, head) VALUES (?, 1, ?)", (table_id, json.dumps(head)))
+        now = self.clock()
+        self._write("INSERT INTO tables VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)", (table_id, now, now, host_hash, invite, watch, ruleset, think))
+        for s in seats:
+            self._write("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)", (table_id, s.seat, s.kind, int(s.person), s.name, s.token_hash))
+        self._write("INSERT INTO games (table_id, number, head) VALUES (?, 1, ?)", (table_id, json.dumps(head)))
 
     def new_game(self, table_id: str, number: int, head: dict[str, Any]) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games (table_id, number, head) VALUES (?, ?, ?)", (table_id, number, json.dumps(head)))
-            self._touch(table_id)
+        self._write("INSERT INTO games (table_id, number, head) VALUES (?, ?, ?)", (table_id, number, json.dumps(head)))
+        self._touch(table_id)
 
     def answer(self, table_id: str, game: int, step: int, answer: dict[str, Any]) -> None:
-        """Keep one answer (committed before this returns)."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (table_id, game, step, json.dumps(answer)))
-            self._touch(table_id)
+        """Keep one answer (an answer for a step already kept raises sqlite3.IntegrityError)."""
+        self._write("INSERT INTO answers VALUES (?, ?, ?, ?)", (table_id, game, step, json.dumps(answer)))
+        self._touch(table_id)
 
     def finish_game(self, table_id: str, game: int, record: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("UPDATE games SET finished = ?, record = ? WHERE table_id = ? AND number = ?", (time.time(), record, table_id, game))
+        self._write("UPDATE games SET finished = ?, record = ? WHERE table_id = ? AND number = ?", (self.clock(), record, table_id, game))
 
     def set_seat(self, table_id: str, seat: StoredSeat) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
-                "UPDATE seats SET kind = ?, person = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                (seat.kind, int(seat.person), seat.name, seat.token_hash, table_id, seat.seat),
-            )
+        self._write(
+            "UPDATE seats SET kind = ?, person = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+            (seat.kind, int(seat.person), seat.name, seat.token_hash, table_id, seat.seat),
+        )
 
-    def close_table(self, table_id: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("UPDATE tables SET state = 'closed' WHERE id = ?", (table_id,))
+    def close_table(self, table_id: str, game: int, record: str | None) -> None:
+        """The table is closed (it is not played on again); `record`: its game `game`'s record so
+        far, kept when that game is not finished (a finished one's record is kept already)."""
+        if record is not None:
+            self._write("UPDATE games SET record = ? WHERE table_id = ? AND number = ? AND finished IS NULL", (record, table_id, game))
+        self._write("UPDATE tables SET state = 'closed' WHERE id = ?", (table_id,))
+
+    def prune(self, keep: int) -> int:
+        """Remove the closed tables but the `keep` last played at (their seats, games and answers
+        with them); how many were removed."""
+        cursor = self.db.execute(
+            "SELECT id FROM tables WHERE state = 'closed' ORDER BY touched DESC, id LIMIT -1 OFFSET ?", (max(keep, 0),)
+        )
+        old = [row[0] for row in cursor.fetchall()]
+        for table_id in old:
+            self._write("DELETE FROM tables WHERE id = ?", (table_id,))
+        return len(old)
+
+    def prune_games(self, table_id: str, keep: int) -> None:
+        """Remove a table's games but its newest `keep` (the one being played among them)."""
+        self._write(
+            "DELETE FROM games WHERE table_id = ? AND number <= (SELECT MAX(number) FROM games WHERE table_id = ?) - ?",
+            (table_id, table_id, max(keep, 1)),
+        )
 
     def _touch(self, table_id: str) -> None:
-        self.db.execute("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id))
+        """The table was played at: its `touched` time is set when the transaction is committed."""
+        self._touched.add(table_id)
 
     # -- reading
 
@@ -205,6 +259,15 @@ class Store:
             ]
             out.append(StoredTable(*row, seats=seats, game=number, head=json.loads(head), answers=answers))  # type: ignore[misc]
         return out
+
+    def keys(self, table_id: str) -> StoredKeys | None:
+        """The table's keys and kept records (open or closed), or None for no such table."""
+        row = self.db.execute("SELECT id, state, ruleset, host_hash, watch FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        seats = [token for (token,) in self.db.execute("SELECT token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
+        records = [n for (n,) in self.db.execute("SELECT number FROM games WHERE table_id = ? AND record IS NOT NULL ORDER BY number", (table_id,))]
+        return StoredKeys(*row, seat_hashes=seats, records=records)
 
     def count_tables(self, state: str = "open") -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM tables WHERE state = ?", (state,)).fetchone()[0])

@@ -2,13 +2,27 @@
 
 A `Table` holds one game at a time (rematches follow it) and a `Seat` (engine/seat.py) per seat:
 the only way a person's answer reaches the engine. Every change happens on the event loop's
-thread, so a table needs no lock: an answer is checked by its seat, stored and committed
-(web/store.py), then every connection of the table is sent its new frame. Computer players
-think in a thread pool, from a snapshot of their seat's view, each with a generator of its own
-(the game's is the engine's alone, so a table is rebuilt exactly from its seed and answers).
+thread, so a table needs no lock: an answer is checked by its seat and written to the database
+(web/store.py), and the table is marked changed. Once a turn of the event loop, `Tables.flush`
+commits every write of that turn in one transaction and only then sends each changed table's
+connections their new frames, each built from its receiver's own view (the parts every receiver
+shares, the sheet and the last hand, are encoded once). So no frame shows an answer that is not
+kept, and a busy server commits once for many answers rather than once for each.
+
+Computer players answer from their seat's view, each with a generator of its own (the game's is
+the engine's alone, so a table is rebuilt exactly from its seed and answers). A player that
+answers at once (players/base.py `quick`: `random`, `heuristic`) is asked on the event loop; one
+that thinks (`mc`, `search`) in a thread pool, from a snapshot of its view, so the loop goes on
+answering other tables meanwhile.
 
 A connection keeps at most one frame waiting (a newer state replaces an older one: a frame is
 the whole state), so a slow page costs a frame's memory, not a queue without end.
+
+Nothing grows without end: a server holds at most `Limits.tables` open tables; a table nobody
+is at and nothing has happened at for `Limits.close_after` is closed (`close_abandoned`): it
+leaves memory, and its games' records stay downloadable by its links (the game in play's record
+holds its finished hands); of the closed tables the newest `Limits.closed_tables` are kept, and
+a table keeps its newest `Limits.games_per_table` games as rematches follow.
 """
 
 from __future__ import annotations
@@ -25,12 +39,12 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from ..engine.game import Game, IllegalAction, RuleError
-from ..engine.seat import NotYourTurn, Seat, Spectator
-from ..players.base import BOTS, Player, make_bot
+from ..engine.seat import NotYourTurn, Seat, spectator_view
+from ..players.base import BOTS, Player, make_bot, quick
 from ..printable import UNSAFE
 from ..records.record import exact, game_record, record_text
 from ..rules.ruleset import Ruleset
-from .protocol import frame_text, last_hand_json, question_json, sheet_json, view_json
+from .protocol import encoded, frame_text, last_hand_json, question_json, sheet_json, state_text, view_text
 from .store import Store, StoredSeat, StoredTable
 
 HUMAN = "human"
@@ -46,6 +60,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def token_role(token: str, seat_hashes: list[str | None], host_hash: str, watch: str) -> tuple[str, int | None] | None:
+    """Whose `token` is at a table of these keys: (`seat`, its number), (`watch`, None) or
+    (`host`, None); None for any other. Compared on hashes, in constant time."""
+    hashed = token_hash(token)
+    for seat, held in enumerate(seat_hashes):
+        if held is not None and hmac.compare_digest(held, hashed):
+            return "seat", seat
+    if hmac.compare_digest(host_hash, hashed):
+        return "host", None
+    if hmac.compare_digest(watch.encode(), token.encode("utf-8", "replace")):
+        return "watch", None
+    return None
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one server, table and client may hold (docs/serve.md, "Security")."""
@@ -57,6 +85,9 @@ class Limits:
     burst: int = 20
     name_length: int = 40
     frames_waiting: int = 8  # error frames kept for a slow page beside its latest state
+    close_after: float = 24 * 3600.0  # seconds with nobody at a table and nothing played before it is closed
+    closed_tables: int = 200  # closed tables kept (the newest), with their games' records
+    games_per_table: int = 20  # a table's games kept (the newest) as rematches follow
 
 
 class TableError(Exception):
@@ -171,7 +202,10 @@ class Table:
         self.step = 0  # answers applied in this game
         self.connections: set[Connection] = set()
         self.problem = ""  # why the table cannot go on (a rule error, a failed write)
-        self._bot_task: asyncio.Task | None = None
+        self._bot: asyncio.Handle | asyncio.Future | None = None  # a computer player asked, not yet answered
+        self._shared: tuple[tuple[int, int], str, str] | None = None  # (game, hands), the sheet's and last hand's JSON
+        self._seating: tuple[tuple, str] | None = None  # who sits where and is here, and its JSON
+        self.active = manager.clock()  # when something last happened here (an answer, someone came or left)
         for holder in holders:
             self._seat_player(holder)
 
@@ -186,65 +220,69 @@ class Table:
 
     def role_of(self, token: str) -> tuple[str, int | None] | None:
         """(`seat`, its number), (`watch`, None) or (`host`, None) for a token; None for any other."""
-        hashed = token_hash(token)
-        for holder in self.holders:
-            if holder.token_hash is not None and hmac.compare_digest(holder.token_hash, hashed):
-                return "seat", holder.seat
-        if hmac.compare_digest(self.host_hash, hashed):
-            return "host", None
-        if hmac.compare_digest(self.watch.encode(), token.encode("utf-8", "replace")):
-            return "watch", None
-        return None
+        return token_role(token, [h.token_hash for h in self.holders], self.host_hash, self.watch)
 
     def kinds(self) -> list[str]:
         return [h.kind for h in self.holders]
 
     # -- what each connection is sent
 
-    def frame(self, role: str, seat: int | None) -> dict[str, Any]:
-        """The state a connection is sent: all of it read through its seat (a spectator's window
-        for the host and the spectators), never from the game."""
-        window = self.seats[seat] if seat is not None else Spectator(self.game)
-        view = window.view()
-        question = self.seats[seat].question() if seat is not None and self.holders[seat].kind == HUMAN and not self.problem else None
-        played = window.hands_played()
-        result = window.result()
-        frame: dict[str, Any] = {
-            "type": "state",
-            "step": self.step,
-            "game": self.number,
-            "you": seat,
-            "role": role,
-            "table": {
+    def changed(self) -> None:
+        """Every connection gets a new frame once this turn's writes are committed (`Tables.flush`)."""
+        self.active = self.manager.clock()
+        self.manager.changed(self)
+
+    def send_frames(self) -> None:
+        """Every connection's frame of the state now. The view and question are each receiver's
+        own (a spectator's and the host's: the view of no seat); the rest is public, encoded once
+        for every receiver, and the sheet, the last hand and the seats again only once changed."""
+        if not self.connections:
+            return
+        game = self.game
+        key = (self.number, len(game.history))
+        if self._shared is None or self._shared[0] != key:
+            last = game.history[-1] if game.history else None
+            self._shared = (key, encoded(sheet_json(game.history, game.players)), encoded(last_hand_json(last)))
+        _, sheet, last_hand = self._shared
+        here = {c.seat for c in self.connections}
+        seating = (game.scheduled_hands, self.problem, tuple((h.name, h.kind, h.person, h.token_hash is not None, h.seat in here) for h in self.holders))
+        if self._seating is None or self._seating[0] != seating:
+            self._seating = (seating, encoded({
                 "id": self.id,
                 "ruleset": self.rules.name,
-                "hands": window.scheduled_hands,
+                "hands": game.scheduled_hands,
                 "seats": [
-                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": self._here(h.seat)}
+                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": h.seat in here}
                     for h in self.holders
                 ],
                 "problem": self.problem,
-            },
-            "view": view_json(view),
-            "question": question_json(question),
-            "sheet": sheet_json(played, view.players),
-            "last_hand": last_hand_json(played[-1] if played else None),
-            "over": None if result is None else {"totals": [exact(t) for t in result.totals], "winners": list(result.winners)},
-        }
-        if role == "host":
-            frame["links"] = {"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"}
-            frame["bots"] = sorted(BOTS)
-        return frame
-
-    def _here(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
-
-    def send_state(self, connection: Connection) -> None:
-        connection.push_state(frame_text(self.frame(connection.role, connection.seat)))
-
-    def broadcast(self) -> None:
+            }))
+        table = self._seating[1]
+        over = encoded(None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)})
+        seen: dict[int | None, tuple[str, str]] = {}  # by seat (None: no seat), its view and question
         for connection in list(self.connections):
-            self.send_state(connection)
+            seat = connection.seat
+            if seat not in seen:
+                seen[seat] = self._view_parts(seat)
+            view, question = seen[seat]
+            parts = [
+                ("type", '"state"'), ("step", str(self.step)), ("game", str(self.number)), ("you", encoded(seat)),
+                ("role", encoded(connection.role)), ("table", table), ("view", view), ("question", question),
+                ("sheet", sheet), ("last_hand", last_hand), ("over", over),
+            ]
+            if connection.role == "host":
+                parts += [
+                    ("links", encoded({"invite": f"/t/{self.id}/join/{self.invite}", "watch": f"/t/{self.id}/watch/{self.watch}"})),
+                    ("bots", encoded(sorted(BOTS))),
+                ]
+            connection.push_state(state_text(parts))
+
+    def _view_parts(self, seat: int | None) -> tuple[str, str]:
+        """The JSON of what `seat` sees (None: a spectator) and of its question."""
+        if seat is None:
+            return view_text(spectator_view(self.game)), "null"
+        question = self.seats[seat].question() if self.holders[seat].kind == HUMAN and not self.problem else None
+        return view_text(self.seats[seat].view()), encoded(question_json(question))
 
     # -- answers
 
@@ -272,7 +310,7 @@ class Table:
             raise TableError("illegal", str(e)) from None
         except RuleError as e:
             self.problem = e.describe(list(self.game.names))
-            self.broadcast()
+            self.changed()
             raise TableError("not_allowed", f"the table cannot go on: {self.problem}") from None
         self.step += 1
         store = self.manager.store
@@ -281,9 +319,12 @@ class Table:
             if self.game.over:
                 store.finish_game(self.id, self.number, record_text(game_record(self.game, self.kinds())))
         except Exception as e:  # the disk is full, the database is gone: stop here, resumable from the last answer kept
-            self.problem = f"the answer could not be kept ({e}); restart the server to go on from the last answer kept"
-        self.broadcast()
-        self.schedule_bot()
+            self.not_kept(e)
+        self.changed()
+
+    def not_kept(self, error: Exception) -> None:
+        """A write failed: the table stops, to go on from its last answer kept."""
+        self.problem = f"the answer could not be kept ({error}); restart the server to go on from the last answer kept"
 
     def replay(self, answers: list[dict[str, Any]]) -> None:
         """Apply the answers kept (a server starting again), without storing or sending them."""
@@ -299,43 +340,72 @@ class Table:
     # -- computer players
 
     def schedule_bot(self) -> None:
-        """Start the computer player to act, if a computer player is to act and none is thinking."""
+        """Ask the computer player to act, if one is to act and none is thinking: after the pause
+        between computer players' moves (`--bot-pause`), counted from this change (a pause
+        still running for an earlier state is cancelled: that state is gone)."""
+        if isinstance(self._bot, asyncio.Handle):
+            self._bot.cancel()
+            self._bot = None
         game = self.game
-        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN:  # type: ignore[index]
+        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN or self._bot is not None:  # type: ignore[index]
             return
-        if self._bot_task is not None and not self._bot_task.done():
-            return
-        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(self.step, self.number))
+        loop = asyncio.get_running_loop()
+        pause = self.manager.bot_pause
+        if pause:
+            self._bot = loop.call_later(pause, self._bot_turn, self.step, self.number)
+        else:
+            self._bot = loop.call_soon(self._bot_turn, self.step, self.number)
 
-    async def _bot_turn(self, step: int, number: int) -> None:
-        manager = self.manager
-        if manager.bot_pause:
-            await asyncio.sleep(manager.bot_pause)
+    def _bot_turn(self, step: int, number: int) -> None:
+        """The computer player to act answers: at once on the loop when it is quick, else in the
+        thread pool (its answer is applied when it comes, if the table has not moved on)."""
+        self._bot = None
         game = self.game
         if self.step != step or self.number != number or game.over or self.problem:
             return
         seat: int = game.to_act  # type: ignore[assignment]
-        holder = self.holders[seat]
-        player = holder.player
+        player = self.holders[seat].player
         if player is None:
             return
         view, legal = bot_question(game, seat, player)
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(manager.pool, player.act, view, legal, holder.rng)
-        except Exception as e:  # a computer player that fails: the table says so rather than hanging
-            self.problem = f"the computer player at seat {seat} failed: {e}"
-            self.broadcast()
+        rng = self.holders[seat].rng
+        if quick(player):
+            try:
+                action = player.act(view, legal, rng)  # type: ignore[arg-type]
+            except Exception as e:  # a computer player that fails: the table says so rather than hanging
+                self._bot_failed(seat, e)
+                return
+            self._bot_answered(seat, action)
             return
-        if self.step != step or self.number != number or self.holders[seat].player is not player:
-            self.schedule_bot()
-            return
-        self._bot_task = None
+        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)
+        self._bot = future
+
+        def done(future: asyncio.Future) -> None:
+            if future.cancelled():
+                return
+            self._bot = None
+            if self.step != step or self.number != number or self.holders[seat].player is not player:
+                self.schedule_bot()  # the table moved on (a seat handed over): ask again
+                return
+            error = future.exception()
+            if error is not None:
+                self._bot_failed(seat, error)
+            else:
+                self._bot_answered(seat, future.result())
+
+        future.add_done_callback(done)
+
+    def _bot_failed(self, seat: int, error: BaseException) -> None:
+        self.problem = f"the computer player at seat {seat} failed: {error}"
+        self.changed()
+
+    def _bot_answered(self, seat: int, action: Any) -> None:
         try:
             self.apply(seat, self.seats[seat].answer_of(action))
         except TableError as e:
             if not self.problem:
                 self.problem = f"the computer player at seat {seat} answered what the rules refuse: {e.message}"
-                self.broadcast()
+                self.changed()
 
     # -- the host's and the seats' requests
 
@@ -349,8 +419,7 @@ class Table:
         holder.kind = HUMAN if to == "person" else to
         self._seat_player(holder)
         self.manager.store.set_seat(self.id, holder.stored())
-        self.broadcast()
-        self.schedule_bot()
+        self.changed()
 
     def rematch(self) -> None:
         """A new game at this table: the same seats and ruleset, a new deal."""
@@ -358,9 +427,9 @@ class Table:
             raise TableError("not_allowed", "a rematch is offered once the game is over")
         game = Game(self.rules, self.game.players, names=[h.name for h in self.holders])
         self.manager.store.new_game(self.id, self.number + 1, game_record(game, self.kinds()))
+        self.manager.store.prune_games(self.id, self.manager.limits.games_per_table)
         self._start(game, self.number + 1)
-        self.broadcast()
-        self.schedule_bot()
+        self.changed()
 
     def _start(self, game: Game, number: int) -> None:
         self.game, self.number, self.step, self.problem = game, number, 0, ""
@@ -382,7 +451,8 @@ class Table:
         holder.token_hash = token_hash(token)
         self.game.names[seat] = holder.name
         self.manager.store.set_seat(self.id, holder.stored())
-        self.broadcast()
+        self.changed()
+        self.manager.flush()  # kept before the person is sent their seat's link
         return token
 
 
@@ -391,12 +461,16 @@ class Tables:
 
     def __init__(self, store: Store, limits: Limits | None = None, bot_pause: float = 0.6, workers: int = 2):
         self.store = store
+        self.clock = store.clock
         self.limits = limits or Limits()
         self.bot_pause = bot_pause
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whistdsl-bot")
         self.tables: dict[str, Table] = {}
         self.clients: Counter[str] = Counter()
+        #: compiled rulesets by their source's sha256 and parameters, shared by the tables that play them
         self._rules: dict[tuple[str, str], Ruleset] = {}
+        self._changed: dict[Table, None] = {}  # tables to send new frames, in the order they changed
+        self._flushing: asyncio.Handle | None = None
 
     def checked_name(self, name: str) -> str:
         name = " ".join(name.split())
@@ -417,6 +491,7 @@ class Tables:
         if unknown:
             raise TableError("bad_message", f"no computer player {unknown[0]!r}")
         names = names or [f"Seat {s + 1}" if k == HUMAN else f"{k} {s + 1}" for s, k in enumerate(kinds)]
+        rules = self._rules.setdefault((rules.sha256, repr(sorted(rules.parameter_values.items()))), rules)
         game = Game(rules, len(kinds), names=list(names))  # ValueError for a table size the rules refuse
         table_id = secrets.token_urlsafe(12)
         host = new_token()
@@ -424,15 +499,70 @@ class Tables:
         table = Table(self, table_id, rules, holders, token_hash(host), new_token(), new_token(), think, 1, game)
         self.store.new_table(table_id, table.host_hash, table.invite, table.watch, rules.name, think, [h.stored() for h in holders], game_record(game, kinds))
         self.tables[table_id] = table
+        table.changed()
+        self.flush()  # kept before the host is sent the table's links
         return table, host
 
+    def changed(self, table: Table) -> None:
+        """`table` has changed: its connections get new frames at the end of this turn of the loop."""
+        self._changed[table] = None
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit every write since the last flush (one transaction), then send each changed
+        table's connections their frames and ask its computer player to act. A failed commit
+        stops every changed table (each goes on from its last answer kept once restarted)."""
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
+        changed, self._changed = self._changed, {}
+        try:
+            self.store.commit()
+        except Exception as e:
+            for table in changed:
+                table.not_kept(e)
+        for table in changed:
+            table.send_frames()
+            table.schedule_bot()
+
     def start(self) -> None:
-        """Every open table of the store, where it was; then its computer players go on."""
+        """Every open table of the store, where it was; then its computer players go on (a table
+        abandoned meanwhile is closed)."""
         for stored in self.store.open_tables():
             table = self._rebuilt(stored)
             if table is not None:
                 self.tables[table.id] = table
-                table.schedule_bot()
+                table.changed()
+                table.active = stored.touched
+        self.close_abandoned()
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often to look for abandoned tables: a tenth of `close_after`, at most 10 minutes."""
+        return min(600.0, max(1.0, self.limits.close_after / 10))
+
+    def close_abandoned(self) -> list[str]:
+        """Close every table nobody is at and nothing has happened at for `close_after`, then keep
+        only the newest closed tables; the tables closed."""
+        now = self.clock()
+        closed = [t for t in self.tables.values() if not t.connections and now - t.active >= self.limits.close_after]
+        for table in closed:
+            self.close(table)
+        self.store.prune(self.limits.closed_tables)
+        self.store.commit()
+        return [t.id for t in closed]
+
+    def close(self, table: Table) -> None:
+        """Close `table`: it leaves memory; its records stay (the game in play's, so far)."""
+        if table._bot is not None:
+            table._bot.cancel()
+            table._bot = None
+        game = table.game
+        record = None if game.over else record_text(game_record(game, table.kinds()))
+        self.store.close_table(table.id, table.number, record)
+        self.tables.pop(table.id, None)
+        self._changed.pop(table, None)
 
     def _rebuilt(self, stored: StoredTable) -> Table | None:
         from ..records.replay import Disagreement, RecordError, record_rules, resume
@@ -440,11 +570,12 @@ class Tables:
 
         head = stored.head
         try:
-            key = (head["ruleset"]["sha256"], stored.ruleset)
+            key = (head["ruleset"]["sha256"], "")  # as the record holds it: the game's parameters are set by `resume`
             rules = self._rules.get(key)
             if rules is None:
                 rules = self._rules[key] = record_rules(head)
             game = resume(head, rules)
+            rules = self._rules.setdefault((rules.sha256, repr(sorted(game.rules.parameter_values.items()))), game.rules)
         except (RecordError, Disagreement, SettingError, RuleError, KeyError, TypeError, ValueError):
             return None  # a table whose head no longer compiles is left in the store, unplayed
         holders = [SeatHolder(s.seat, s.kind, s.person, s.name, s.token_hash) for s in stored.seats]
@@ -453,8 +584,11 @@ class Tables:
         table.replay(stored.answers)
         return table
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """The server stops: what is written is committed, no computer player is asked again."""
+        if self._flushing is not None:
+            self.flush()
         for table in self.tables.values():
-            if table._bot_task is not None:
-                table._bot_task.cancel()
+            if table._bot is not None:
+                table._bot.cancel()
         self.pool.shutdown(wait=False, cancel_futures=True)
