@@ -625,6 +625,14 @@ def merge(base: Loaded, child: Loaded) -> Loaded:
     return merger.result()
 
 
+def _newest_version(base: Any, child: Any) -> int | None:
+    """The higher of two files' `whistdsl:` language versions, when both are whole numbers."""
+    versions = [d.get("whistdsl") for d in (base, child) if isinstance(d, dict)]
+    if len(versions) == 2 and all(type(v) is int for v in versions):
+        return max(versions)
+    return None
+
+
 class Merger:
     """Merges the files of an `extends` chain, from the bottom up, at a cost linear in their sizes.
 
@@ -644,8 +652,14 @@ class Merger:
         self._own: dict[int, dict[str, Any]] = {}  # the mappings this merger made (safe to change), by id
 
     def over(self, child: Loaded) -> None:
-        """Take `child` over what is merged so far."""
+        """Take `child` over what is merged so far. The merged ruleset's `whistdsl:` is the newest
+        language version of the chain, so that the merged file alone (as a record holds it) reads
+        as the chain did: a version-1 house rule over a version-2 base is version 2."""
+        newest = _newest_version(self.data, child.data)
         self.data = self._walk(self.data, child.data, (), child)
+        if newest is not None and isinstance(self.data, dict) and self.data.get("whistdsl") != newest:
+            self.data = self._owned(self.data)
+            self.data["whistdsl"] = newest
         self.documents = child.documents + self.documents
 
     def result(self) -> Loaded:
