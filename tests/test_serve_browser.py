@@ -78,6 +78,20 @@ def answer_if_asked(page) -> bool:  # noqa: ANN001 (a Playwright page)
     return True
 
 
+def take_seat(browser, address: str, invite: str, seat: int, name: str, width: int, ready: str):  # noqa: ANN001, ANN201 (Playwright)
+    """A person's page: the invite link opened in a browser context of its own, `seat` taken as
+    `name`, and the seat's page once it shows `ready` (a selector)."""
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(address + invite)
+    page.check(f"#seat{seat}")
+    page.fill("#name", name)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
+    page.wait_for_selector(ready)
+    return page
+
+
 def status(page) -> str:  # noqa: ANN001
     return page.locator("#status").inner_text()
 
@@ -105,15 +119,7 @@ def test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_throu
 
             people = []
             for seat, name, width in ((0, "Ana", 360), (1, "Bojan <b>", 1280)):
-                page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-                page.set_default_timeout(WAIT_MS)
-                page.goto(server.address + invite)
-                page.check(f"#seat{seat}")
-                page.fill("#name", name)
-                page.click("button[type=submit]")
-                page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
-                page.wait_for_selector("#hand .card")
-                people.append(page)
+                people.append(take_seat(browser, server.address, invite, seat, name, width, "#hand .card"))
             spectator = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
             spectator.set_default_timeout(WAIT_MS)
             spectator.goto(server.address + watch)
@@ -200,15 +206,7 @@ def test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_th
             invite = host.locator("#links a").nth(0).get_attribute("href")
             people = {}
             for seat, name in ((0, "Ana"), (1, "Bojan")):
-                page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
-                page.set_default_timeout(WAIT_MS)
-                page.goto(server.address + invite)
-                page.check(f"#seat{seat}")
-                page.fill("#name", name)
-                page.click("button[type=submit]")
-                page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
-                page.wait_for_selector("#hand p.cards")
-                people[name] = page
+                people[name] = take_seat(browser, server.address, invite, seat, name, 360, "#hand p.cards")
             for page in people.values():  # every seat's name is shown, so the rows below are told apart
                 page.wait_for_function("() => !document.getElementById('seats').textContent.includes('Seat 2')")
             # before any card is played (the bidding): each sees the three others' cards, one each
