@@ -10,7 +10,8 @@
     WS   /t/ID/ws                  the table's frames (web/protocol.py)
 
 Every response carries a Content-Security-Policy without inline script; every socket's Origin
-must be this server's own host.
+must be this server's own host. Every page is in the language web/language.py chooses (`?lang=`,
+its cookie, Accept-Language).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -32,7 +33,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..resources import bundled_rulesets
+from ..words import Words
 from . import pages
+from .language import LanguageCookie, page_words
 from .protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
 from .store import Store, StoredKeys
 from .tables import HUMAN, Connection, Limits, Table, TableError, Tables, token_role
@@ -163,22 +166,23 @@ def create_app(
         who = token_role(token, keys.seat_hashes, keys.host_hash, keys.watch)
         return (keys, who) if who is not None else None
 
-    def closed_page(keys: StoredKeys, token: str) -> Response:
+    def closed_page(keys: StoredKeys, token: str, w: Words) -> Response:
         records = [(n, f"/t/{keys.id}/record/{n}/{token}") for n in keys.records]
-        return html(pages.closed_page(keys.ruleset, records, manager.limits.close_after / 3600))
+        return html(pages.closed_page(keys.ruleset, records, manager.limits.close_after / 3600, w))
 
     async def start(request: Request) -> Response:
-        return html(pages.start_page(bundled_rulesets()))
+        return html(pages.start_page(bundled_rulesets(), w=page_words(request)))
 
     async def setup(request: Request) -> Response:
+        w = page_words(request)
         try:
             form = await read_form(request)
         except FormTooLarge:
-            return html(pages.error_page("The form is too large: a ruleset is at most 256 KiB."), 413)
+            return html(pages.error_page(w.text("web.form_too_large"), w), 413)
         chosen, text = form.get("ruleset", ""), form.get("text", "")
         result, shown = lint_choice(chosen, text, [])
         if result is None:
-            return html(pages.start_page(bundled_rulesets(), problem="Choose a bundled ruleset, or paste your own."), 400)
+            return html(pages.start_page(bundled_rulesets(), problem=w.text("web.choose_ruleset"), w=w), 400)
         explanation = None
         if result.ruleset is not None:
             from ..explain import explain
@@ -187,16 +191,17 @@ def create_app(
         from ..players.base import BOTS
 
         status = 200 if result.ruleset is not None else 422
-        return html(pages.setup_page(chosen, text, shown, result.findings, result.sources, result.ruleset, sorted(BOTS), explanation), status)
+        return html(pages.setup_page(chosen, text, shown, result.findings, result.sources, result.ruleset, sorted(BOTS), explanation, w=w), status)
 
     async def open_table(request: Request) -> Response:
         from ..players.base import BOTS
         from ..rules.ruleset import SettingError
 
+        w = page_words(request)
         try:
             form = await read_form(request)
         except FormTooLarge:
-            return html(pages.error_page("The form is too large: a ruleset is at most 256 KiB."), 413)
+            return html(pages.error_page(w.text("web.form_too_large"), w), 413)
         chosen, text = form.get("ruleset", ""), form.get("text", "")
         settings = [f"{key[6:]}={value}" for key, value in form.items() if key.startswith("param.")]
 
@@ -204,29 +209,29 @@ def create_app(
             result, shown = lint_choice(chosen, text, [])
             rules = result.ruleset if result is not None else None
             findings = result.findings if result is not None else []
-            return html(pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem), status)
+            return html(pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem, w=w), status)
 
         try:
             result, shown = lint_choice(chosen, text, settings)
         except SettingError as e:
             return again(str(e))
         if result is None or result.ruleset is None:
-            return again("This ruleset has errors: it cannot open a table.")
+            return again(w.text("web.has_errors"))
         rules = result.ruleset
         try:
             players = int(form.get("players", str(rules.players_default)))
             think = float(form.get("think", "0.5"))
         except ValueError:
-            return again("Players is a whole number, and the think time a number of seconds.")
+            return again(w.text("web.players_number"))
         if not rules.players_min <= players <= rules.players_max:
-            return again(f"{rules.name} is for {rules.players_min} to {rules.players_max} players.")
+            return again(w.text("web.players_range", name=rules.name, low=rules.players_min, high=rules.players_max))
         if not 0.01 <= think <= 10:
-            return again("The think time is from 0.01 to 10 seconds.")
+            return again(w.text("web.think_range"))
         kinds = [form.get(f"seat{s}", HUMAN) for s in range(players)]
         try:
             table, host = manager.open_table(rules, kinds, think)
         except TableError as e:
-            return again(e.message, 503 if e.code == "full" else 422)
+            return again(e.text(w), 503 if e.code == "full" else 422)
         except ValueError as e:
             return again(str(e))
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
@@ -235,82 +240,88 @@ def create_app(
         from ..diagnostics.lint import RulesetError, load_rules
         from ..explain import explain
 
+        w = page_words(request)
         name = request.query_params.get("ruleset", "")
         if name not in bundled_rulesets():
-            return html(pages.error_page("No such bundled ruleset."), 404)
+            return html(pages.error_page(w.text("web.no_such_ruleset"), w), 404)
         try:
             rules = load_rules(name)
         except RulesetError:
-            return html(pages.error_page("This ruleset does not lint clean."), 422)
-        return html(pages.rules_page(explain(rules)))
+            return html(pages.error_page(w.text("web.not_clean"), w), 422)
+        return html(pages.rules_page(explain(rules), w, switch=f"/rules?{urlencode({'ruleset': name})}"))
 
     async def table_rules(request: Request) -> Response:
         from ..explain import explain
 
+        w = page_words(request)
         table = table_or_none(request)
         if table is None:
-            return html(pages.error_page("No such table."), 404)
-        return html(pages.rules_page(explain(table.rules, table.game.players)))
+            return html(pages.error_page(w.text("web.no_such_table"), w), 404)
+        return html(pages.rules_page(explain(table.rules, table.game.players), w))
 
     async def table_view(request: Request) -> Response:
+        w = page_words(request)
         table = table_or_none(request)
         token = request.path_params["token"]
         role = request.path_params["role"]
         who = table.role_of(token) if table is not None else None
         if table is None and (closed := closed_table(request, token)) is not None and closed[1][0] == role:
-            return closed_page(closed[0], token)
+            return closed_page(closed[0], token, w)
         if who is None or who[0] != role:
-            return html(pages.error_page("This link is not a link of an open table."), 404)
-        response = html(pages.table_page())
+            return html(pages.error_page(w.text("web.not_a_link"), w), 404)
+        response = html(pages.table_page(w))
         if role == "seat":
             set_seat_cookie(response, table.id, token)  # type: ignore[union-attr]
         return response
 
     async def back_to_seat(request: Request) -> Response:
+        w = page_words(request)
         table = table_or_none(request)
         token = request.cookies.get("seat", "")
         who = table.role_of(token) if table is not None and token else None
         if table is None and token and (closed := closed_table(request, token)) is not None and closed[1][0] == "seat":
-            return closed_page(closed[0], token)
+            return closed_page(closed[0], token, w)
         if who is None or who[0] != "seat":
-            return html(pages.error_page("Open the table by the link you were given."), 404)
+            return html(pages.error_page(w.text("web.by_your_link"), w), 404)
         return RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)  # type: ignore[union-attr]
 
     async def join(request: Request) -> Response:
+        w = page_words(request)
         table = table_or_none(request)
         invite = request.path_params["invite"]
         if table is None or table.invite != invite:
-            return html(pages.error_page("This invite is not a link of an open table."), 404)
+            return html(pages.error_page(w.text("web.not_an_invite"), w), 404)
         problem = ""
         if request.method == "POST":
             try:
                 form = await read_form(request)
             except FormTooLarge:
-                return html(pages.error_page("The form is too large."), 413)
+                return html(pages.error_page(w.text("web.form_too_large"), w), 413)
             try:
                 seat = int(form.get("seat", "-1"))
                 token = table.join(invite, seat, form.get("name", ""))
             except ValueError:
-                problem = "Pick a seat."
+                problem = w.text("error.pick_a_seat")
             except TableError as e:
-                problem = e.message
+                problem = e.text(w)
             else:
                 response = RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)
                 set_seat_cookie(response, table.id, token)
                 return response
         free = [(h.seat, h.name) for h in table.holders if h.person and h.token_hash is None]
-        return html(pages.join_page(table.rules.name, free, problem), 200 if not problem else 422)
+        return html(pages.join_page(table.rules.name, free, problem, w), 200 if not problem else 422)
 
     async def record(request: Request) -> Response:
+        w = page_words(request)
         table = table_or_none(request)
         token = request.path_params["token"]
         known = table.role_of(token) is not None if table is not None else closed_table(request, token) is not None
         if not known:
-            return html(pages.error_page("No such record."), 404)
+            return html(pages.error_page(w.text("web.no_such_record"), w), 404)
         table_id = request.path_params["table_id"]
         text = store.record(table_id, request.path_params["number"])
         if text is None:
-            return html(pages.error_page("That game is not finished: its record comes when it ends."), 404)
+            return html(pages.error_page(w.text("web.not_finished"), w), 404)
         filename = f"whistdsl-{table_id}-{request.path_params['number']}.json"
         return Response(text, media_type="application/json", headers={"content-disposition": f'attachment; filename="{filename}"'})
 
@@ -360,7 +371,7 @@ def create_app(
                     return
                 if not connection.allow():
                     refused += 1
-                    connection.push_error("too_fast", "too many messages: wait a moment")
+                    connection.push_error("too_fast", "too many messages: wait a moment", "error.too_fast")
                     if refused >= TOO_FAST_CLOSES:
                         await _close_after_sending(websocket, connection, sender, POLICY)
                         return
@@ -374,7 +385,7 @@ def create_app(
                         await _close_after_sending(websocket, connection, sender, TOO_BIG)
                         return
                 except TableError as e:
-                    connection.push_error(e.code, e.message)
+                    connection.push_error(e.code, e.message, e.words, e.values)
         finally:
             connection.finish()
             table.connections.discard(connection)
@@ -397,6 +408,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = manager
     app.state.store = store
+    app.add_middleware(LanguageCookie, secure=secure_cookies)
     app.add_middleware(SecurityHeaders)
     return app
 

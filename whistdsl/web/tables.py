@@ -44,6 +44,7 @@ from ..players.base import BOTS, Player, make_bot, quick
 from ..printable import UNSAFE
 from ..records.record import exact, game_record, record_text
 from ..rules.ruleset import Ruleset
+from ..words import Words
 from .protocol import encoded, frame_text, last_hand_json, question_json, sheet_json, state_text, view_text
 from .store import Store, StoredSeat, StoredTable
 
@@ -91,12 +92,20 @@ class Limits:
 
 
 class TableError(Exception):
-    """A request the table refuses; `code` is the error frame's code."""
+    """A request the table refuses; `code` is the error frame's code, `message` its English
+    words; `words` (when set) the catalogue's message id for a person (whistdsl/words/), with its
+    `values`: the page says that in its own language."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, words: str = "", **values: Any):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.words = words
+        self.values = values
+
+    def text(self, w: Words) -> str:
+        """What the refusal says in `w`'s language (its English message where the catalogue has none)."""
+        return w.text(self.words, **self.values) if self.words else self.message
 
 
 class Connection:
@@ -120,8 +129,12 @@ class Connection:
         self._state = text
         self._wake.set()
 
-    def push_error(self, code: str, message: str) -> None:
-        self._errors.append(frame_text({"type": "error", "code": code, "message": message}))
+    def push_error(self, code: str, message: str, words: str = "", values: dict[str, Any] | None = None) -> None:
+        """An error frame; `words` (a catalogue id) and its `values` let the page say it in its language."""
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if words:
+            frame.update(words=words, values=values or {})
+        self._errors.append(frame_text(frame))
         self._wake.set()
 
     def allow(self) -> bool:
@@ -294,9 +307,9 @@ class Table:
         if self.holders[seat].kind != HUMAN:
             raise TableError("not_your_turn", "a computer player holds your seat now")
         if not self.seats[seat].acts_now:
-            raise TableError("not_your_turn", "the game is over" if self.game.over else "it is not your turn")
+            raise TableError("not_your_turn", "the game is over" if self.game.over else "it is not your turn", "" if self.game.over else "error.not_your_turn")
         if step != self.step:
-            raise TableError("stale", "the table has moved on since: answer the question shown now")
+            raise TableError("stale", "the table has moved on since: answer the question shown now", "error.stale")
         self.apply(seat, answer)
 
     def apply(self, seat: int, answer: dict[str, Any]) -> None:
@@ -307,7 +320,7 @@ class Table:
         except NotYourTurn as e:
             raise TableError("not_your_turn", str(e)) from None
         except IllegalAction as e:
-            raise TableError("illegal", str(e)) from None
+            raise TableError("illegal", str(e), "error.illegal", reason=str(e)) from None
         except RuleError as e:
             self.problem = e.describe(list(self.game.names))
             self.changed()
@@ -442,10 +455,10 @@ class Table:
         if not hmac.compare_digest(self.invite.encode(), invite.encode("utf-8", "replace")):
             raise TableError("not_allowed", "this invite is not this table's")
         if not 0 <= seat < len(self.holders) or not self.holders[seat].person:
-            raise TableError("not_allowed", "that seat is not a person's seat")
+            raise TableError("not_allowed", "that seat is not a person's seat", "error.not_a_persons_seat")
         holder = self.holders[seat]
         if holder.token_hash is not None:
-            raise TableError("not_allowed", "that seat is taken")
+            raise TableError("not_allowed", "that seat is taken", "error.seat_taken")
         holder.name = self.manager.checked_name(name)
         token = new_token()
         holder.token_hash = token_hash(token)
@@ -475,18 +488,18 @@ class Tables:
     def checked_name(self, name: str) -> str:
         name = " ".join(name.split())
         if not name:
-            raise TableError("bad_name", "a name is needed")
+            raise TableError("bad_name", "a name is needed", "error.name_needed")
         if len(name) > self.limits.name_length:
-            raise TableError("bad_name", f"a name is at most {self.limits.name_length} characters")
+            raise TableError("bad_name", f"a name is at most {self.limits.name_length} characters", "error.name_too_long", count=self.limits.name_length)
         if UNSAFE.search(name):
-            raise TableError("bad_name", "a name may not hold control characters")
+            raise TableError("bad_name", "a name may not hold control characters", "error.name_control")
         return name
 
     def open_table(self, rules: Ruleset, kinds: list[str], think: float = 0.5, names: list[str] | None = None) -> tuple[Table, str]:
         """A new table for `rules` with a seat per kind (`human` or a computer player's kind);
         the table and the host's token. Raises TableError when the server is full."""
         if len(self.tables) >= self.limits.tables:
-            raise TableError("full", f"this server holds {self.limits.tables} tables, its most; try again later")
+            raise TableError("full", f"this server holds {self.limits.tables} tables, its most; try again later", "error.full", count=self.limits.tables)
         unknown = [k for k in kinds if k != HUMAN and k not in BOTS]
         if unknown:
             raise TableError("bad_message", f"no computer player {unknown[0]!r}")

@@ -118,7 +118,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "error.stale": "The table has moved on since: answer the question shown now.",
     "error.illegal": "The rules do not allow that: {reason}",
     "error.too_fast": "Too many messages: wait a moment.",
-    "error.full": "This server holds its most tables; try again later.",
+    "error.full": "This server holds {count} tables, its most; try again later.",
     "error.name_needed": "A name is needed.",
     "error.name_too_long": "A name is at most {count} characters.",
     "error.name_control": "A name may not hold control characters.",

@@ -117,7 +117,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "error.stale": "Jocul a mers mai departe: răspunde la întrebarea de acum.",
     "error.illegal": "Regulile nu permit asta: {reason}",
     "error.too_fast": "Prea multe mesaje: așteaptă puțin.",
-    "error.full": "Serverul are deja cele mai multe mese pe care le poate ține; încearcă mai târziu.",
+    "error.full": "Serverul are deja {count} mese, cele mai multe pe care le poate ține; încearcă mai târziu.",
     "error.name_needed": "E nevoie de un nume.",
     "error.name_too_long": "Un nume are cel mult {count} caractere.",
     "error.name_control": "Un nume nu poate conține caractere de control.",

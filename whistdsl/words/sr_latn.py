@@ -117,7 +117,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "error.stale": "Igra je u međuvremenu odmakla: odgovori na pitanje koje je sada prikazano.",
     "error.illegal": "Pravila to ne dozvoljavaju: {reason}",
     "error.too_fast": "Previše poruka: sačekaj malo.",
-    "error.full": "Server već ima najviše stolova koje može da drži; pokušaj kasnije.",
+    "error.full": "Server već ima {count} stolova, najviše što može da drži; pokušaj kasnije.",
     "error.name_needed": "Potrebno je ime.",
     "error.name_too_long": "Ime ima najviše {count} znakova.",
     "error.name_control": "Ime ne sme da sadrži kontrolne znakove.",
