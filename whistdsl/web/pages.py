@@ -60,7 +60,8 @@ def language_links(w: Words, switch: str = "") -> str:
         if tag == w.language:
             links.append(f'<strong lang="{h(tag)}">{h(name)}</strong>')
         else:
-            links.append(f'<a href="{h(switch)}{"&" if "?" in switch else "?"}lang={h(tag)}" lang="{h(tag)}" hreflang="{h(tag)}">{h(name)}</a>')
+            href = f'{switch}{"&" if "?" in switch else "?"}lang={tag}'
+            links.append(f'<a href="{h(href)}" lang="{h(tag)}" hreflang="{h(tag)}">{h(name)}</a>')
     return f'<nav class="languages" aria-label="{h(w.text("web.switch"))}">{" · ".join(links)}</nav>'
 
 

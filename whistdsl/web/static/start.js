@@ -1,15 +1,17 @@
 // The start and set-up pages of `whistdsl serve`: an uploaded file fills the ruleset's text
 // (the server lints the text), the explain link follows the chosen bundled ruleset, and only
-// the seats of the chosen number of players are shown.
+// the seats of the chosen number of players are shown. Its words are in the body's data-words
+// (the catalogue's, in the page's language).
 "use strict";
 (function () {
+  const words = JSON.parse(document.body.dataset.words || "{}");
   const upload = document.getElementById("upload");
   const text = document.getElementById("text");
   if (upload && text) {
     upload.addEventListener("change", function () {
       const file = upload.files && upload.files[0];
       if (!file) return;
-      if (file.size > 256 * 1024) { text.value = ""; alert("A ruleset is at most 256 KiB."); return; }
+      if (file.size > 256 * 1024) { text.value = ""; alert(words["web.too_big_file"] || "A ruleset is at most 256 KiB."); return; }
       file.text().then(function (content) { text.value = content; document.getElementById("ruleset").value = ""; });
     });
   }

@@ -1,13 +1,17 @@
 // The table page of `whistdsl serve`: draws each frame the server sends (docs/serve.md, "The
 // protocol") and sends the person's answers. Every text is set with textContent: nothing from a
-// frame is ever read as HTML. The page's address holds its token: /t/TABLE/ROLE/TOKEN.
+// frame is ever read as HTML. The page's address holds its token: /t/TABLE/ROLE/TOKEN. Its
+// words are the catalogue's (whistdsl/words/) in the page's language, from the body's data-words
+// (JSON, put there by the server: no inline script); plural forms by Intl.PluralRules.
 "use strict";
 (function () {
   const parts = location.pathname.split("/");
   const tableId = parts[2], role = parts[3], token = parts[4];
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
+  const WORDS = JSON.parse(document.body.dataset.words || "{}");
+  const LANG = document.documentElement.lang || "en";
+  const PLURAL = new Intl.PluralRules(LANG);
   let socket = null;
   let state = null;
   let typed = "";
@@ -30,6 +34,36 @@
     return node;
   }
 
+  function fill(message, values) {
+    return message.replace(/\{(\w+)\}/g, function (all, key) { return values && key in values ? String(values[key]) : all; });
+  }
+
+  // a message of the catalogue with its values put in (its id when the catalogue lacks it)
+  function t(key, values) {
+    const message = WORDS[key];
+    return typeof message === "string" ? fill(message, values) : key;
+  }
+
+  // a plural message: the form Intl.PluralRules gives `n` in the page's language
+  function tn(key, n, values) {
+    const forms = WORDS[key] || {};
+    const message = forms[PLURAL.select(n)] || forms.other || key;
+    return fill(message, Object.assign({ count: n }, values || {}));
+  }
+
+  function suitWord(suit) { return suit === "none" || suit === null ? t("trump.none") : t("suit." + suit); }
+
+  // a decision's option in words: a suit, no trump, blind, look, pass, an auction's "5 hearts"
+  function optionWords(option) {
+    if (option === "none") return t("trump.none");
+    if (WORDS["suit." + option]) return t("suit." + option);
+    if (WORDS["table.option." + option]) return t("table.option." + option);
+    const parts = String(option).split(" ");
+    if (parts.length === 2 && WORDS["suit." + parts[1]]) return parts[0] + " " + t("suit." + parts[1]);
+    if (parts.length === 2 && parts[1] === "none") return parts[0] + " " + t("trump.none");
+    return String(option);
+  }
+
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
   function isSuited(text) { return text.length === 2 && SUITS[text[1]] !== undefined; }
@@ -41,8 +75,8 @@
 
   function cardWords(text) {
     if (!isSuited(text)) return text;
-    const rank = RANK_NAMES[text[0]] || text[0];
-    return rank + " of " + SUIT_NAMES[text[1]];
+    const rank = WORDS["rank." + text[0]] ? t("rank." + text[0]) : text[0];
+    return t("card.words", { rank: rank, suit: t("suit." + SUIT_NAMES[text[1]]) });
   }
 
   function card(text, extra) {
@@ -53,8 +87,8 @@
   function name(seat) {
     if (!state || seat === null || seat === undefined) return "";
     const held = state.table.seats[seat];
-    const label = held ? held.name : "Seat " + (seat + 1);
-    return seat === state.you ? label + " (you)" : label;
+    const label = held ? held.name : t("table.seat", { number: seat + 1 });
+    return seat === state.you ? t("table.name_you", { name: label }) : label;
   }
 
   function send(message) {
@@ -70,16 +104,16 @@
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/t/" + tableId + "/ws");
     socket.addEventListener("open", function () {
-      send({ type: "hello", token: token, lang: document.documentElement.lang || "en" });
+      send({ type: "hello", token: token, lang: LANG });
     });
     socket.addEventListener("message", function (event) {
       const frame = JSON.parse(event.data);
       if (frame.type === "state") { state = frame; draw(); }
-      else if (frame.type === "error") say(frame.message, true);
+      else if (frame.type === "error") say(frame.words && WORDS[frame.words] ? t(frame.words, frame.values) : frame.message, true);
     });
     socket.addEventListener("close", function (event) {
-      if (event.code === 4403) { closedForGood = true; say("This link does not open a seat of an open table.", true); return; }
-      if (!closedForGood) { say("Connection lost; connecting again\u2026", true); setTimeout(connect, 1000); }
+      if (event.code === 4403) { closedForGood = true; say(t("table.link_closed"), true); return; }
+      if (!closedForGood) { say(t("table.reconnecting"), true); setTimeout(connect, 1000); }
     });
   }
 
@@ -91,19 +125,19 @@
 
   function whoseTurn() {
     const v = state.view;
-    if (state.table.problem) return "The table cannot go on: " + state.table.problem;
+    if (state.table.problem) return t("table.problem", { problem: state.table.problem });
     if (state.over) {
       const winners = state.over.winners.map(name).join(", ");
-      return "The game is over: " + (state.over.winners.length === 1 ? winners + " won." : "tied between " + winners + ".");
+      return t(state.over.winners.length === 1 ? "table.over_won" : "table.over_tied", { names: winners });
     }
-    if (state.question) return "Your turn: " + (state.question.ask === "bid" ? "bid." : state.question.ask === "card" ? "play a card." : "decide.");
+    if (state.question) return t(state.question.ask === "bid" ? "table.turn_bid" : state.question.ask === "card" ? "table.turn_card" : "table.turn_decide");
     if (v.to_act === null || v.to_act === undefined) return "";
-    return "Waiting for " + name(v.to_act) + ".";
+    return t("table.waiting", { name: name(v.to_act) });
   }
 
   function draw() {
     const v = state.view;
-    $("title").textContent = state.table.ruleset + " \u00b7 game " + state.game + " \u00b7 hand " + v.hand_number + " of " + state.table.hands;
+    $("title").textContent = t("table.title", { ruleset: state.table.ruleset, game: state.game, hand: v.hand_number, hands: state.table.hands });
     say(whoseTurn(), false);
     drawLinks();
     drawSeats();
@@ -119,8 +153,8 @@
     const box = $("links");
     if (!state.links) { box.hidden = true; return; }
     box.hidden = false;
-    clear(box).append(el("h2", { text: "Links" }));
-    for (const [label, path] of [["Invite friends (they pick a free seat)", state.links.invite], ["Spectators", state.links.watch]]) {
+    clear(box).append(el("h2", { text: t("table.links") }));
+    for (const [label, path] of [[t("table.invite"), state.links.invite], [t("table.spectators"), state.links.watch]]) {
       const url = location.origin + path;
       box.append(el("p", {}, [el("span", { text: label + ": " }), el("a", { href: path, class: "link", text: url })]));
     }
@@ -128,23 +162,23 @@
 
   function drawSeats() {
     const box = clear($("seats"));
-    box.append(el("h2", { text: "Seats" }));
+    box.append(el("h2", { text: t("table.seats") }));
     const list = el("ul", { class: "seat-list" });
     const v = state.view;
     const bids = new Map(v.bids.map(function (b) { return [b[0], b[1]]; }));
     for (const held of state.table.seats) {
       const s = held.seat;
       const bid = bids.has(s) ? String(bids.get(s)) + (v.calls[s] ? " (" + v.calls[s] + ")" : "") : "\u2013";
-      const who = held.kind === "human" ? (held.taken ? (held.here ? "here" : "away") : "free seat") : "computer: " + held.kind;
+      const who = held.kind === "human" ? t(held.taken ? (held.here ? "table.here" : "table.away") : "table.free_seat") : t("table.computer", { kind: held.kind });
       const item = el("li", { class: "seat" + (s === v.to_act && !state.over ? " to-act" : "") + (s === state.you ? " you" : "") }, [
         el("strong", { text: name(s) }),
-        el("span", { class: "who", text: " \u00b7 " + who + (s === v.dealer ? " \u00b7 dealer" : "") }),
-        el("span", { class: "score", text: " \u00b7 bid " + bid + ", taken " + v.taken[s] + ", total " + v.totals[s] }),
+        el("span", { class: "who", text: " \u00b7 " + who + (s === v.dealer ? " \u00b7 " + t("table.dealer") : "") }),
+        el("span", { class: "score", text: " \u00b7 " + t("table.seat_line", { bid: bid, taken: v.taken[s], total: v.totals[s] }) }),
       ]);
       if (state.role === "host" && held.person) {
-        const select = el("select", { "aria-label": "Who plays seat " + (s + 1) });
+        const select = el("select", { "aria-label": t("table.who_plays", { number: s + 1 }) });
         for (const kind of ["person"].concat(state.bots)) {
-          const option = el("option", { value: kind, text: kind === "person" ? "a person" : "computer: " + kind });
+          const option = el("option", { value: kind, text: kind === "person" ? t("table.person") : t("table.computer", { kind: kind }) });
           if ((kind === "person" && held.kind === "human") || kind === held.kind) option.selected = true;
           select.append(option);
         }
@@ -157,28 +191,33 @@
   }
 
   function trumpWords(v) {
-    if (v.trump_hidden) return "Trump is shown after the bidding.";
-    const suit = v.trump === "none" || v.trump === null ? "no trump" : "trump " + v.trump;
-    return v.turn_up ? "Turned card " + cardWords(v.turn_up) + ": " + suit + "." : (v.trump_named_by !== null ? name(v.trump_named_by) + " named " + suit + "." : suit.charAt(0).toUpperCase() + suit.slice(1) + ".");
+    if (v.trump_hidden) return t("trump.hidden");
+    const suit = v.trump === "none" || v.trump === null ? t("trump.none") : t("trump.suit", { suit: suitWord(v.trump) });
+    if (v.turn_up) return t("trump.turned", { card: cardWords(v.turn_up), trump: suit });
+    if (v.trump_named_by !== null) return t("trump.named_by", { name: name(v.trump_named_by), trump: suit });
+    return t("trump.is", { trump: suit.charAt(0).toUpperCase() + suit.slice(1) });
   }
 
   function drawBoard() {
     const v = state.view;
-    const seeing = v.seeing === "forehead" ? " A forehead hand: you see the others' cards, not yours." : v.seeing === "blind" ? " A blind hand: everyone bids before seeing their cards." : "";
-    $("hand-line").textContent = "Hand " + v.hand_number + ": " + v.hand_size + " card" + (v.hand_size === 1 ? "" : "s") + ", dealer " + name(v.dealer) + "." + seeing;
+    const seeing = v.seeing === "forehead" ? " " + t("table.forehead") : v.seeing === "blind" ? " " + t("table.blind_hand") : "";
+    $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing;
     const trumpLine = clear($("trump-line"));
     trumpLine.append(trumpWords(v));
     if (v.turn_up) trumpLine.append(" ", card(v.turn_up));
-    let bids = v.bids_hidden ? "Bids are hidden until everyone has bid." : v.bids.length ? "Bids: " + v.bids.map(function (b) { return name(b[0]) + " " + (v.calls[b[0]] || b[1]) + (v.blind[b[0]] ? " blind" : ""); }).join(", ") + "." : "No bid yet.";
-    if (v.auction.length) bids += " Auction: " + v.auction.map(function (a) { return name(a[0]) + " " + a[1]; }).join(", ") + ".";
+    const said = v.bids.map(function (b) { return name(b[0]) + " " + (v.calls[b[0]] || b[1]) + (v.blind[b[0]] ? " " + t("table.blind") : ""); }).join(", ");
+    let bids = v.bids_hidden ? t("table.bids_hidden") : v.bids.length ? t("table.bids", { bids: said }) : t("table.no_bid");
+    if (v.auction.length) bids += " " + t("table.auction", { said: v.auction.map(function (a) { return name(a[0]) + " " + optionWords(a[1]); }).join(", ") });
     $("bids-line").textContent = bids;
     const trick = clear($("trick"));
-    trick.append(el("h2", { text: "Trick " + (v.tricks.length + (v.trick.length ? 1 : 0) || 1) }));
+    // no trick in play once the hand's tricks are all played (the game over): no empty box then
+    trick.hidden = !v.trick.length && (Boolean(state.over) || v.tricks.length >= v.hand_size);
+    if (!trick.hidden) trick.append(el("h2", { text: t("table.trick", { number: v.tricks.length + 1 }) }));
     for (const play of v.trick) trick.append(el("div", { class: "play" }, [el("span", { class: "player", text: name(play[0]) }), card(play[1])]));
     const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : (state.last_hand && state.last_hand.tricks.length ? state.last_hand.tricks[state.last_hand.tricks.length - 1] : null);
     const lastLine = clear($("last-trick"));
     if (last) {
-      lastLine.append("Last trick: ");
+      lastLine.append(t("table.last_trick") + " ");
       for (const play of last.cards) lastLine.append(name(play[0]) + " ", card(play[1]), " ");
       lastLine.append("\u2192 " + name(last.winner) + ".");
     }
@@ -196,31 +235,31 @@
     if (!q) { box.hidden = true; return; }
     box.hidden = false;
     if (q.ask === "bid") {
-      box.append(el("h2", { text: "Your bid" }));
-      const row = el("div", { class: "answers", role: "group", "aria-label": "Bids" });
+      box.append(el("h2", { text: t("table.your_bid") }));
+      const row = el("div", { class: "answers", role: "group", "aria-label": t("table.bid_buttons") });
       const numbers = q.options.filter(function (o) { return typeof o === "number"; });
       for (let n = 0; n <= state.view.hand_size; n++) {
         const legal = numbers.indexOf(n) >= 0;
-        row.append(button(String(n), { bid: n }, legal, { "data-kind": "bid", "data-value": String(n), "aria-label": "bid " + n + (legal ? "" : " (not allowed)") }));
+        row.append(button(String(n), { bid: n }, legal, { "data-kind": "bid", "data-value": String(n), "aria-label": t("table.bid_label", { bid: n }) + (legal ? "" : " (" + t("table.not_allowed") + ")") }));
       }
       for (const call of q.options.filter(function (o) { return typeof o === "string"; })) {
-        row.append(button(call, { bid: call }, true, { "data-kind": "bid", "data-value": call, "aria-label": "call " + call }));
+        row.append(button(call, { bid: call }, true, { "data-kind": "bid", "data-value": call, "aria-label": t("table.call_label", { call: call }) }));
       }
       box.append(row);
-      if (q.forbidden.length) box.append(el("p", { class: "hint", text: "Not allowed now: " + q.forbidden.join(", ") + "." }));
+      if (q.forbidden.length) box.append(el("p", { class: "hint", text: t("table.not_allowed_now", { bids: q.forbidden.join(", ") }) }));
     } else if (q.ask === "decision") {
-      const titles = { trump: "Name trump", auction: "The auction: outbid or pass", blind: "Bid blind, or look at your cards first?" };
-      box.append(el("h2", { text: titles[q.decision] || "Decide" }));
-      const row = el("div", { class: "answers", role: "group", "aria-label": titles[q.decision] || "Decide" });
-      for (const option of q.options) row.append(button(option === "none" ? "no trump" : option, { decision: option }, true, { "data-kind": "decision", "data-value": option }));
+      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look") };
+      box.append(el("h2", { text: titles[q.decision] || t("table.decide") }));
+      const row = el("div", { class: "answers", role: "group", "aria-label": titles[q.decision] || t("table.decide") });
+      for (const option of q.options) row.append(button(optionWords(option), { decision: option }, true, { "data-kind": "decision", "data-value": option }));
       box.append(row);
     } else if (q.unseen) {
-      box.append(el("h2", { text: "Play your card" }));
-      box.append(el("p", { text: "Your card is on your forehead: you play it without seeing it." }));
-      box.append(button("Play the card on my forehead", { card: null }, true, { "data-kind": "card", "data-value": "" }));
+      box.append(el("h2", { text: t("table.play_your_card") }));
+      box.append(el("p", { text: t("table.forehead_card") }));
+      box.append(button(t("table.play_forehead"), { card: null }, true, { "data-kind": "card", "data-value": "" }));
     } else {
-      box.append(el("h2", { text: "Play a card" }));
-      box.append(el("p", { class: "hint", text: "Click a card below, or type it (QH, 10h)." }));
+      box.append(el("h2", { text: t("table.play_a_card") }));
+      box.append(el("p", { class: "hint", text: t("table.type_card") }));
     }
   }
 
@@ -229,23 +268,23 @@
     const v = state.view;
     const q = state.question;
     if (v.hand) {
-      box.append(el("h2", { text: "Your cards" }));
-      const row = el("div", { class: "cards", role: "group", "aria-label": "Your cards" });
+      box.append(el("h2", { text: t("table.your_cards") }));
+      const row = el("div", { class: "cards", role: "group", "aria-label": t("table.your_cards") });
       const legal = q && q.ask === "card" ? q.options : [];
       for (const text of v.hand) {
         if (q && q.ask === "card") {
           const enabled = legal.indexOf(text) >= 0;
           const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
-          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + (enabled ? "" : " (may not be played now)") }));
+          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
         } else row.append(card(text));
       }
       box.append(row);
     } else if (state.you !== null && !state.over) {
-      box.append(el("p", { text: v.seeing === "forehead" ? "Your cards are on your forehead." : "You do not see your cards yet." }));
+      box.append(el("p", { text: t(v.seeing === "forehead" ? "table.cards_on_forehead" : "table.cards_unseen") }));
     }
     const others = Object.keys(v.others);
     if (others.length) {
-      box.append(el("h2", { text: "On the others' foreheads" }));
+      box.append(el("h2", { text: t("table.others_foreheads") }));
       for (const seat of others) {
         const row = el("p", { class: "cards" }, [el("span", { class: "player", text: name(Number(seat)) + ": " })]);
         for (const text of v.others[seat]) row.append(card(text));
@@ -260,12 +299,13 @@
     const last = state.sheet.length ? state.sheet[state.sheet.length - 1] : null;
     if (!last) { box.hidden = true; return; }
     box.hidden = false;
-    box.append(el("h2", { text: "Hand " + last.number + " results" }));
+    box.append(el("h2", { text: t("table.results", { hand: last.number }) }));
     const list = el("ul");
     for (const s of state.table.seats) {
       if (last.bids[s.seat] === null) continue;
-      const made = last.taken[s.seat] === last.bids[s.seat] ? "made" : "missed";
-      list.append(el("li", { text: name(s.seat) + ": bid " + last.bids[s.seat] + ", took " + last.taken[s.seat] + " (" + made + "), " + (last.points[s.seat] > 0 ? "+" : "") + last.points[s.seat] }));
+      const made = t(last.taken[s.seat] === last.bids[s.seat] ? "table.made" : "table.missed");
+      const points = (last.points[s.seat] > 0 ? "+" : "") + last.points[s.seat];
+      list.append(el("li", { text: t("table.result_line", { name: name(s.seat), bid: last.bids[s.seat], taken: last.taken[s.seat], made: made, points: points }) }));
     }
     box.append(list);
   }
@@ -273,12 +313,12 @@
   function drawSheet() {
     const box = clear($("sheet"));
     const table = el("table", { class: "sheet" });
-    const head = el("tr", {}, [el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Trump" })]);
+    const head = el("tr", {}, [el("th", { scope: "col", text: t("table.sheet_hand") }), el("th", { scope: "col", text: t("table.sheet_trump") })]);
     for (const s of state.table.seats) head.append(el("th", { scope: "col", text: name(s.seat) }));
     table.append(el("thead", {}, [head]));
     const body = el("tbody");
     for (const row of state.sheet) {
-      const tr = el("tr", {}, [el("th", { scope: "row", text: row.number + " (" + row.cards + ")" }), el("td", { text: row.trump || "none" })]);
+      const tr = el("tr", {}, [el("th", { scope: "row", text: row.number + " (" + row.cards + ")" }), el("td", { text: row.trump && row.trump !== "none" ? suitWord(row.trump) : t("table.sheet_none") })]);
       for (const s of state.table.seats) {
         const bid = row.bids[s.seat];
         tr.append(el("td", { text: bid === null ? "\u2013" : (row.calls[s.seat] || bid) + "/" + row.taken[s.seat] + " \u00b7 " + row.totals[s.seat] }));
@@ -291,11 +331,11 @@
 
   function drawMore() {
     const box = clear($("more"));
-    box.append(el("a", { href: "/t/" + tableId + "/rules", target: "_blank", rel: "noopener", text: "The rules in words" }));
+    box.append(el("a", { href: "/t/" + tableId + "/rules", target: "_blank", rel: "noopener", text: t("table.rules_link") }));
     if (state.over) {
-      box.append(" \u00b7 ", el("a", { href: "/t/" + tableId + "/record/" + state.game + "/" + token, download: "", text: "Download the record" }));
+      box.append(" \u00b7 ", el("a", { href: "/t/" + tableId + "/record/" + state.game + "/" + token, download: "", text: t("table.download") }));
       if (role !== "watch") {
-        const again = el("button", { type: "button", class: "rematch", text: "Play again (same seats, a new deal)" });
+        const again = el("button", { type: "button", class: "rematch", text: t("table.rematch") });
         again.addEventListener("click", function () { send({ type: "rematch" }); });
         box.append(" ", again);
       }
