@@ -3,7 +3,8 @@ start page, two people take seats by the invite link in their own browsers, a sp
 watches, and with two computer players they play a whole short game, clicking the legal
 answers. Midway one page is reloaded and the server is killed and started again; both go on.
 In a forehead hand (a ruleset pasted in the start page) each person's page shows the others'
-cards and not their own.
+cards and not their own. A browser set to Romanian gets the table in Romanian words, and the
+switch on the page turns it to Serbian.
 Screenshots at 360 and 1280 px wide are kept (WHISTDSL_SCREENSHOTS names the folder; by
 default the test's temporary folder).
 
@@ -158,6 +159,7 @@ def test_two_people_a_spectator_and_two_computer_players_play_a_whole_game_throu
             assert reloaded and restarted
             for page in people:
                 page.wait_for_function("() => document.getElementById('status').textContent.includes('The game is over')")
+            assert people[1].locator("#trick").is_hidden()  # no empty box for a trick after the last
             people[1].screenshot(path=str(screenshots / "game-over-1280.png"), full_page=True)
             link = people[0].locator("a[download]").get_attribute("href")
             record = json.loads(people[0].request.get(server.address + link).text())
@@ -225,6 +227,57 @@ def test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_th
                 assert time.monotonic() < deadline, "the hand did not end"
                 if not any(answer_if_asked(page) for page in people.values()):
                     people["Ana"].wait_for_timeout(100)
+        finally:
+            browser.close()
+            server.kill()
+
+
+def test_a_browser_set_to_romanian_shows_the_table_in_romanian_and_the_switch_turns_it_to_serbian(tmp_path: Path):
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 360, "height": 800}, locale="ro-RO")  # its Accept-Language: ro-RO
+            host = context.new_page()
+            host.set_default_timeout(WAIT_MS)
+            host.goto(server.address + "/")
+            assert host.locator("html").get_attribute("lang") == "ro"
+            assert host.locator("h1").inner_text() == "whistdsl: o masă pentru prieteni"
+            host.select_option("#ruleset", "romanian")
+            host.click("button[type=submit]")
+            host.fill("#players", "3")
+            for seat, kind in enumerate(["human", "heuristic", "heuristic"]):
+                host.select_option(f"#seat{seat}", kind)
+            host.click("button[type=submit]")
+            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+            host.wait_for_selector("#links a")
+            assert host.locator("#links h2").inner_text() == "Linkuri"
+            invite = host.locator("#links a").nth(0).get_attribute("href")
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(server.address + invite)
+            assert page.locator("legend").inner_text() == "Alege un loc liber"
+            page.check("#seat0")
+            page.fill("#name", "Adrian")
+            page.click("button[type=submit]")
+            page.wait_for_url(re.compile(r"/t/[\w-]+/seat/[\w-]+$"))
+            page.wait_for_selector("#ask h2")  # the bots bid quickly: the person is asked to bid
+            assert page.locator("#ask h2").inner_text() == "Anunțul tău"
+            assert page.locator("#ask button").first.get_attribute("aria-label").startswith("anunț ")
+            assert "atu" in page.locator("#trump-line").inner_text()  # "atu cupă", or "fără atu"
+            assert page.locator("#hand-line").inner_text().startswith("Mâna 1: 1 carte, împarte ")
+            assert page.locator("#status").inner_text() == "E rândul tău: licitează."
+            assert page.locator("#sheet th").first.inner_text() == "Mâna"
+            assert page.locator("#trick h2").inner_text() == "Levata 1"
+            cards = [c.get_attribute("aria-label") for c in page.locator("#hand .card").all()]
+            assert cards and all(" de " in label for label in cards)  # "as de pică"
+            page.click("nav.languages a[lang=sr-Latn]")
+            page.wait_for_selector("html[lang=sr-Latn] #ask h2")
+            assert page.locator("#ask h2").inner_text() == "Tvoje zvanje"
+            assert "adut" in page.locator("#trump-line").inner_text()
+            assert page.locator("#trick h2").inner_text() == "Štih 1"
+            page.goto(server.address + "/")  # the switch is kept (a cookie) over the browser's Romanian
+            assert page.locator("html").get_attribute("lang") == "sr-Latn"
         finally:
             browser.close()
             server.kill()
