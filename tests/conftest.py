@@ -60,12 +60,13 @@ import pytest
 
 #: What the code under test sees of its surroundings, whoever runs the suite (see the module's docstring).
 PINNED = {"COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
-#: Unset: what a person may set to change colours, widths, messages and the pager (rich, typer
+#: Unset: what a person may set to change colours, widths, messages, their language and the pager (rich, typer
 #: and click read these).
 UNSET = (
     "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "CLICOLOR", "CLICOLOR_FORCE", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
     "TERMINAL_WIDTH", "JUPYTER_COLUMNS", "JUPYTER_LINES", "UNICODE_VERSION", "GITHUB_ACTIONS", "TYPER_USE_RICH",
     "_TYPER_FORCE_DISABLE_TERMINAL", "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD_TRACEBACK", "LANGUAGE", "PAGER", "LESS",
+    "WHISTDSL_LANG",  # the language of `whistdsl play`'s words
 )
 #: The person's home folder, replaced by a temporary one, and the XDG folders, unset (they are then in it).
 HOMES = ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")

@@ -28,11 +28,10 @@ def test_every_message_has_the_english_placeholders_exactly_and_its_language_s_p
         if isinstance(english, dict):
             assert isinstance(message, dict)
             assert tuple(message) == FORMS[language], key
-            wanted = placeholders(english["other"])
-            assert "count" in wanted, key
+            wanted = placeholders(english["other"]) - {"count"}  # a form may leave the count out ("one card")
             for form, text in message.items():
-                assert placeholders(text) == wanted, (key, form)
-            assert all(placeholders(text) == wanted for text in english.values()), key
+                assert placeholders(text) - {"count"} == wanted, (key, form)
+            assert all(placeholders(text) - {"count"} == wanted for text in english.values()), key
         else:
             assert isinstance(message, str) and message.strip(), key
             assert placeholders(message) == placeholders(english), key

@@ -9,6 +9,12 @@ seat, and asks again with a one-line reason when the seat refuses it. `TableTalk
 happens at the table (hand headers, bids, cards, tricks, the score sheet) on a rich Console,
 read through the person's seat (or a spectator's, watching): colours on a terminal, plain text
 when the output is a file or a pipe. `run_game` holds the game and drives the table.
+
+The words shown are the catalogue's (whistdsl/words/), in the language of `--lang` (or
+WHISTDSL_LANG; English by default, never the machine's locale: the same command shows the same
+words anywhere); the same ids as the browser's table where both say the same thing. What is
+typed stays as it is in every language (`QH`, `pass`, `help`), and so do the rules in words
+(`rules`), the score sheet's headings and the messages of refused answers from the engine.
 """
 
 from __future__ import annotations
@@ -52,11 +58,12 @@ from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
 from ..rules.ruleset import Ruleset, Special
 from ..suggest import NO_BREAK, command, unbroken
+from ..words import ENGLISH, LANGUAGES, Words, language_of
 from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .prompt import Ask, asker
-from .sheet import EXCUSED, RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
 from .terminal import page, wrap_width
 
 HUMAN = "human"
@@ -65,14 +72,22 @@ RULE_ERROR = 1  # the rules cannot go on: the game stops with a rule error
 WRITE_FAILED = 1  # the record could not be written: the game stops, the last good record kept
 
 
-#: The hand's header when a seat is still to name trump (`Game.trump_to_be_named`).
-_TRUMP_NAMED_BY = {
-    "auction": "trump named by the auction's winning bid",
-    "dealer": "trump named by the dealer",
-    "first_bidder": "trump named by the first bidder",
-    "highest_bidder": "trump named by the highest bidder, after the bidding",
-    "declarer": "trump named by the auction's winner",
-}
+#: The hand's header when a seat is still to name trump (`Game.trump_to_be_named`): the
+#: catalogue's `play.named_by.WHO`.
+_TRUMP_NAMED_BY = ("auction", "dealer", "first_bidder", "highest_bidder", "declarer")
+
+
+def styled(template: str, **values: str | Text) -> Text:
+    """A catalogue message (`Words.template`) with its `{name}` placeholders filled, keeping the
+    style of a value that is a Text (a card in red, a trump in bold)."""
+    out = Text()
+    for i, part in enumerate(re.split(r"\{(\w+)\}", template)):
+        if i % 2 == 0:
+            out.append(part)
+        else:
+            value = values.get(part, "{" + part + "}")
+            out.append_text(value) if isinstance(value, Text) else out.append(value)
+    return out
 
 
 class Stop(Exception):
@@ -102,8 +117,10 @@ class TableTalk:
     every text of the ruleset shown, are printed with their control characters escaped.
     """
 
-    def __init__(self, console: Console, window: Seat | Spectator, names: Sequence[str]):
+    def __init__(self, console: Console, window: Seat | Spectator, names: Sequence[str], words: Words = ENGLISH):
         self.console = console
+        self.words = words
+        self.t = words.text
         self.window = window
         self.rules = window.view().rules
         self.names = [printable(name) for name in names]
@@ -115,7 +132,18 @@ class TableTalk:
     # -- words
 
     def who(self, seat: int) -> str:
-        return "You" if seat == self.you else self.names[seat]
+        """A seat's name, or `You` for the person's (at the start of a sentence)."""
+        return self.t("play.you") if seat == self.you else self.names[seat]
+
+    def whom(self, seat: int) -> str:
+        """A seat's name, or `you` for the person's (inside a sentence)."""
+        return self.t("table.you") if seat == self.you else self.names[seat]
+
+    def styled(self, key: str, n: int | None = None, **values: str | Text) -> Text:
+        """The catalogue's message `key` (for the count `n`, put in as `{count}`) with Text values kept styled."""
+        if n is not None:
+            values = {"count": str(n), **values}
+        return styled(self.words.template(key, n), **values)
 
     def card(self, c: Card, trump: int = NO_TRUMP, dim: bool = False) -> Text:
         """`K♠` (hearts and diamonds in red, trumps in bold) or `KS` where symbols cannot be shown;
@@ -137,14 +165,14 @@ class TableTalk:
         for c in sort_hand(cards, trump):
             suit = suit_of(c)
             if previous is not None and suit != previous:
-                out.append(" (trump)" if previous == trump else "")
+                out.append(f" ({self.t('play.trump_mark')})" if previous == trump else "")
                 out.append("   ")
             elif previous is not None:
                 out.append(" ")
             out.append_text(self.card(c, trump, dim=legal is not None and c not in legal))
             previous = suit
         if previous is not None and previous == trump:
-            out.append(" (trump)")
+            out.append(f" ({self.t('play.trump_mark')})")
         return out
 
     def cards_of(self, plays: Sequence[tuple[int, Card]], trump: int) -> Text:
@@ -157,51 +185,46 @@ class TableTalk:
             out.append_text(self.card(c, trump))
         return out
 
+    def suit_words(self, suit: int) -> str:
+        """A suit's name in the table's language (`hearts`, `cupă`, `herc`)."""
+        return self.t(f"suit.{suit_name(suit)}")
+
     def trump_words(self, trump: int) -> Text:
         if trump == NO_TRUMP:
-            return Text("no trump")
-        out = Text("trump ")
+            return Text(self.t("trump.none"))
+        suit = Text()
         if self.symbols:
-            out.append_text(trump_label(trump))
-            out.append(" ")
-        out.append(suit_name(trump))
-        return out
+            suit.append_text(trump_label(trump))
+            suit.append(" ")
+        suit.append(self.suit_words(trump))
+        return self.styled("trump.suit", suit=suit)
 
     def where_trump_comes_from(self, view: SeatView) -> Text:
         """`trump hearts (turned up: 7H)`; `the dealer's last card, 7H, is trump: hearts`;
         `trump drawn at random: hearts`; `trump hearts (named by Ana; turned up: W)`; `trump is
         shown after the bidding`."""
         if view.trump_hidden:
-            return Text("trump is shown after the bidding")
+            return Text(self.t("play.trump_hidden"))
         words = self.trump_words(view.trump)
         if view.trump_named_by is not None:
-            named = Text.assemble(words, f" (named by {'you' if view.trump_named_by == self.you else self.names[view.trump_named_by]}")
             if view.turn_up is not None:
-                named.append_text(Text.assemble("; turned up: ", self.card(view.turn_up)))
-            return Text.assemble(named, ")")
+                return self.styled("play.trump_named_turned", trump=words, name=self.whom(view.trump_named_by), card=self.card(view.turn_up))
+            return self.styled("play.trump_named", trump=words, name=self.whom(view.trump_named_by))
         if view.turn_up is None:
             if view.trump_from == "random":
-                return Text.assemble(words, " (drawn at random)")
+                return self.styled("play.trump_random", trump=words)
             return words
-        shown = {
-            "dealer_last_card": "the dealer's last card, ",
-            "before_deal": "the card turned before the deal, ",
-        }.get(view.trump_from)
-        if shown is None:  # the next card after the deal
-            return Text.assemble(words, " (turned up: ", self.card(view.turn_up), ")")
-        out = Text(shown)
-        out.append_text(self.card(view.turn_up))
+        card = self.card(view.turn_up)
         if view.trump_from == "dealer_last_card":
-            out.append(f" (held by {'you' if view.dealer == self.you else self.names[view.dealer]})")
-        elif view.turn_up_place == "pack":
-            out.append(" (back in the pack, dealt as usual)")
-        out.append(", gives ")
-        out.append_text(words)
-        return out
+            return self.styled("play.trump_dealer_card", card=card, name=self.whom(view.dealer), trump=words)
+        if view.trump_from == "before_deal":
+            key = "play.trump_before_deal_pack" if view.turn_up_place == "pack" else "play.trump_before_deal"
+            return self.styled(key, card=card, trump=words)
+        return self.styled("play.trump_turned", trump=words, card=card)  # the next card after the deal
 
     def trump_shown(self) -> None:
         """After the bidding, a trump kept hidden is shown (`trump.seen: after_bidding`)."""
-        self.say("Now trump is shown: ", self.where_trump_comes_from(self.window.view()))
+        self.say(self.styled("play.trump_now_shown", trump=self.where_trump_comes_from(self.window.view())))
 
     def say(self, *parts: str | Text, style: str = "") -> None:
         """One line; plain parts are escaped (Text parts are built from escaped words) and never
@@ -224,93 +247,107 @@ class TableTalk:
     def hand_starts(self) -> None:
         g = self.window
         view = g.view()
+        t = self.t
         if view.extra:
-            title = f"Hand {view.hand_number}, a tie-break hand"
+            title = t("play.hand_title_tie_break", hand=view.hand_number)
         elif self.rules.end is not None:  # the game ends on a condition: the schedule's hands are a cap
-            title = f"Hand {view.hand_number} (of at most {g.scheduled_hands})"
+            title = t("play.hand_title_at_most", hand=view.hand_number, hands=g.scheduled_hands)
         else:
-            title = f"Hand {view.hand_number} of {g.scheduled_hands}"
+            title = t("play.hand_title", hand=view.hand_number, hands=g.scheduled_hands)
         kind = self.rules.kinds[view.kind]
         self.console.print()
         self.console.rule(title, align="left", style="dim")
-        header = Text.assemble(f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}, ")
         named_by = g.trump_to_be_named()
         if named_by is None:
-            header.append_text(self.where_trump_comes_from(view))
+            trump = self.where_trump_comes_from(view)
         else:
-            header.append(_TRUMP_NAMED_BY[named_by])
+            trump = Text(t(f"play.named_by.{named_by}"))
             if view.turn_up is not None:  # turned up, and naming no trump (a Wizard)
-                header.append_text(Text.assemble(" (turned up: ", self.card(view.turn_up), ")"))
-        header.append(f"; dealer {'you' if view.dealer == self.you else self.names[view.dealer]}")
+                trump = self.styled("play.trump_turned", trump=trump, card=self.card(view.turn_up))
+        header = self.styled("play.hand_header", view.hand_size, trump=trump, dealer=self.whom(view.dealer))
         if view.sitting_out:
-            out = ", ".join("you" if s == self.you else self.names[s] for s in view.sitting_out)
-            header.append(f"; {out} sit{'' if out == 'you' or len(view.sitting_out) > 1 else 's'} out")
+            out = ", ".join(self.whom(s) for s in view.sitting_out)
+            header.append(t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out))
         self.say(header)
-        what = kind.description or VIEW_WORDS.get(view.view, "")
+        what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_WORDS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
-            self.say(f"{label} hand: {what}", style="italic")  # say escapes the ruleset's words
+            self.say(t("play.kind_hand", kind=label, what=what), style="italic")  # say escapes the ruleset's words
 
     def bid_made(self, seat: int, bid: int) -> None:
         if self.compact:
             return
         g = self.window.view()
-        blind = " blind" if g.blind[seat] else ""
+        t, you = self.t, seat == self.you
         if seat == g.declarer:
-            self.say(f"{self.who(seat)}, the declarer, {'have' if seat == self.you else 'has'} the contract of {bid} (the winning bid).")
+            self.say(t("play.declarer_you" if you else "play.declarer", name=self.who(seat), bid=bid))
         elif g.excused[seat]:
-            self.say(f"{self.who(seat)} {'are' if seat == self.you else 'is'} excused from bidding this hand (a bid of 0, made for {'you' if seat == self.you else 'it'}).")
+            self.say(t("play.excused_you") if you else t("play.excused_seat", name=self.who(seat)))
         elif seat != self.you and g.bids_hidden:
-            self.say(f"{self.who(seat)} has bid{blind} (hidden until all have bid).")
+            self.say(t("play.has_bid_blind" if g.blind[seat] else "play.has_bid", name=self.who(seat)))
         elif g.calls[seat]:
-            self.say(f"{self.who(seat)} called {printable(g.calls[seat])}{blind} (it counts as {bid}).")
+            self.say(t("play.called_blind" if g.blind[seat] else "play.called", name=self.who(seat), call=printable(g.calls[seat]), bid=bid))
         else:
-            self.say(f"{self.who(seat)} bid {bid}{blind}.")
+            self.say(t("play.bid_blind" if g.blind[seat] else "play.bid", name=self.who(seat), bid=bid))
 
     def decision_made(self, seat: int, decision: str, choice: str) -> None:
         """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
+        t = self.t
         if decision == "auction":
             g = self.window.view()
-            self.say(f"{self.who(seat)} {'pass' if seat == self.you else 'passes'}." if choice == "pass" else f"{self.who(seat)} bid {printable(choice)} in the auction.")
+            if choice == "pass":
+                self.say(t("play.you_pass") if seat == self.you else t("play.passes", name=self.who(seat)))
+            else:
+                self.say(t("play.auction_bid", name=self.who(seat), bid=printable(self.auction_words(choice))))
             if g.decision != "auction":  # the auction is over
                 if g.declarer is None:
                     named_by = self.window.trump_to_be_named()
-                    trump = self.where_trump_comes_from(g) if named_by is None else _TRUMP_NAMED_BY[named_by]
-                    self.say("Everyone passed: there is no declarer; everyone bids as usual; ", trump, ".", style="bold")
+                    trump = self.where_trump_comes_from(g) if named_by is None else Text(t(f"play.named_by.{named_by}"))
+                    self.say(self.styled("play.all_passed", trump=trump), style="bold")
                 else:
+                    key = "play.won_auction_you" if g.declarer == self.you else "play.won_auction"
                     trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
-                    self.say(Text.assemble(f"{self.who(g.declarer)} won the auction with {g.auction_bid} and {'are' if g.declarer == self.you else 'is'} the declarer", trump, "."), style="bold")
+                    self.say(self.styled(key, name=self.who(g.declarer), bid=self.auction_words(str(g.auction_bid)), trump=trump), style="bold")
         elif decision == "trump":
-            named = "no trump" if choice == "none" else f"{choice} as trump"
-            self.say(f"{self.who(seat)} named {named}.")
+            named = t("play.named_no_trump") if choice == "none" else t("play.named_trump", suit=t(f"suit.{choice}") if f"suit.{choice}" in self.words.catalogue else choice)
+            self.say(t("play.named", name=self.who(seat), named=named))
         elif choice == "blind" and not self.compact:
-            self.say(f"{self.who(seat)} will bid blind, before looking at the cards.")
+            self.say(t("play.will_bid_blind", name=self.who(seat)))
+
+    def auction_words(self, bid: str) -> str:
+        """An auction's bid in the table's words: `5 hearts` -> `5 cupă`; `5 none` -> `5 fără atu`."""
+        number, _, suit = bid.partition(" ")
+        if suit == "none":
+            return f"{number} {self.t('play.auction_none')}"
+        return f"{number} {self.t('suit.' + suit)}" if f"suit.{suit}" in self.words.catalogue else bid
 
     def _bid_words(self, view: SeatView, seat: int, bid: int) -> str:
         """`Ana 2`, `Ana nil blind`; `Ana excused` for a seat excused from bidding (its 0 made for it)."""
         if view.excused[seat]:
-            return self.item(f"{self.who(seat)} {EXCUSED}")
+            return self.item(f"{self.who(seat)} {self.t('play.excused')}")
         call = printable(view.calls[seat]) if view.calls[seat] else str(bid)
-        return self.item(f"{self.who(seat)} {call}" + (" blind" if view.blind[seat] else ""))
+        return self.item(f"{self.who(seat)} {call}" + (f" {self.t('table.blind')}" if view.blind[seat] else ""))
 
     def bidding_over(self) -> None:
         g = self.window.view()
         total = sum(b for _, b in g.bids)
         size = g.hand_size
-        over = f"{total - size} over" if total > size else f"{size - total} under"
         bids = ", ".join(self._bid_words(g, s, b) for s, b in g.bids)
-        self.say(f"Bids: {bids} ({total} for {size} trick{'s' if size != 1 else ''}, {over})")
+        if total > size:
+            self.say(self.words.count("play.bids_over", size, bids=bids, total=total, over=total - size))
+        else:
+            self.say(self.words.count("play.bids_under", size, bids=bids, total=total, under=size - total))
 
     def card_played(self, seat: int, card: Card, trump: int) -> None:
         if not self.compact:
-            self.say(f"{self.who(seat)} played ", self.card(card, trump), ".")
+            self.say(self.styled("play.played", name=self.who(seat), card=self.card(card, trump)))
 
     def trick_won(self, trick: Trick, number: int, trump: int, bids: dict[int, int], taken: Sequence[int]) -> None:
         w = trick.winner
         if self.compact:
             self.say(f"  {number:>2}  ", self.cards_of(trick.cards, trump), f"  -> {self.who(w)}")
         else:
-            self.say(f"{self.who(w)} won trick {number} ({taken[w]} taken, {bids[w]} bid).", style="bold")
+            self.say(self.t("play.won_trick", name=self.who(w), number=number, taken=taken[w], bid=bids[w]), style="bold")
 
     def hand_over(self, result: HandResult) -> None:
         """The hand's results; with a person at the table, after the sheet so far (the results
@@ -324,19 +361,20 @@ class TableTalk:
                 continue
             points = result.points[seat]
             if result.excused and result.excused[seat]:
-                bid, made = EXCUSED, ""
+                bid, made = self.t("play.excused"), ""
             else:
-                bid, made = bids[seat], " made" if result.taken[seat] == bids[seat] else " missed"
+                bid, made = bids[seat], " " + self.t("table.made" if result.taken[seat] == bids[seat] else "table.missed")
             parts.append(self.item(f"{self.who(seat)} {result.taken[seat]}/{bid}{made} {'+' if points > 0 else ''}{points}"))
-        self.say(f"Hand {result.number}, taken/bid: " if not self.compact else "Taken/bid: ", "; ".join(parts))
+        said = self.t("play.hand_taken_bid", hand=result.number) if not self.compact else self.t("play.taken_bid")
+        self.say(f"{said} ", "; ".join(parts))
 
     # -- what the commands at a prompt show
 
     def commands(self) -> None:
-        self.say("Commands at any prompt:", style="bold")
+        self.say(self.t("play.commands"), style="bold")
         width = max(map(len, COMMANDS))
-        for name, what in COMMANDS.items():
-            self.say(f"  {name:<{width}}  {what}")
+        for name in COMMANDS:
+            self.say(f"  {name:<{width}}  {self.t('play.command.' + name)}")
 
     def _tricks_shown(self) -> tuple[str, Sequence[Trick], int]:
         """(`this hand` or `hand N`, its tricks, its trump): this hand's tricks, or, before any is
@@ -345,8 +383,8 @@ class TableTalk:
         played = () if view.tricks else self.window.hands_played()
         if played:
             last = played[-1]
-            return f"hand {last.number}", last.tricks, last.trump
-        return "this hand", view.tricks, view.trump
+            return self.t("play.of_hand", hand=last.number), last.tricks, last.trump
+        return self.t("play.this_hand"), view.tricks, view.trump
 
     def _trick_line(self, number: int, trick: Trick, trump: int) -> None:
         self.say(f"  {number:>2}  ", self.cards_of(trick.cards, trump), f"  -> {self.who(trick.winner)}")
@@ -354,18 +392,17 @@ class TableTalk:
     def last_trick(self) -> None:
         which, tricks, trump = self._tricks_shown()
         if not tricks:
-            self.say("No trick has been played yet.")
+            self.say(self.t("play.no_trick_yet"))
             return
-        leader = tricks[-1].leader
-        self.say(f"The last trick ({which}, trick {len(tricks)}, led by {'you' if leader == self.you else self.names[leader]}):")
+        self.say(self.t("play.last_trick", which=which, number=len(tricks), name=self.whom(tricks[-1].leader)))
         self._trick_line(len(tricks), tricks[-1], trump)
 
     def hand_tricks(self) -> None:
         which, tricks, trump = self._tricks_shown()
         if not tricks:
-            self.say("No trick has been played in this hand yet.")
+            self.say(self.t("play.no_trick_in_hand"))
             return
-        self.say(f"The tricks of {which}, in order (the first card led; -> who won):")
+        self.say(self.t("play.tricks_of", which=which))
         for i, trick in enumerate(tricks, 1):
             self._trick_line(i, trick, trump)
 
@@ -380,11 +417,14 @@ class TableTalk:
         with self.console.capture() as captured:
             print_rules(self.console, rules, view.players)
             if rules.parameter_values:
-                self.say("Parameters: " + ", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items()))
+                self.say(self.t("play.parameters", values=", ".join(f"{name} = {value_text(v)}" for name, v in rules.parameter_values.items())))
             if view.phase != OVER:
                 kind = rules.kinds[view.kind]
-                how = f", a {kind.name} hand" if view.kind != "normal" else ""
-                self.say(f"{'The next hand' if self.pausing else 'This hand'}: {view.hand_size} card{'s' if view.hand_size != 1 else ''}{how}, ", self.where_trump_comes_from(view), ".")
+                key = "play.next_hand_is" if self.pausing else "play.this_hand_is"
+                cards = self.words.count("play.cards", view.hand_size)
+                if view.kind != "normal":
+                    cards = self.t("play.cards_of_kind", cards=cards, kind=kind.name)
+                self.say(self.styled(key, cards=cards, trump=self.where_trump_comes_from(view)))
         text = captured.get()
         if self.console.is_terminal and text.count("\n") >= self.console.height - 1:
             page(text)
@@ -401,7 +441,7 @@ class TableTalk:
         if self.console.is_terminal:
             print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you), marks)
             return
-        names = [f"{n} (you)" if s == self.you else n for s, n in enumerate(self.names)]
+        names = [self.t("table.name_you", name=n) if s == self.you else n for s, n in enumerate(self.names)]
         print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols), marks)
 
     def game_over(self) -> None:
@@ -412,68 +452,75 @@ class TableTalk:
     # -- what the person sees before acting
 
     def before_bid(self, view: SeatView, forbidden: Sequence[int]) -> None:
+        t = self.t
         if view.hand is not None:
-            self.say("Your hand: ", self.hand(view.hand, view.trump))
+            self.say(f"{t('play.your_hand')} ", self.hand(view.hand, view.trump))
         elif view.view == "blind":
-            self.say("You bid blind: your cards are shown once the bidding is over.", style="italic")
+            self.say(t("play.blind_hand"), style="italic")
         elif view.blind and view.blind[view.seat]:
-            self.say("You bid blind: you see your cards once you have bid.", style="italic")
+            self.say(t("play.you_bid_blind"), style="italic")
         if view.others:
-            self.say("Your card is on your forehead. You see: ", self.cards_of(self._others(view), view.trump))
+            self.say(f"{t('play.forehead_you_see')} ", self.cards_of(self._others(view), view.trump))
         if view.bids_hidden:
-            self.say("Everyone bids without seeing the others' bids; they are shown together once all have bid.")
+            self.say(t("play.bids_hidden"))
         elif view.bids:
             so_far = sum(b for _, b in view.bids)
-            self.say(f"Bids so far: {', '.join(self._bid_words(view, s, b) for s, b in view.bids)} ({so_far} of {view.hand_size})")
+            self.say(t("play.bids_so_far", bids=", ".join(self._bid_words(view, s, b) for s, b in view.bids), total=so_far, size=view.hand_size))
         else:
-            self.say("You bid first.")
-        self.say(may_bid(view, forbidden))
+            self.say(t("play.you_bid_first"))
+        self.say(may_bid(view, forbidden, self.words))
 
     def before_decision(self, view: SeatView) -> None:
         """What the person must decide now, and the options, said plainly."""
+        t = self.t
         options = list(view.legal or ())
         if view.decision == "auction":
             if view.hand is not None:
-                self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
+                self.say(f"{t('play.your_hand')} ", self.hand(view.hand, NO_TRUMP))
             if view.auction:
-                said = ", ".join(f"{self.who(s)} {printable(c)}" for s, c in view.auction)
-                self.say(f"The auction so far: {said}")
+                said = ", ".join(f"{self.who(s)} {printable(self.auction_words(c))}" for s, c in view.auction)
+                self.say(t("play.auction_so_far", said=said))
             bids = [o for o in options if o != "pass"]
             if bids:
                 example = bids[0]
                 short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
-                self.say(f"Outbid the highest bid so far: from {bids[0]} to {bids[-1]} (type e.g. {example}{short}), or pass.")
+                self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))
             else:
-                self.say("No bid outbids the highest so far: type pass.")
+                self.say(t("play.no_outbid"))
         elif view.decision == "trump":
             if view.hand is not None:
-                self.say("Your hand: ", self.hand(view.hand, NO_TRUMP))
+                self.say(f"{t('play.your_hand')} ", self.hand(view.hand, NO_TRUMP))
             if view.bids:
-                self.say(f"Bids: {', '.join(self._bid_words(view, s, b) for s, b in view.bids)}")
-            words = ", ".join("none (no trump)" if o == "none" else o for o in options)
-            turned = Text.assemble("The card turned up is ", self.card(view.turn_up), ". ") if view.turn_up is not None else ""
-            self.say(turned, f"You name trump for this hand: one of {words}.")
+                self.say(t("play.bids_list", bids=", ".join(self._bid_words(view, s, b) for s, b in view.bids)))
+            words = ", ".join(t("play.none_no_trump") if o == "none" else self.option_words(o) for o in options)
+            turned = self.styled("play.card_turned_up", card=self.card(view.turn_up)) if view.turn_up is not None else ""
+            self.say(turned, t("play.you_name_trump", options=words))
         else:
-            self.say(
-                "You may bid blind, before looking at your cards (the rules may score a blind bid "
-                "differently), or look at them first: type blind or look."
-            )
+            self.say(t("play.blind_or_look"))
+
+    def option_words(self, suit: str) -> str:
+        """A suit's name as typed (`hearts`), with the table's word beside it in another language: `hearts (cupă)`."""
+        key = f"suit.{suit}"
+        if key not in self.words.catalogue or self.t(key) == suit:
+            return suit
+        return f"{suit} ({self.t(key)})"
 
     def before_card(self, view: SeatView) -> None:
+        t = self.t
         trick_number = len(view.tricks) + 1
         if view.trick:
-            self.say(f"Trick {trick_number} of {view.hand_size}, {self.who(view.trick[0][0])} led: ",
+            self.say(f"{t('play.trick_led', number=trick_number, size=view.hand_size, name=self.who(view.trick[0][0]))} ",
                      self.cards_of(view.trick, view.trump))
         else:
-            self.say(f"Trick {trick_number} of {view.hand_size}: you lead.")
+            self.say(t("play.trick_you_lead", number=trick_number, size=view.hand_size))
         bids = dict(view.bids)
         excused = view.excused or (False,) * view.players
-        taken = ", ".join(self.item(f"{self.who(s)} {view.taken[s]}/{EXCUSED if excused[s] else bids[s]}") for s in view.bidding_order)
-        self.say(f"Taken/bid: {taken}", style="dim")
+        taken = ", ".join(self.item(f"{self.who(s)} {view.taken[s]}/{t('play.excused') if excused[s] else bids[s]}") for s in view.bidding_order)
+        self.say(f"{t('play.taken_bid')} {taken}", style="dim")
         if view.hand is not None:
-            self.say("Your hand: ", self.hand(view.hand, view.trump, view.legal))
+            self.say(f"{t('play.your_hand')} ", self.hand(view.hand, view.trump, view.legal))
         else:
-            self.say("Your card is on your forehead. You see: ", self.cards_of(self._others(view), view.trump))
+            self.say(f"{t('play.forehead_you_see')} ", self.cards_of(self._others(view), view.trump))
 
     @staticmethod
     def _others(view: SeatView) -> list[tuple[int, Card]]:
@@ -500,26 +547,27 @@ def auction_answer(answer: str) -> str:
     return f"{number} {suit}"
 
 
-def may_bid(view: SeatView, forbidden: Sequence[int]) -> str:
+def may_bid(view: SeatView, forbidden: Sequence[int], words: Words = ENGLISH) -> str:
     """What the seat may bid, with the forbidden values said plainly (the hook by its reason)."""
+    t = words.text
     size = view.hand_size
     legal = view.legal or ()
     calls = [printable(b) for b in legal if isinstance(b, str)]
     if calls:
-        numbers = may_bid(replace(view, legal=tuple(b for b in legal if not isinstance(b, str))), forbidden)
-        return f"{numbers[:-1]}; or call {' or '.join(calls)}."
+        numbers = may_bid(replace(view, legal=tuple(b for b in legal if not isinstance(b, str))), forbidden, words)
+        return t("play.or_call", numbers=numbers[:-1], calls=f" {t('play.or')} ".join(calls))
     if not forbidden:
-        return f"You may bid 0 to {size}."
+        return t("play.may_bid", size=size)
     so_far = sum(b for _, b in view.bids)
     hook = size - so_far if len(view.bids) == len(view.bidding_order) - 1 else None
     if list(forbidden) == [hook]:
-        why = f"the bids would add up to the hand size ({so_far} + {hook} = {size})"
+        why = t("play.hook_why", so_far=so_far, hook=hook, size=size)
         if len(legal) == 1:
-            return f"You must bid {legal[0]}: you may not bid {hook}, {why}."
-        return f"You may bid 0 to {size}, but not {hook}: {why}."
+            return t("play.must_bid_hook", bid=legal[0], hook=hook, why=why)
+        return t("play.may_bid_but", size=size, hook=hook, why=why)
     if len(legal) == 1:
-        return f"You must bid {legal[0]}: no other bid is allowed in this hand."
-    return f"You may bid {', '.join(map(str, legal))} (not {', '.join(map(str, forbidden))})."
+        return t("play.must_bid", bid=legal[0])
+    return t("play.may_bid_these", bids=", ".join(map(str, legal)), forbidden=", ".join(map(str, forbidden)))
 
 
 _RANK = r"10|[2-9tjqka]"
@@ -650,7 +698,8 @@ class HumanPlayer:
         if question.ask == "decision":
             self.talk.before_decision(view)
             options = list(question.options)
-            prompt = Text({"trump": "Trump: ", "auction": "Auction bid or pass: "}.get(question.decision or "", "Blind or look: "), style="bold")
+            t = self.talk.t
+            prompt = Text(t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold")
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()
                 if question.decision == "auction":
@@ -658,30 +707,32 @@ class HumanPlayer:
                     chosen = [o for o in options if o == answer]
                     if not chosen:
                         self._refuse(
-                            f"{printable(answer)!r} is not a bid that outbids the highest so far: type one from {options[1]} to {options[-1]}, or pass"
+                            t("play.not_outbid", answer=repr(printable(answer)), low=options[1], high=options[-1])
                             if len(options) > 1
-                            else f"{printable(answer)!r}: no bid outbids the highest so far; type pass"
+                            else t("play.none_outbids", answer=repr(printable(answer)))
                         )
                         continue
                     self._answer({"decision": chosen[0]})
                     return
                 chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
                 if len(chosen) != 1:
-                    self._refuse(f"{printable(answer)!r} is not an option: type one of {', '.join(options)}")
+                    self._refuse(t("play.not_an_option", answer=repr(printable(answer)), options=", ".join(options)))
                     continue
                 self._answer({"decision": chosen[0]})
                 return
         if question.ask == "bid":
             self.talk.before_bid(view, question.forbidden)
-            prompt = Text("Your bid: ", style="bold")
+            t = self.talk.t
+            prompt = Text(t("play.your_bid"), style="bold")
             calls = [name for name, _ in rules.calls]
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_bid(view, question.forbidden), calls)
                 try:
                     bid: int | str = answer.lower() if answer.lower() in calls else int(answer)
                 except ValueError:
-                    named = f", or {' or '.join(calls)}" if calls else ""
-                    self._refuse(f"{printable(answer)!r} is not a bid: type a whole number from 0 to {view.hand_size}{named}")
+                    either = f" {t('play.or')} "
+                    named = f",{either}{either.join(calls)}" if calls else ""
+                    self._refuse(t("play.not_a_bid", answer=repr(printable(answer)), size=view.hand_size) + named)
                     continue
                 try:
                     self._answer({"bid": bid})
@@ -691,14 +742,15 @@ class HumanPlayer:
         else:
             self.talk.before_card(view)
             hidden = question.unseen
-            prompt = Text("Press Enter to play your card: " if hidden else "Your card: ", style="bold")
+            t = self.talk.t
+            prompt = Text(t("play.press_enter_card" if hidden else "play.your_card"), style="bold")
             specials = [w for s in rules.specials for w in (s.mark.lower(), s.name.lower())]
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_card(view), specials)
                 try:
                     if hidden:
                         if answer:
-                            self._refuse("you cannot see your card: press Enter to play it")
+                            self._refuse(t("play.cannot_see"))
                             continue
                         self._answer({"card": None})
                     else:
@@ -713,14 +765,15 @@ class HumanPlayer:
 
     def pause(self, finished: HandResult) -> None:
         """The end of a hand: wait for Enter (commands work meanwhile) before the next deal."""
-        prompt = Text(f"Hand {finished.number} is over; press Enter (or type help): ", style="bold")
+        t = self.talk.t
+        prompt = Text(t("play.hand_over", hand=finished.number), style="bold")
         self.talk.pausing = True
         try:
             while True:
                 answer = self._read(prompt, lambda: None)
                 if not answer:
                     return
-                self._refuse(f"{printable(answer)!r} is not a command: press Enter for the next hand, or type help")
+                self._refuse(t("play.not_a_command", answer=repr(printable(answer))))
         finally:
             self.talk.pausing = False
 
@@ -846,6 +899,13 @@ def _with(rules: Ruleset) -> str:
     return f" with {shown}" if shown else ""
 
 
+#: What `--lang TAG` means.
+LANG_HELP = (
+    f"The language of the table's words: {', '.join(LANGUAGES)} (en by default, whatever the machine's locale;"
+    " `ro-RO`, `sr` and the like are read as the language they name). What you type stays the same (QH, pass, help)."
+)
+
+
 def play_command(
     ruleset: Annotated[Optional[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
@@ -861,6 +921,7 @@ def play_command(
     think: Annotated[Optional[float], THINK_OPTION] = None,
     root: Annotated[Optional[Path], ROOT_OPTION] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
+    lang: Annotated[Optional[str], typer.Option("--lang", metavar="TAG", envvar="WHISTDSL_LANG", show_envvar=True, help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch).
 
@@ -870,8 +931,9 @@ def play_command(
       whistdsl play house.yaml --players 5 --record game.json
       whistdsl play --resume game.json
     """
+    words = _table_words(lang)
     if resume is not None:
-        _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [], think)
+        _resume_command(_record_to_resume(resume), ruleset, watch, record, root, settings or [], think, words)
         return
     if ruleset is None:
         raise _usage(f"name a ruleset (a file or a bundled name, see `{command('list')}`), or --resume a record")
@@ -922,7 +984,18 @@ def play_command(
         raise _usage(f"--deal: {e}") from None
     if deals:
         _check_deals(game, deals)
-    _play(game, rules, seat_names, you, bot_kinds, record, think=think)
+    _play(game, rules, seat_names, you, bot_kinds, record, think=think, words=words)
+
+
+def _table_words(lang: str | None) -> Words:
+    """The words of `--lang` (or WHISTDSL_LANG): English when not given; a tag the catalogue does
+    not know is refused (exit 2)."""
+    if lang is None or not lang.strip():
+        return ENGLISH
+    language = language_of(lang)
+    if language is None:
+        raise _usage(f"--lang: {lang!r} is not a language of the table's words; known: {', '.join(LANGUAGES)}")
+    return Words(language)
 
 
 def _refuse_record_target(record: Path) -> None:
@@ -954,15 +1027,18 @@ def _play(
     replaying: Sequence[dict] = (),
     think: float | None = None,
     work: dict[int, tuple[int, ...]] | None = None,
+    words: Words = ENGLISH,
 ) -> None:
     """Seat the players, write the record after every hand, play to the end or a clean stop.
 
     The record goes to `record` (`--record FILE`, or the file resumed); a game with a person at
-    the table and no such file is kept in the kept-games folder (records/kept.py)."""
+    the table and no such file is kept in the kept-games folder (records/kept.py). The table
+    speaks `words`' language."""
     n = game.players
 
     console = Console(highlight=False)
-    talk = TableTalk(console, Seat(game, you) if you is not None else Spectator(game), seat_names)
+    talk = TableTalk(console, Seat(game, you) if you is not None else Spectator(game), seat_names, words)
+    t = words.text
     kinds = [bot_kinds.get(s, HUMAN) for s in range(n)]
     # the players that search: the work a decision `think` gives here, or the record's (resumed)
     work = dict(work or {})
@@ -989,20 +1065,18 @@ def _play(
         for s, k in enumerate(kinds)
     ]
 
-    table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else f"{seat_names[s]} (you)" for s, k in enumerate(kinds))
-    talk.say(Text(f"{printable(rules.name)}: {n} players, seed {game.seed}", style="bold"))
-    talk.say(f"Seats: {table}")
+    table = ", ".join(f"{talk.who(s)} ({k})" if k != HUMAN else t("table.name_you", name=seat_names[s]) for s, k in enumerate(kinds))
+    talk.say(Text(t("play.players", name=printable(rules.name), count=n, seed=game.seed), style="bold"))
+    talk.say(t("play.seats", seats=table))
     if you is not None:
-        talk.say(f"Type a bid as a number and a card as QH, hq, 10h or Q♥{specials_typed(game.rules.specials)} (the rank alone when only one "
-                 "card of it may be played, Enter when only one card may); help lists the commands; "
-                 f"Ctrl-D or Ctrl-C stops{' (the game is kept)' if writer is not None else ''}.", style="dim")
+        talk.say(t("play.how_to_type_kept" if writer is not None else "play.how_to_type", specials=specials_typed(game.rules.specials)), style="dim")
     if replaying and you is not None:
-        talk.say(f"Hand {len(game.history) + 1} is played again up to where it stopped ({len(replaying)} of your answers).", style="dim")
+        talk.say(words.count("play.played_again", len(replaying), hand=len(game.history) + 1), style="dim")
     try:
         run_game(game, seats, talk, writer)
         if kept:
             assert writer is not None
-            talk.say(f"This game is kept in {writer.path} (`{talk.item(command('games'))}` lists the kept games).", style="dim")
+            talk.say(t("play.kept_in", path=str(writer.path), command=talk.item(command("games"))), style="dim")
     except (Stop, KeyboardInterrupt, OSError) as e:
         if isinstance(e, BrokenPipeError):
             raise  # the reader of a pipe has gone: main() ends quietly
@@ -1194,7 +1268,14 @@ def _record_to_resume(value: str) -> Path:
 
 
 def _resume_command(
-    path: Path, ruleset: str | None, watch: bool, record: Path | None, root: Path | None = None, settings: list[str] | None = None, think: float | None = None
+    path: Path,
+    ruleset: str | None,
+    watch: bool,
+    record: Path | None,
+    root: Path | None = None,
+    settings: list[str] | None = None,
+    think: float | None = None,
+    words: Words = ENGLISH,
 ) -> None:
     """`play --resume RECORD`: the same players in the same seats, from the last complete hand,
     with the parameters the record was played with (a `--set` may only repeat them)."""
@@ -1229,4 +1310,4 @@ def _resume_command(
     unfinished = data.get("unfinished") or {}
     replaying = unfinished.get("answers", []) if you is not None and unfinished.get("hand") == len(game.history) + 1 else []
     work = {p["seat"]: tuple(p["work"]) for p in data["players"] if "work" in p}  # as the game was played
-    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think, work)
+    _play(game, game.rules, list(game.names), you, bot_kinds, record if record is not None else path, replaying, think, work, words)

@@ -1,4 +1,4 @@
-"""The table's words in one catalogue: English, Romanian and Serbian (Latin script), read by
+"""The table's words in one catalogue: English (en), română (ro) and srpski in the Latin script (sr-Latn), read by
 the browser's table (web/) and the terminal's (cli/play.py) alike.
 
 One file per language holds its words (en.py, ro.py, sr_latn.py: a dict of message id -> text,
@@ -21,11 +21,10 @@ from .plurals import FORMS, plural_form
 #: The catalogue's languages, by their BCP 47 tags; the first is the default.
 LANGUAGES: dict[str, Mapping[str, str | dict[str, str]]] = {"en": en.WORDS, "ro": ro.WORDS, "sr-Latn": sr_latn.WORDS}
 DEFAULT = "en"
-#: Primary language subtags read as one of the catalogue's languages. Serbian in any script is
-#: sr-Latn (every Serbian reader reads the Latin script; no Cyrillic catalogue is kept); Bosnian,
-#: Croatian, Montenegrin and the old tag for Serbo-Croatian too: one language for these words
-#: (adut, štih, pik, herc, karo, tref are theirs as well), and nearer their readers than English.
-#: Moldovan's old tag is Romanian.
+#: Primary language subtags read as one of the catalogue's languages. `sr` in any script is
+#: sr-Latn (every reader of srpski reads the Latin script; no Cyrillic catalogue is kept); `bs`,
+#: `hr`, `cnr` and the old tag `sh` too: one language for these words (adut, štih, pik, herc,
+#: karo, tref are theirs as well), and nearer their readers than English. The old tag `mo` is ro.
 _PRIMARY = {"en": "en", "ro": "ro", "mo": "ro", "sr": "sr-Latn", "sh": "sr-Latn", "bs": "sr-Latn", "hr": "sr-Latn", "cnr": "sr-Latn"}
 _TAG = re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
 _PLACE = re.compile(r"\{(\w+)\}")
@@ -87,6 +86,16 @@ class Words:
         if not isinstance(message, dict):
             raise TypeError(f"{key} is not a plural message: use text()")
         return fill(message[plural_form(self.language, n)], {"count": n, **values})
+
+    def template(self, key: str, n: int | None = None) -> str:
+        """A message as written, its placeholders not filled (for a text assembled of styled
+        parts); a plural message's form for `n`."""
+        message = self.catalogue[key]
+        if isinstance(message, dict):
+            if n is None:
+                raise TypeError(f"{key} is a plural message: give its count")
+            return message[plural_form(self.language, n)]
+        return message
 
     def for_page(self, prefixes: tuple[str, ...]) -> dict[str, str | dict[str, str]]:
         """The messages whose ids start with one of `prefixes` (what a page's script reads)."""

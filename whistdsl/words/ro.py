@@ -1,16 +1,15 @@
-"""The table's words in Romanian (`ro`), with the words of the Romanian seed text
-(seeds/romanian-whist.ro.txt): atu and fără atu, levată / levate, a licita and anunț, mâna
-moartă, dealer (the seed keeps the English word; `împarte` for the act of dealing), în orb, pe
+"""The table's words in română (`ro`), with the words of the seed game's own text (docs/
+rulesets.md names it): atu and fără atu, levată / levate, a licita and anunț, mâna moartă, dealer (the seed keeps the English word; `împarte` for the act of dealing), în orb, pe
 frunte, tabela de scor.
 
 Every id of whistdsl/words/en.py is here, with the same `{name}` placeholders. Plural forms are
-Romanian's three (CLDR): `one` (1), `few` (0, 2-19, 101-119, ...: "2 levate"), `other` (20 and
-more, where Romanian says "de": "20 de levate").
+the language's three (CLDR): `one` (1), `few` (0, 2-19, 101-119, ...: "2 levate"), `other` (20
+and more, where the language says "de": "20 de levate").
 """
 
 WORDS: dict[str, str | dict[str, str]] = {
     "language.name": "Română",
-    # -- cards: the French-suited names Romanian players use
+    # -- cards: the French-suited names the players use
     "suit.spades": "pică",
     "suit.hearts": "cupă",
     "suit.diamonds": "caro",

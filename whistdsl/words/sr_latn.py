@@ -1,10 +1,10 @@
-"""The table's words in Serbian, Latin script (`sr-Latn`), with the words Serbian players use
-for the seed game (seeds/serbian-whist.sv.txt, "vist"): adut and bez aduta (the seed's hand
+"""The table's words in srpski, Latin script (`sr-Latn`), with the words its players use
+for the seed game (the seed text, "vist"): adut and bez aduta (the seed's hand
 "Sans" is the hand without trump), štih (štiha, štihova), zvanje / zvati (a bid, to bid), deli
 (deals), dalje (pass), naslepo (blind), na čelu (on the forehead), tabela rezultata.
 
 Every id of whistdsl/words/en.py is here, with the same `{name}` placeholders. Plural forms are
-Serbian's three (CLDR): `one` (1, 21, 31, 101: "21 štih"), `few` (2-4, 22-24, ...: "2 štiha"),
+the language's three (CLDR): `one` (1, 21, 31, 101: "21 štih"), `few` (2-4, 22-24, ...: "2 štiha"),
 `other` (0, 5-20, 25-30, ...: "5 štihova").
 """
 
