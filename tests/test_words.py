@@ -122,3 +122,19 @@ def test_a_tag_is_read_as_one_of_the_catalogue_s_languages_or_none(tag: str, lan
 )
 def test_accept_language_gives_the_best_language_of_the_catalogue_english_by_default(header: str | None, language: str) -> None:
     assert from_accept_language(header) == language
+
+
+@pytest.mark.parametrize("module", ["en", "ro", "sr_latn"])
+def test_no_message_id_is_written_twice_in_a_language_s_file(module: str) -> None:
+    """A dict literal keeps the last of two equal keys without a word: a translator's second
+    entry would hide the first."""
+    import ast
+    from pathlib import Path
+
+    import whistdsl.words
+
+    tree = ast.parse((Path(whistdsl.words.__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
+    words = next(node.value for node in tree.body if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "WORDS")
+    assert isinstance(words, ast.Dict)
+    keys = [key.value for key in words.keys if isinstance(key, ast.Constant)]
+    assert len(keys) == len(words.keys) and sorted(k for k in set(keys) if keys.count(k) > 1) == []
