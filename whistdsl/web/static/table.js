@@ -87,7 +87,8 @@
   function name(seat) {
     if (!state || seat === null || seat === undefined) return "";
     const held = state.table.seats[seat];
-    const label = held ? held.name : t("table.seat", { number: seat + 1 });
+    // a person's seat nobody has taken is called by its number, in the page's words
+    const label = held && !(held.person && !held.taken) ? held.name : t("table.seat", { number: seat + 1 });
     return seat === state.you ? t("table.name_you", { name: label }) : label;
   }
 
