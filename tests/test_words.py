@@ -138,3 +138,11 @@ def test_no_message_id_is_written_twice_in_a_language_s_file(module: str) -> Non
     assert isinstance(words, ast.Dict)
     keys = [key.value for key in words.keys if isinstance(key, ast.Constant)]
     assert len(keys) == len(words.keys) and sorted(k for k in set(keys) if keys.count(k) > 1) == []
+
+
+def test_a_number_with_decimals_takes_its_cldr_form() -> None:
+    """CLDR: en `other`; ro `few` (v != 0); sr by its decimal digits f (f % 10 = 1 and f % 100 != 11: one; 2..4: few)."""
+    assert [plural_form("en", x) for x in (1.5, 0.5, 24.0, 1.0)] == ["other", "other", "other", "one"]
+    assert [plural_form("ro", x) for x in (1.5, 0.5, 24.0, 1.0)] == ["few", "few", "other", "one"]
+    assert [plural_form("sr-Latn", x) for x in (0.1, 2.3, 1.5, 1.11, 24.0, 21.0)] == ["one", "few", "other", "other", "few", "one"]
+    assert words_for("ro").count("play.cards", 24.0) == "24 de cărți"

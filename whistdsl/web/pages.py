@@ -250,6 +250,6 @@ def closed_page(ruleset: str, records: Sequence[tuple[int, str]], hours: float, 
     t = w.text
     listed = "".join(f'<li><a href="{h(href)}" download>{h(t("web.closed_game", number=n))}</a></li>' for n, href in records)
     kept = f"<ul>{listed}</ul>" if listed else f"<p>{h(t('web.none_kept'))}</p>"
-    said = h(t("web.closed", hours=f"{hours:g}", command="\x00")).replace("\x00", "<code>whistdsl replay</code>")
+    said = h(w.count("web.closed", hours, command="\x00")).replace("\x00", "<code>whistdsl replay</code>")
     body = f'<main><h1>{h(ruleset)}</h1><p role="status">{said}</p>{kept}<p><a href="/">{h(t("web.start_page"))}</a></p></main>'
     return page(t("web.closed_title"), body, w=w)

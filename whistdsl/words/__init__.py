@@ -81,11 +81,11 @@ class Words:
             raise TypeError(f"{key} is a plural message: use count()")
         return fill(message, values)
 
-    def count(self, key: str, n: int, **values: object) -> str:
+    def count(self, key: str, n: int | float, **values: object) -> str:
         message = self.catalogue[key]
         if not isinstance(message, dict):
             raise TypeError(f"{key} is not a plural message: use text()")
-        return fill(message[plural_form(self.language, n)], {"count": n, **values})
+        return fill(message[plural_form(self.language, n)], {"count": f"{n:g}" if isinstance(n, float) else n, **values})
 
     def template(self, key: str, n: int | None = None) -> str:
         """A message as written, its placeholders not filled (for a text assembled of styled

@@ -161,7 +161,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.sit_down": "Sit down",
     "web.table_title": "whistdsl table",
     "web.closed_title": "whistdsl: a closed table",
-    "web.closed": "This table was closed: nobody was at it and nothing was played for {hours} hours. Its games' records can still be downloaded, and {command} checks them.",
+    "web.closed": {
+        "one": "This table was closed: nobody was at it and nothing was played for {count} hour. Its games' records can still be downloaded, and {command} checks them.",
+        "other": "This table was closed: nobody was at it and nothing was played for {count} hours. Its games' records can still be downloaded, and {command} checks them.",
+    },
     "web.closed_game": "Game {number} (record, JSON)",
     "web.none_kept": "No game of it was kept.",
     "web.form_too_large": "The form is too large: a ruleset is at most 256 KiB.",

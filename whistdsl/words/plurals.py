@@ -8,8 +8,9 @@ question in web/static/table.js.
     sr: one if n % 10 == 1 and n % 100 != 11; few if n % 10 in 2..4 and n % 100 not in 12..14;
         else other
 
-(CLDR 44, `plurals.xml`, for integers: the rules' `v != 0` branches are for decimals, which
-the table never counts.)
+(CLDR 44, `plurals.xml`.) A number with decimals (`1.5` hours) takes en's `other`, ro's `few`
+(its rule's `v != 0`), and in sr the form its decimal digits' number `f` gives by the same test
+as a whole number's (`0.1` one, `2.3` few, `1.5` other).
 """
 
 from __future__ import annotations
@@ -18,9 +19,16 @@ from __future__ import annotations
 FORMS: dict[str, tuple[str, ...]] = {"en": ("one", "other"), "ro": ("one", "few", "other"), "sr-Latn": ("one", "few", "other")}
 
 
-def plural_form(language: str, count: int) -> str:
+def plural_form(language: str, count: int | float) -> str:
     """The plural form `count` takes in `language` (a tag of FORMS)."""
-    n = abs(count)
+    if isinstance(count, float) and not count.is_integer():
+        if language == "ro":
+            return "few"
+        if language == "sr-Latn":
+            decimals = f"{abs(count):.6f}".rstrip("0").partition(".")[2]
+            return plural_form(language, int(decimals))
+        return "other"
+    n = abs(int(count))
     if language == "ro":
         if n == 1:
             return "one"

@@ -161,7 +161,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.sit_down": "Ia loc",
     "web.table_title": "masa whistdsl",
     "web.closed_title": "whistdsl: o masă închisă",
-    "web.closed": "Masa aceasta a fost închisă: nu a stat nimeni la ea și nu s-a jucat nimic timp de {hours} ore. Înregistrările partidelor ei se pot descărca în continuare, iar {command} le verifică.",
+    "web.closed": {
+        "one": "Masa aceasta a fost închisă: nu a stat nimeni la ea și nu s-a jucat nimic timp de {count} oră. Înregistrările partidelor ei se pot descărca în continuare, iar {command} le verifică.",
+        "few": "Masa aceasta a fost închisă: nu a stat nimeni la ea și nu s-a jucat nimic timp de {count} ore. Înregistrările partidelor ei se pot descărca în continuare, iar {command} le verifică.",
+        "other": "Masa aceasta a fost închisă: nu a stat nimeni la ea și nu s-a jucat nimic timp de {count} de ore. Înregistrările partidelor ei se pot descărca în continuare, iar {command} le verifică.",
+    },
     "web.closed_game": "Partida {number} (înregistrare, JSON)",
     "web.none_kept": "Nu s-a păstrat nicio partidă.",
     "web.form_too_large": "Formularul e prea mare: un set de reguli are cel mult 256 KiB.",

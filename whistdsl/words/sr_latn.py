@@ -161,7 +161,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.sit_down": "Sedi",
     "web.table_title": "whistdsl sto",
     "web.closed_title": "whistdsl: zatvoren sto",
-    "web.closed": "Ovaj sto je zatvoren: {hours} sati niko nije bio za njim i ništa nije odigrano. Zapisi njegovih partija i dalje mogu da se preuzmu, a {command} ih proverava.",
+    "web.closed": {
+        "one": "Ovaj sto je zatvoren: {count} sat niko nije bio za njim i ništa nije odigrano. Zapisi njegovih partija i dalje mogu da se preuzmu, a {command} ih proverava.",
+        "few": "Ovaj sto je zatvoren: {count} sata niko nije bio za njim i ništa nije odigrano. Zapisi njegovih partija i dalje mogu da se preuzmu, a {command} ih proverava.",
+        "other": "Ovaj sto je zatvoren: {count} sati niko nije bio za njim i ništa nije odigrano. Zapisi njegovih partija i dalje mogu da se preuzmu, a {command} ih proverava.",
+    },
     "web.closed_game": "Partija {number} (zapis, JSON)",
     "web.none_kept": "Nijedna partija nije sačuvana.",
     "web.form_too_large": "Obrazac je prevelik: pravila imaju najviše 256 KiB.",
