@@ -109,3 +109,18 @@ def test_a_person_plays_a_whole_game_at_the_terminal_in_romanian_or_serbian(tmp_
     for word in words:
         assert " ".join(word.split()) in said, word
     assert "Your bid" not in said and "Trick 1 of" not in said
+
+
+def test_what_the_table_asks_back_about_a_typed_card_is_in_the_table_s_language() -> None:
+    from types import SimpleNamespace
+
+    from whistdsl.cli.play import typed_card
+    from whistdsl.engine.cards import NO_TRUMP, card
+    from whistdsl.words import words_for
+
+    queens = SimpleNamespace(hand=[card("Q", "H"), card("Q", "S")], legal=[card("Q", "H"), card("Q", "S")], trump=NO_TRUMP)
+    assert typed_card("q", queens, words=words_for("ro")).startswith("care Q: ")
+    assert typed_card("q", queens, words=words_for("sr-Latn")).startswith("koji Q: ")
+    assert typed_card("10", queens, words=words_for("ro")) == "nu ai nicio carte: zece"
+    assert typed_card("", queens, words=words_for("sr-Latn")).startswith("otkucaj kartu, vrednost pa boju: npr. QH")
+    assert typed_card("k", queens) == "you hold no K"  # English as it was

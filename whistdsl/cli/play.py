@@ -576,7 +576,7 @@ _SUIT_FIRST = re.compile(rf"([shdc♠♤♥♡♦♢♣♧])\s*({_RANK})", re.I)
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] | None = None) -> Card | str:
+def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callable[[Card], str] | None = None, words: Words = ENGLISH) -> Card | str:
     """The card a person typed: rank then suit (`QH`, `10h`, `Q♥`, `Q♥️`), suit then rank (`hq`,
     `♥Q`), a special's mark or name; a bare rank (`q`, `10`) when one card of that rank may be
     played now (or, when none may, the one held, for the engine to say why not); Enter alone for
@@ -591,7 +591,7 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
     if not text:
         if len(legal) == 1:
             return legal[0]
-        return "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played)" + specials_typed(specials)
+        return words.text("play.type_a_card", specials=specials_typed(specials, words))
     bare_rank = re.fullmatch(_RANK, text, re.I) is not None
     refused: CardSyntaxError | None = None
     try:
@@ -613,22 +613,22 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
         if not held:
             return special
         cards = ", ".join(shown(c) for c in sort_hand(set(held), view.trump))
-        return f"which did you mean: {cards} or {shown(special)}? Type a card with its suit, or {printable(defined.name)}"
+        return words.text("play.which_did_you_mean", cards=cards, special=shown(special), name=printable(defined.name))
     of_rank = [c for c in legal if suit_of(c) != SPECIAL and RANK_LETTERS[strength(c)] == rank]
     if len(set(of_rank)) == 1:
         return of_rank[0]
     if of_rank:
         which = " or ".join(shown(c) for c in sort_hand(set(of_rank), view.trump))
-        return f"which {rank}: {which}? Type it with its suit"
+        return words.text("play.which_rank", rank=rank, cards=which)
     if held:
         return held[0]  # not playable now: the engine says why
-    return f"you hold no {rank}" if rank != "T" else "you hold no ten"
+    return words.text("play.hold_no", rank=words.text("rank.T") if rank == "T" else rank)  # `you hold no K`, `you hold no ten`
 
 
-def specials_typed(specials: Sequence[Special]) -> str:
+def specials_typed(specials: Sequence[Special], words: Words = ENGLISH) -> str:
     """`, or W for a wizard, or jester for a jester`: how the deck's special cards are typed (by
     name where the mark reads as a rank)."""
-    return "".join(f", or {printable(s.name if reads_as_rank(s.mark) else s.mark)} for a {printable(s.name)}" for s in specials)
+    return "".join(words.text("play.special_typed", typed=printable(s.name if reads_as_rank(s.mark) else s.mark), name=printable(s.name)) for s in specials)
 
 
 #: The commands understood at every prompt, with what each shows (`help` lists them). No rank,
@@ -754,7 +754,7 @@ class HumanPlayer:
                             continue
                         self._answer({"card": None})
                     else:
-                        chosen = typed_card(answer, view, rules.specials, lambda c: self.talk.card(c).plain)
+                        chosen = typed_card(answer, view, rules.specials, lambda c: self.talk.card(c).plain, self.talk.words)
                         if isinstance(chosen, str):
                             self._refuse(chosen)
                             continue
@@ -1069,7 +1069,7 @@ def _play(
     talk.say(Text(t("play.players", name=printable(rules.name), count=n, seed=game.seed), style="bold"))
     talk.say(t("play.seats", seats=table))
     if you is not None:
-        talk.say(t("play.how_to_type_kept" if writer is not None else "play.how_to_type", specials=specials_typed(game.rules.specials)), style="dim")
+        talk.say(t("play.how_to_type_kept" if writer is not None else "play.how_to_type", specials=specials_typed(game.rules.specials, words)), style="dim")
     if replaying and you is not None:
         talk.say(words.count("play.played_again", len(replaying), hand=len(game.history) + 1), style="dim")
     try:

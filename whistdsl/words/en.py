@@ -305,4 +305,9 @@ WORDS: dict[str, str | dict[str, str]] = {
         "other": "Hand {hand} is played again up to where it stopped ({count} of your answers).",
     },
     "play.kept_in": "This game is kept in {path} (`{command}` lists the kept games).",
+    "play.type_a_card": "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played){specials}",
+    "play.which_did_you_mean": "which did you mean: {cards} or {special}? Type a card with its suit, or {name}",
+    "play.which_rank": "which {rank}: {cards}? Type it with its suit",
+    "play.hold_no": "you hold no {rank}",
+    "play.special_typed": ", or {typed} for a {name}",
 }

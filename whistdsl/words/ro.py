@@ -317,4 +317,9 @@ WORDS: dict[str, str | dict[str, str]] = {
         "other": "Mâna {hand} se joacă din nou până unde s-a oprit ({count} de răspunsuri ale tale).",
     },
     "play.kept_in": "Partida e păstrată în {path} (`{command}` arată partidele păstrate).",
+    "play.type_a_card": "scrie o carte, valoarea apoi culoarea: de ex. QH, TS, 10h, 7♦ (sau doar valoarea când se poate juca o singură carte de acea valoare){specials}",
+    "play.which_did_you_mean": "la care te-ai gândit: {cards} sau {special}? Scrie o carte cu culoarea ei, sau {name}",
+    "play.which_rank": "care {rank}: {cards}? Scrie-o cu culoarea ei",
+    "play.hold_no": "nu ai nicio carte: {rank}",
+    "play.special_typed": ", sau {typed} pentru {name}",
 }

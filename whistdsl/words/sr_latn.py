@@ -317,4 +317,9 @@ WORDS: dict[str, str | dict[str, str]] = {
         "other": "Ruka {hand} se ponovo igra do mesta gde je stala ({count} tvojih odgovora).",
     },
     "play.kept_in": "Partija je sačuvana u {path} (`{command}` prikazuje sačuvane partije).",
+    "play.type_a_card": "otkucaj kartu, vrednost pa boju: npr. QH, TS, 10h, 7♦ (ili samo vrednost kad može da se odigra samo jedna karta te vrednosti){specials}",
+    "play.which_did_you_mean": "koju si mislio: {cards} ili {special}? Otkucaj kartu sa bojom, ili {name}",
+    "play.which_rank": "koji {rank}: {cards}? Otkucaj ga sa bojom",
+    "play.hold_no": "nemaš nijednu kartu: {rank}",
+    "play.special_typed": ", ili {typed} za {name}",
 }
