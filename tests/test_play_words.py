@@ -34,6 +34,13 @@ def test_watching_in_romanian_says_the_hands_trump_and_tricks_in_romanian() -> N
     assert "2 levate" in out or "pentru 2 levate" in out  # Romanian's "few" form
     assert "Levate/anunț: " in out and "realizat" in out
     assert "fără atu" in out  # the 8-card hands have no trump
+    assert re.search(r"^Câștigător: Player \d \(\d+\)\nanunț / total; \* = contract realizat$", out, re.M)  # the score sheet's words
+
+
+def test_with_six_players_the_dealer_is_mana_moarta() -> None:
+    out = play("romanian", "--watch", "--seed", "3", "--players", "6", "--lang", "ro").stdout
+    assert "; dealer: Player 2; mâna moartă: Player 2\n" in out
+    assert "\n- = nu a jucat (mâna moartă)\n" in out  # the sheet's legend
 
 
 def test_watching_in_serbian_says_adut_and_stih_with_serbian_plural_forms() -> None:
@@ -45,6 +52,7 @@ def test_watching_in_serbian_says_adut_and_stih_with_serbian_plural_forms() -> N
     assert re.search(r"za 2 štiha", out) and re.search(r"za 1 štih,", out)  # "few" and "one"
     assert "bez aduta" in out  # the seed's "Sans" hand
     assert "Uzeto/zvano: " in out
+    assert re.search(r"^Pobednik: Player \d \(\d+\)\nzvanje / ukupno; \* = ispunjeno zvanje$", out, re.M)
 
 
 def test_the_language_may_be_given_as_any_tag_of_it_and_by_whistdsl_lang() -> None:

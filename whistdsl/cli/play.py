@@ -14,7 +14,7 @@ The words shown are the catalogue's (whistdsl/words/), in the language of `--lan
 WHISTDSL_LANG; English by default, never the machine's locale: the same command shows the same
 words anywhere); the same ids as the browser's table where both say the same thing. What is
 typed stays as it is in every language (`QH`, `pass`, `help`), and so do the rules in words
-(`rules`), the score sheet's headings and the messages of refused answers from the engine.
+(`rules`) and the messages of refused answers from the engine.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from .options import ROOT_OPTION, SET_HELP, THINK_OPTION, open_rules
 from .options import err as _say_error
 from .options import usage as _usage
 from .prompt import Ask, asker
-from .sheet import RED_SUITS, VIEW_WORDS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
+from .sheet import RED_SUITS, VIEW_MARKS, fitted_sheet, legend, mark_label, print_sheet, score_sheet, trump_label
 from .terminal import page, wrap_width
 
 HUMAN = "human"
@@ -269,7 +269,7 @@ class TableTalk:
             out = ", ".join(self.whom(s) for s in view.sitting_out)
             header.append(t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out))
         self.say(header)
-        what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_WORDS else "")
+        what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
             self.say(t("play.kind_hand", kind=label, what=what), style="italic")  # say escapes the ruleset's words
@@ -437,12 +437,12 @@ class TableTalk:
         the numbers), elsewhere whole."""
         rules, hands = self.rules, self.window.hands_played()
         self.console.print()
-        marks = legend(rules, hands, len(self.names))
+        marks = legend(rules, hands, len(self.names), self.words)
         if self.console.is_terminal:
-            print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you), marks)
+            print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you, self.words), marks)
             return
         names = [self.t("table.name_you", name=n) if s == self.you else n for s, n in enumerate(self.names)]
-        print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols), marks)
+        print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols, words=self.words), marks)
 
     def game_over(self) -> None:
         result = self.window.result()

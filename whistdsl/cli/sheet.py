@@ -5,7 +5,9 @@
 says what the marks on it mean (`NV = ...`), printed under it.
 `score_sheet_text` renders the same table as plain text, and `print_sheet` prints it on a console
 at its natural width when the output is not a terminal. `play` shows it after every hand and
-`replay --show` for a whole record (from the hands the replay recomputes).
+`replay --show` for a whole record (from the hands the replay recomputes). Its words are the
+catalogue's (whistdsl/words/: `sheet.*`), in English unless a `Words` of another language is
+given (`play --lang`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..engine.cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
 from ..language.expression import Number
 from ..printable import printable, printable_text
 from ..rules.ruleset import Ruleset
+from ..words import ENGLISH, Words
 
 MADE_MARK = "*"
 MADE_STYLE = "green"
@@ -65,11 +68,8 @@ def mark_label(mark: str) -> str:
 
 #: How the sheet marks a hand of a kind with a view of its own but no `mark` of its own.
 VIEW_MARKS = {"forehead": "FH", "blind": "BL"}
-#: What a hand of each view other than the usual one is, for a kind that does not say.
-VIEW_WORDS = {"forehead": "everyone sees every card but their own", "blind": "everyone bids before seeing their cards"}
 SAT_OUT_MARK = "-"
 EXCUSED_MARK = "x"
-EXCUSED = "excused"  # said in place of the bid of a seat excused from bidding (`skip`)
 
 
 def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
@@ -81,7 +81,7 @@ def hand_mark(rules: Ruleset, hand: SheetHand) -> str:
     return VIEW_MARKS.get(kind.view, "") if kind is not None else ""
 
 
-def kind_words(rules: Ruleset, kind_name: str) -> str:
+def kind_words(rules: Ruleset, kind_name: str, words: Words = ENGLISH) -> str:
     """What a hand of this kind is: the kind's `description` (escaped), else what its view means
     (`a forehead hand: everyone sees every card but their own`), else `a zero hand`."""
     kind = rules.kinds.get(kind_name)
@@ -89,36 +89,36 @@ def kind_words(rules: Ruleset, kind_name: str) -> str:
         return ""
     if kind.description:
         return printable(kind.description)
-    if kind.view in VIEW_WORDS:
-        return f"a {kind.view} hand: {VIEW_WORDS[kind.view]}"
-    return f"a {printable(kind.name)} hand"
+    if kind.view in VIEW_MARKS:  # what the view means: the catalogue's `play.view.*`
+        return words.text(f"sheet.{kind.view}_hand", what=words.text(f"play.view.{kind.view}"))
+    return words.text("sheet.kind_hand", kind=printable(kind.name))
 
 
-def legend(rules: Ruleset, hands: Sequence[SheetHand], seats: int) -> list[str]:
+def legend(rules: Ruleset, hands: Sequence[SheetHand], seats: int, words: Words = ENGLISH) -> list[str]:
     """What the marks on the sheet of `hands` mean, besides `*` (the caption's), each once and
     only those on it: `- = sat out`, `x = excused from bidding`, then the hands' marks in the
     order they first come (`NV = nevăzut (unseen) - ...`, `FH = a forehead hand: ...`)."""
     said = []
     if any(seat in hand.sitting_out or seat not in dict(hand.bids) for hand in hands for seat in range(seats)):
-        said.append(f"{SAT_OUT_MARK} = sat out")
+        said.append(words.text("sheet.sat_out", mark=SAT_OUT_MARK))
     if any(any(hand.excused) for hand in hands):
-        said.append(f"{EXCUSED_MARK} = {EXCUSED} from bidding (its bid of 0 made for it)")
+        said.append(words.text("sheet.excused", mark=EXCUSED_MARK))
     meant: dict[str, str] = {}
     for hand in hands:
         mark = hand_mark(rules, hand)
         if mark and mark not in meant:
-            meant[mark] = kind_words(rules, getattr(hand, "kind", ""))
+            meant[mark] = kind_words(rules, getattr(hand, "kind", ""), words)
     return said + [f"{mark_label(mark)} = {words}" if words else mark_label(mark) for mark, words in meant.items()]
 
 
-def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number]) -> str:
+def winners_line(names: Sequence[str], winners: Sequence[int], totals: Sequence[Number], words: Words = ENGLISH) -> str:
     """`Winner: Ana (26)` or `Winners (tied): Ana, Ben (20)` (names escaped)."""
     names = [printable(name) for name in names]
     if len(winners) == 1:
         w = winners[0]
-        return f"Winner: {names[w]} ({totals[w]})"
+        return words.text("sheet.winner", name=names[w], total=totals[w])
     listed = ", ".join(f"{names[w]} ({totals[w]})" for w in winners)
-    return f"Winners (tied): {listed}"
+    return words.text("sheet.winners", names=listed)
 
 
 #: The ways a sheet's cells are written, widest first: `10* / -120`, `10*/-120`, and the bid
@@ -136,6 +136,7 @@ def score_sheet(
     shown_names: Sequence[str] | None = None,
     max_width: int | None = None,
     padding: int = 1,
+    words: Words = ENGLISH,
 ) -> Table:
     """The sheet of `hands` so far: the hand's number, then its size with the trump (`NT` for none)
     or the hand's mark (`0`, `NV`; `FH`, `BL` for a forehead or blind hand without one), then
@@ -145,14 +146,14 @@ def score_sheet(
     of LAYOUTS; `shown_names` heads the columns instead of `names` (abbreviated: `fitted_sheet`), and the
     caption then gives the names in full; `padding` is the space each side of a cell (0 for the
     narrowest sheet: one space between columns). The ruleset's name and the players' names are shown
-    escaped, never as markup."""
+    escaped, never as markup; the sheet's own words are `words`'."""
     table = Table(
         title=printable_text(rules.name), title_justify="left", caption_justify="left", caption_style="none",
         show_edge=False, pad_edge=False, padding=(0, padding),
         box=box.SIMPLE_HEAD if symbols else box.ASCII2,
     )
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("hand", no_wrap=True)
+    table.add_column(words.text("sheet.hand"), no_wrap=True)
     heads = shown_names if shown_names is not None else names
     # every cell the same width, so the slashes line up: `10* / -120`
     size_width = bid_width = max((len(str(h.size)) for h in hands), default=1)
@@ -186,14 +187,15 @@ def score_sheet(
         marked = hand_mark(rules, hand)
         first.append_text(Text(mark_label(marked)) if marked else trump_label(hand.trump, symbols))
         table.add_row(Text(str(hand.number)), first, *cells)
-    how = "bid above running total" if layout == "stacked" else "bid / running total"
-    caption = Text(f"{how}; {MADE_MARK} = contract made", style="dim")
+    how = words.text("sheet.how_stacked" if layout == "stacked" else "sheet.how")
+    caption = Text(f"{how}; {words.text('sheet.made', mark=MADE_MARK)}", style="dim")
     if shown_names is not None:
-        key = "; ".join(f"{printable(short)} = {printable(full)}" for short, full in zip(shown_names, names) if short not in (full, "you"))
+        you = words.text("table.you")
+        key = "; ".join(f"{printable(short)} = {printable(full)}" for short, full in zip(shown_names, names) if short not in (full, you))
         if key:
             caption = Text.assemble(caption, "\n", Text(key, style="dim"))
     if winners and hands:
-        line = winners_line(names, winners, hands[-1].totals)
+        line = winners_line(names, winners, hands[-1].totals, words)
         caption = Text.assemble((line, "bold"), "\n", caption)
         # the caption wraps at the table's width: never the winners' line (unless it is wider than the screen)
         table.min_width = len(line) if max_width is None else min(len(line), max_width)
@@ -201,16 +203,16 @@ def score_sheet(
     return table
 
 
-def abbreviated(names: Sequence[str], width: int, you: int | None = None) -> list[str]:
+def abbreviated(names: Sequence[str], width: int, you: int | None = None, words: Words = ENGLISH) -> list[str]:
     """`names` cut to `width` characters (at least 3) and still told apart: `Bartholomew` ->
     `Bart.`; names alike once cut keep their seat's number (`Pla.1`, `Pla.2`); your seat is
-    `you`. A name that fits is kept whole."""
+    `you` (in `words`' language). A name that fits is kept whole."""
     width = max(width, 3)
 
     def cut(name: str, tail: str = "") -> str:
         return name if len(name) <= width and not tail else name[: max(width - 1 - len(tail), 1)] + "." + tail
 
-    first = ["you" if seat == you else cut(name) for seat, name in enumerate(names)]
+    first = [words.text("table.you") if seat == you else cut(name) for seat, name in enumerate(names)]
     return [cut(name, str(seat + 1)) if seat != you and first.count(first[seat]) > 1 else first[seat] for seat, name in enumerate(names)]
 
 
@@ -227,20 +229,21 @@ def fitted_sheet(
     winners: Sequence[int] | None = None,
     symbols: bool = True,
     you: int | None = None,
+    words: Words = ENGLISH,
 ) -> Table:
     """The sheet as `score_sheet` makes it, fitted to `width` columns (a terminal's): the first of
     names in full (yours marked `(you)`); names abbreviated, never the numbers; compact cells;
     two lines a hand; the same with one space between columns, which is also what is shown when
     nothing fits."""
-    full = [f"{name} (you)" if seat == you else name for seat, name in enumerate(names)]
+    full = [words.text("table.name_you", name=name) if seat == you else name for seat, name in enumerate(names)]
     bid_width = max((len(str(h.size)) for h in hands), default=1)
     total_width = max((len(str(t)) for h in hands for t in h.totals), default=1)
     cell = {"wide": bid_width + 1 + 3 + total_width, "compact": bid_width + 1 + 1 + total_width, "stacked": max(bid_width, total_width) + 1}
-    tries = [("wide", None, 1)] + [(layout, abbreviated(names, cell[layout], you), 1) for layout in LAYOUTS]
-    tries.append(("stacked", abbreviated(names, cell["stacked"], you), 0))
+    tries = [("wide", None, 1)] + [(layout, abbreviated(names, cell[layout], you, words), 1) for layout in LAYOUTS]
+    tries.append(("stacked", abbreviated(names, cell["stacked"], you, words), 0))
     table = None
     for layout, shown, padding in tries:
-        table = score_sheet(rules, full, hands, winners, symbols, layout, shown, max_width=width, padding=padding)
+        table = score_sheet(rules, full, hands, winners, symbols, layout, shown, max_width=width, padding=padding, words=words)
         if _natural_width(table) <= width:
             return table
     assert table is not None

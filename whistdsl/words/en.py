@@ -310,4 +310,16 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.which_rank": "which {rank}: {cards}? Type it with its suit",
     "play.hold_no": "you hold no {rank}",
     "play.special_typed": ", or {typed} for a {name}",
+    # -- the score sheet at the terminal (cli/sheet.py)
+    "sheet.hand": "hand",
+    "sheet.how": "bid / running total",
+    "sheet.how_stacked": "bid above running total",
+    "sheet.made": "{mark} = contract made",
+    "sheet.winner": "Winner: {name} ({total})",
+    "sheet.winners": "Winners (tied): {names}",
+    "sheet.sat_out": "{mark} = sat out",
+    "sheet.excused": "{mark} = excused from bidding (its bid of 0 made for it)",
+    "sheet.forehead_hand": "a forehead hand: {what}",
+    "sheet.blind_hand": "a blind hand: {what}",
+    "sheet.kind_hand": "a {kind} hand",
 }

@@ -322,4 +322,16 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.which_rank": "care {rank}: {cards}? Scrie-o cu culoarea ei",
     "play.hold_no": "nu ai nicio carte: {rank}",
     "play.special_typed": ", sau {typed} pentru {name}",
+    # -- the score sheet at the terminal: "tabela de scor"
+    "sheet.hand": "mâna",
+    "sheet.how": "anunț / total",
+    "sheet.how_stacked": "anunțul deasupra totalului",
+    "sheet.made": "{mark} = contract realizat",
+    "sheet.winner": "Câștigător: {name} ({total})",
+    "sheet.winners": "Câștigători (la egalitate): {names}",
+    "sheet.sat_out": "{mark} = nu a jucat (mâna moartă)",
+    "sheet.excused": "{mark} = scutit de licitație (anunțul 0 făcut automat)",
+    "sheet.forehead_hand": "mână cu cartea pe frunte: {what}",
+    "sheet.blind_hand": "mână în orb: {what}",
+    "sheet.kind_hand": "mână {kind}",
 }

@@ -322,4 +322,16 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.which_rank": "koji {rank}: {cards}? Otkucaj ga sa bojom",
     "play.hold_no": "nemaš nijednu kartu: {rank}",
     "play.special_typed": ", ili {typed} za {name}",
+    # -- the score sheet at the terminal: "tabela rezultata"
+    "sheet.hand": "ruka",
+    "sheet.how": "zvanje / ukupno",
+    "sheet.how_stacked": "zvanje iznad ukupnog",
+    "sheet.made": "{mark} = ispunjeno zvanje",
+    "sheet.winner": "Pobednik: {name} ({total})",
+    "sheet.winners": "Pobednici (nerešeno): {names}",
+    "sheet.sat_out": "{mark} = nije igrao",
+    "sheet.excused": "{mark} = oslobođen zvanja (zvanje 0 dato samo)",
+    "sheet.forehead_hand": "ruka na čelu: {what}",
+    "sheet.blind_hand": "ruka naslepo: {what}",
+    "sheet.kind_hand": "ruka {kind}",
 }
