@@ -123,3 +123,10 @@ def test_the_rules_in_words_say_they_are_in_english_in_another_language(tmp_path
         assert "(na engleskom)" in sr
         en = server.client.get("/rules?ruleset=serbian&lang=en").text
         assert "(in English)" not in en
+
+
+def test_the_language_cookie_is_secure_with_secure_cookies_and_pages_vary_with_the_language(tmp_path) -> None:
+    with Server(tmp_path, secure_cookies=True) as server:
+        response = server.client.get("/?lang=ro")
+        assert "Secure" in response.headers["set-cookie"] and response.headers["vary"] == "Accept-Language, Cookie"
+        assert "vary" not in server.client.get("/static/table.js").headers

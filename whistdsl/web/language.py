@@ -3,7 +3,8 @@ else the `lang` cookie the switch set, else the browser's Accept-Language, else 
 
 `page_words(request)` gives a request's `Words`; `LanguageCookie` (ASGI middleware) keeps a
 switch's choice: a response to a request with a `?lang=` the catalogue knows sets the cookie
-(a year, the whole site, not read by scripts). A value it does not know is ignored: the page
+(a year, the whole site, not read by scripts), and every page says `Vary: Accept-Language,
+Cookie`. A value it does not know is ignored: the page
 is in the language the cookie or the header asks for, and no cookie is set.
 """
 
@@ -44,27 +45,31 @@ def page_words(request: HTTPConnection) -> Words:
 
 
 class LanguageCookie:
-    """ASGI middleware: a response to `?lang=TAG` (a language of the catalogue) sets the cookie."""
+    """ASGI middleware: a response to `?lang=TAG` (a language of the catalogue) sets the cookie;
+    every page says that it varies with Accept-Language and the cookie (`Vary`), so no cache
+    between gives one person's language to another."""
 
     def __init__(self, app: Any, secure: bool = False):
         self.app = app
         self.secure = secure
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        language = _switched(scope.get("query_string", b"").decode("latin-1")) if scope["type"] == "http" else None
-        if language is None:
+        if scope["type"] != "http" or scope.get("path", "").startswith("/static/"):
             await self.app(scope, receive, send)
             return
-        cookie = SimpleCookie()
-        cookie[COOKIE] = language
-        cookie[COOKIE].update({"path": "/", "max-age": COOKIE_SECONDS, "samesite": "Lax", "httponly": True})
-        if self.secure:
-            cookie[COOKIE]["secure"] = True
-        header = (b"set-cookie", cookie.output(header="").strip().encode("latin-1"))
+        headers = [(b"vary", b"Accept-Language, Cookie")]
+        language = _switched(scope.get("query_string", b"").decode("latin-1"))
+        if language is not None:
+            cookie: SimpleCookie = SimpleCookie()
+            cookie[COOKIE] = language
+            cookie[COOKIE].update({"path": "/", "max-age": COOKIE_SECONDS, "samesite": "Lax", "httponly": True})
+            if self.secure:
+                cookie[COOKIE]["secure"] = True
+            headers.append((b"set-cookie", cookie.output(header="").strip().encode("latin-1")))
 
-        async def with_cookie(message: dict) -> None:
+        async def with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), header]
+                message["headers"] = [*message.get("headers", []), *headers]
             await send(message)
 
-        await self.app(scope, receive, with_cookie)
+        await self.app(scope, receive, with_headers)
