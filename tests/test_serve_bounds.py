@@ -11,6 +11,7 @@ import random
 import sqlite3
 
 from serve_client import Server  # noqa: I001  (skips without the web extra)
+from starlette.testclient import TestClient
 from test_serve_protocol import play
 
 from whistdsl.records.replay import check_record_shape, replay
@@ -148,3 +149,27 @@ def test_the_store_prunes_closed_tables_by_when_they_were_last_played_at(tmp_pat
     assert [store.keys(n) is not None for n in "ABCD"] == [True, False, True, True]
     assert store.keys("A").records == [1] and store.record("A", 1) == '{"hands": []}'
     assert counts(tmp_path / "t.sqlite3") == {"tables": 3, "seats": 3, "games": 3, "answers": 1}
+
+
+def test_one_address_opens_tables_and_has_rulesets_checked_at_a_bounded_rate_and_other_addresses_are_not_held_up(tmp_path):
+    clock = Clock()
+    limits = Limits(tables_per_hour=2, tables_burst=2, rulesets_per_minute=3, rulesets_burst=3, addresses=2)
+    form = {"ruleset": "serbian", "text": "", "players": "4", **{f"seat{s}": "random" for s in range(4)}}
+    with Server(tmp_path, limits, clock=clock) as server:
+        assert [server.client.post("/tables", data=form, follow_redirects=False).status_code for _ in range(3)] == [303, 303, 429]
+        refused = server.client.post("/tables", data=form, follow_redirects=False)
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "60" and "Too many tables opened" in refused.text
+        assert len(server.tables) == 2  # nothing was opened nor linted for the refused ones
+        assert server.client.post("/setup", data={"ruleset": "serbian", "text": ""}).status_code == 200  # the third of 3 a minute
+        assert server.client.post("/setup", data={"ruleset": "serbian", "text": ""}).status_code == 429
+
+        other = TestClient(server.app, client=("192.0.2.7", 4000))  # another address has its own allowance
+        assert other.post("/tables", data=form, follow_redirects=False).status_code == 303
+
+        clock.now += HOUR / 2  # half an hour: one table (2 an hour) and every lint (3 a minute) again
+        assert server.client.post("/tables", data=form, follow_redirects=False).status_code == 303
+        assert server.client.post("/tables", data=form, follow_redirects=False).status_code == 429
+        manager = server.app.state.tables
+        for n in range(5):  # a flood of addresses: only the newest `addresses` are remembered
+            TestClient(server.app, client=(f"192.0.2.{100 + n}", 4000)).post("/setup", data={"ruleset": "serbian", "text": ""})
+        assert len(manager.linting) == 2 and len(manager.opening) == 2

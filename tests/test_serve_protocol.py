@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
 from starlette.websockets import WebSocketDisconnect
 
+from whistdsl.players.base import BOTS, RandomPlayer
 from whistdsl.records.replay import check_record_shape, replay
 from whistdsl.web.protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
 from whistdsl.web.tables import Limits
@@ -393,3 +395,37 @@ def test_the_seat_cookie_is_for_the_table_s_pages_only_and_secure_when_asked(tmp
             assert cookie.startswith(f"seat={token};") and f"Path=/t/{table.id}" in cookie
             assert {"httponly", "samesite"} <= attributes and "samesite=strict" in cookie.lower()
             assert ("secure" in attributes) == secure
+
+
+class HeldPlayer(RandomPlayer):
+    """A computer player that thinks until the test lets it answer (as a search player thinking
+    for seconds, but with no clock): it runs in the server's thread pool, since it is not quick."""
+
+    kind = "held"
+    quick = False
+    asked = threading.Event()
+    release = threading.Event()
+
+    def act(self, view, legal, rng):
+        HeldPlayer.asked.set()
+        assert HeldPlayer.release.wait(60), "the test never released the player"
+        return super().act(view, legal, rng)
+
+
+def test_a_computer_player_thinking_holds_up_neither_its_own_table_nor_another(tmp_path, monkeypatch):
+    monkeypatch.setitem(BOTS, "held", HeldPlayer)
+    HeldPlayer.asked.clear()
+    HeldPlayer.release.clear()
+    with Server(tmp_path) as server:
+        thinking, _ = server.open_table("oh-hell-picture-no-trump", ["held"] * 4)
+        assert HeldPlayer.asked.wait(30)  # its first seat to act is thinking, in a worker thread
+        watcher = server.socket(thinking, thinking.watch)  # its own table answers a spectator meanwhile
+        assert watcher.state["step"] == 0 and watcher.state["view"]["to_act"] is not None
+
+        table, host, tokens = people_at(server, "oh-hell-picture-no-trump", ["human", "random", "random", "random"])
+        last = play({0: server.socket(table, tokens[0])}, [], random.Random(3), stop=lambda f: f["view"]["hand_number"] == 3)
+        assert len(last["sheet"]) == 2  # two whole hands at the other table while the first still thinks
+        assert thinking.step == 0 and not HeldPlayer.release.is_set()
+
+        HeldPlayer.release.set()
+        assert watcher.until(lambda f: f["step"] >= 4)["step"] >= 4  # let go, it plays on

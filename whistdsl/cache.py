@@ -34,6 +34,7 @@ import os
 import re
 import stat
 import sys
+import threading
 import time
 
 from . import __version__
@@ -252,7 +253,8 @@ def write(kind: str, key: str, value: object) -> None:
     if folder is None:
         return
     path = os.path.join(folder, f"{key}.json")
-    temporary = os.path.join(folder, f".{key}.json.{os.getpid()}.tmp")
+    # the process's and the thread's number: `whistdsl serve` lints in threads
+    temporary = os.path.join(folder, f".{key}.json.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         try:
             made = open(temporary, "x", encoding="ascii")  # never through a name already there

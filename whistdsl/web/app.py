@@ -26,6 +26,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -173,14 +174,25 @@ def create_app(
     async def start(request: Request) -> Response:
         return html(pages.start_page(bundled_rulesets(), w=page_words(request)))
 
+    def address(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    def too_many(message: str) -> Response:
+        """429, for a client address over its allowance of linted rulesets or opened tables."""
+        response = html(pages.error_page(message), 429)
+        response.headers["retry-after"] = "60"
+        return response
+
     async def setup(request: Request) -> Response:
         w = page_words(request)
         try:
             form = await read_form(request)
         except FormTooLarge:
             return html(pages.error_page(w.text("web.form_too_large"), w), 413)
+        if not manager.linting.allow(address(request)):
+            return too_many(w.text("web.too_many_checked"))
         chosen, text = form.get("ruleset", ""), form.get("text", "")
-        result, shown = lint_choice(chosen, text, [])
+        result, shown = await run_in_threadpool(lint_choice, chosen, text, [])
         if result is None:
             return html(pages.start_page(bundled_rulesets(), problem=w.text("web.choose_ruleset"), w=w), 400)
         explanation = None
@@ -205,35 +217,39 @@ def create_app(
         chosen, text = form.get("ruleset", ""), form.get("text", "")
         settings = [f"{key[6:]}={value}" for key, value in form.items() if key.startswith("param.")]
 
-        def again(problem: str, status: int = 422) -> Response:
-            result, shown = lint_choice(chosen, text, [])
+        async def again(problem: str, status: int = 422) -> Response:
+            result, shown = await run_in_threadpool(lint_choice, chosen, text, [])
             rules = result.ruleset if result is not None else None
             findings = result.findings if result is not None else []
             return html(pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem, w=w), status)
 
+        if not manager.opening.allow(address(request)):
+            return too_many(w.text("web.too_many_opened"))
+        if not manager.linting.allow(address(request)):
+            return too_many(w.text("web.too_many_checked"))
         try:
-            result, shown = lint_choice(chosen, text, settings)
+            result, shown = await run_in_threadpool(lint_choice, chosen, text, settings)
         except SettingError as e:
-            return again(str(e))
+            return await again(str(e))
         if result is None or result.ruleset is None:
-            return again(w.text("web.has_errors"))
+            return await again(w.text("web.has_errors"))
         rules = result.ruleset
         try:
             players = int(form.get("players", str(rules.players_default)))
             think = float(form.get("think", "0.5"))
         except ValueError:
-            return again(w.text("web.players_number"))
+            return await again(w.text("web.players_number"))
         if not rules.players_min <= players <= rules.players_max:
-            return again(w.text("web.players_range", name=rules.name, low=rules.players_min, high=rules.players_max))
+            return await again(w.text("web.players_range", name=rules.name, low=rules.players_min, high=rules.players_max))
         if not 0.01 <= think <= 10:
-            return again(w.text("web.think_range"))
+            return await again(w.text("web.think_range"))
         kinds = [form.get(f"seat{s}", HUMAN) for s in range(players)]
         try:
             table, host = manager.open_table(rules, kinds, think)
         except TableError as e:
-            return again(e.text(w), 503 if e.code == "full" else 422)
+            return await again(e.text(w), 503 if e.code == "full" else 422)
         except ValueError as e:
-            return again(str(e))
+            return await again(str(e))
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:

@@ -33,7 +33,7 @@ import hmac
 import random
 import secrets
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
@@ -89,6 +89,51 @@ class Limits:
     close_after: float = 24 * 3600.0  # seconds with nobody at a table and nothing played before it is closed
     closed_tables: int = 200  # closed tables kept (the newest), with their games' records
     games_per_table: int = 20  # a table's games kept (the newest) as rematches follow
+    rulesets_per_minute: float = 10.0  # rulesets one client address may have linted (to see or open a table)
+    rulesets_burst: int = 10
+    tables_per_hour: float = 30.0  # tables one client address may open
+    tables_burst: int = 10
+    addresses: int = 10_000  # client addresses whose allowances are remembered (the longest idle forgotten first)
+
+
+class Allowance:
+    """A token bucket: at most `rate` a second, in bursts of `burst`, by `clock`."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._left = self.burst
+        self._checked = clock()
+
+    def allow(self) -> bool:
+        """Whether one more may be taken now (and it is taken)."""
+        now = self.clock()
+        self._left = min(self.burst, self._left + max(0.0, now - self._checked) * self.rate)
+        self._checked = now
+        if self._left < 1:
+            return False
+        self._left -= 1
+        return True
+
+
+class Allowances:
+    """An `Allowance` per client address, for at most `size` addresses: the one idle longest is
+    forgotten first (it starts again with a full bucket), so a flood of addresses holds bounded memory."""
+
+    def __init__(self, rate: float, burst: int, size: int, clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
+        self._by_address: OrderedDict[str, Allowance] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        allowance = self._by_address.pop(address, None) or Allowance(self.rate, self.burst, self.clock)
+        self._by_address[address] = allowance
+        while len(self._by_address) > self.size:
+            self._by_address.popitem(last=False)
+        return allowance.allow()
+
+    def __len__(self) -> int:
+        return len(self._by_address)
 
 
 class TableError(Exception):
@@ -121,8 +166,7 @@ class Connection:
         self._state: str | None = None
         self._errors: deque[str] = deque(maxlen=limits.frames_waiting)
         self._wake = asyncio.Event()
-        self._allowance = float(limits.burst)
-        self._checked = time.monotonic()
+        self._allowance = Allowance(limits.messages_per_second, limits.burst)
         self.closed = False
 
     def push_state(self, text: str) -> None:
@@ -139,13 +183,7 @@ class Connection:
 
     def allow(self) -> bool:
         """Whether one more message may be taken now (at most `messages_per_second`, in bursts of `burst`)."""
-        now = time.monotonic()
-        self._allowance = min(float(self.limits.burst), self._allowance + (now - self._checked) * self.limits.messages_per_second)
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        return self._allowance.allow()
 
     def finish(self) -> None:
         """Send what is waiting, then stop sending (the socket is to be closed)."""
@@ -480,6 +518,9 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="whistdsl-bot")
         self.tables: dict[str, Table] = {}
         self.clients: Counter[str] = Counter()
+        #: per client address: rulesets linted (to see a table's form or open it), tables opened
+        self.linting = Allowances(self.limits.rulesets_per_minute / 60, self.limits.rulesets_burst, self.limits.addresses, self.clock)
+        self.opening = Allowances(self.limits.tables_per_hour / 3600, self.limits.tables_burst, self.limits.addresses, self.clock)
         #: compiled rulesets by their source's sha256 and parameters, shared by the tables that play them
         self._rules: dict[tuple[str, str], Ruleset] = {}
         self._changed: dict[Table, None] = {}  # tables to send new frames, in the order they changed

@@ -181,6 +181,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.not_an_invite": "This invite is not a link of an open table.",
     "web.no_such_record": "No such record.",
     "web.not_finished": "That game is not finished: its record comes when it ends.",
+    "web.too_many_checked": "Too many rulesets checked from your address: try again in a minute.",
+    "web.too_many_opened": "Too many tables opened from your address: try again in a minute.",
     # -- the terminal (`whistdsl play`)
     "play.hand_title": "Hand {hand} of {hands}",
     "play.hand_title_at_most": "Hand {hand} (of at most {hands})",

@@ -182,6 +182,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.not_an_invite": "Această invitație nu e a unei mese deschise.",
     "web.no_such_record": "Nu există o astfel de înregistrare.",
     "web.not_finished": "Partida nu s-a terminat: înregistrarea ei vine la final.",
+    "web.too_many_checked": "Prea multe seturi de reguli verificate de la adresa ta: încearcă din nou peste un minut.",
+    "web.too_many_opened": "Prea multe mese deschise de la adresa ta: încearcă din nou peste un minut.",
     # -- the terminal (`whistdsl play`)
     "play.hand_title": "Mâna {hand} din {hands}",
     "play.hand_title_at_most": "Mâna {hand} (din cel mult {hands})",

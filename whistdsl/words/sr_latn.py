@@ -182,6 +182,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "web.not_an_invite": "Ovaj poziv nije link otvorenog stola.",
     "web.no_such_record": "Nema takvog zapisa.",
     "web.not_finished": "Ta partija nije završena: njen zapis stiže kad se završi.",
+    "web.too_many_checked": "Previše provera pravila sa tvoje adrese: pokušaj ponovo za minut.",
+    "web.too_many_opened": "Previše otvorenih stolova sa tvoje adrese: pokušaj ponovo za minut.",
     # -- the terminal (`whistdsl play`)
     "play.hand_title": "Ruka {hand} od {hands}",
     "play.hand_title_at_most": "Ruka {hand} (od najviše {hands})",
