@@ -341,9 +341,9 @@ class Table:
         """A person's answer to the question of state `step`. Raises TableError and changes nothing
         when it is refused."""
         if self.problem:
-            raise TableError("not_allowed", f"the table cannot go on: {self.problem}")
+            raise TableError("not_allowed", f"the table cannot go on: {self.problem}", "table.problem", problem=self.problem)
         if self.holders[seat].kind != HUMAN:
-            raise TableError("not_your_turn", "a computer player holds your seat now")
+            raise TableError("not_your_turn", "a computer player holds your seat now", "error.computer_holds_seat")
         if not self.seats[seat].acts_now:
             raise TableError("not_your_turn", "the game is over" if self.game.over else "it is not your turn", "" if self.game.over else "error.not_your_turn")
         if step != self.step:
@@ -362,7 +362,7 @@ class Table:
         except RuleError as e:
             self.problem = e.describe(list(self.game.names))
             self.changed()
-            raise TableError("not_allowed", f"the table cannot go on: {self.problem}") from None
+            raise TableError("not_allowed", f"the table cannot go on: {self.problem}", "table.problem", problem=self.problem) from None
         self.step += 1
         store = self.manager.store
         try:

@@ -115,6 +115,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.link_closed": "This link does not open a seat of an open table.",
     "table.reconnecting": "Connection lost; connecting again…",
     "error.not_your_turn": "It is not your turn.",
+    "error.computer_holds_seat": "A computer player holds your seat now.",
     "error.stale": "The table has moved on since: answer the question shown now.",
     "error.illegal": "The rules do not allow that: {reason}",
     "error.too_fast": "Too many messages: wait a moment.",

@@ -114,6 +114,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.link_closed": "Acest link nu deschide un loc la o masă deschisă.",
     "table.reconnecting": "Legătura s-a pierdut; ne conectăm din nou…",
     "error.not_your_turn": "Nu e rândul tău.",
+    "error.computer_holds_seat": "Acum un calculator joacă pe locul tău.",
     "error.stale": "Jocul a mers mai departe: răspunde la întrebarea de acum.",
     "error.illegal": "Regulile nu permit asta: {reason}",
     "error.too_fast": "Prea multe mesaje: așteaptă puțin.",

@@ -114,6 +114,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.link_closed": "Ovaj link ne otvara mesto za otvorenim stolom.",
     "table.reconnecting": "Veza je prekinuta; ponovo se povezujemo…",
     "error.not_your_turn": "Nisi na potezu.",
+    "error.computer_holds_seat": "Sada računar igra na tvom mestu.",
     "error.stale": "Igra je u međuvremenu odmakla: odgovori na pitanje koje je sada prikazano.",
     "error.illegal": "Pravila to ne dozvoljavaju: {reason}",
     "error.too_fast": "Previše poruka: sačekaj malo.",
