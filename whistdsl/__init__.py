@@ -17,15 +17,15 @@ __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "
 
 #: Where each public name lives.
 _HOMES = {
-    "LintResult": "whistdsl.diagnostics.lint",
-    "RulesetError": "whistdsl.diagnostics.lint",
-    "lint_path": "whistdsl.diagnostics.lint",
-    "load_rules": "whistdsl.diagnostics.lint",
+    "LintResult": "whistdsl.rules.lint",
+    "RulesetError": "whistdsl.rules.lint",
+    "lint_path": "whistdsl.rules.lint",
+    "load_rules": "whistdsl.rules.lint",
     "Ruleset": "whistdsl.rules.ruleset",
 }
 
 if TYPE_CHECKING:
-    from .diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
+    from .rules.lint import LintResult, RulesetError, lint_path, load_rules
     from .rules.ruleset import Ruleset
 
 

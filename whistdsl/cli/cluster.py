@@ -49,7 +49,7 @@ _COMPILED: dict[tuple[str, str, str], Ruleset] = {}
 
 def _rules_for(job: ClusterJob) -> Ruleset:
     from .. import __version__
-    from ..diagnostics.lint import RulesetError, rules_from_data
+    from ..rules.lint import RulesetError, rules_from_data
 
     key = (job.sha256, repr(sorted(job.parameters.items())), job.version)
     rules = _COMPILED.get(key)

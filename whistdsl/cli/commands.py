@@ -259,7 +259,7 @@ def list_rulesets() -> None:
     Example:
       whistdsl list
     """
-    from ..diagnostics.lint import RulesetError, load_rules
+    from ..rules.lint import RulesetError, load_rules
 
     for name, path in bundled_rulesets().items():
         try:
@@ -348,7 +348,7 @@ def explain(
 
 def _base_of(argument: str, root: Path | None) -> Ruleset:
     """The ruleset `argument` extends, for `explain --diff HOUSE`; a usage error when it extends none."""
-    from ..diagnostics.lint import extended_base
+    from ..rules.lint import extended_base
 
     found = extended_base(argument, root)
     if found is None:

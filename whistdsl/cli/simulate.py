@@ -26,7 +26,7 @@ from typing import Annotated, Any, Callable, Iterable, Iterator, Optional, TypeV
 
 import typer
 
-from ..diagnostics.lint import load_rules, resolve_ruleset_argument
+from ..rules.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
 from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks

@@ -414,7 +414,7 @@ def units_per_second(kind: str, rules=None, players: int | None = None) -> float
         if kind in table:
             return table[kind]
     if not _RATES:
-        from ..diagnostics.lint import load_rules
+        from ..rules.lint import load_rules
 
         spent = dict.fromkeys(KINDS, 0.0)
         rates = {k: [] for k in KINDS}

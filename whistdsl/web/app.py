@@ -99,7 +99,7 @@ async def read_form(request: Request) -> dict[str, str]:
 def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a LintResult and the name shown)
     """Lint a bundled ruleset, or a pasted one written alone into a new private folder (so its
     `extends:` reaches only bundled rulesets): the checks and limits of `whistdsl lint`."""
-    from ..diagnostics.lint import lint_path
+    from ..rules.lint import lint_path
 
     if text.strip():
         shown = "your-ruleset.yaml"
@@ -232,7 +232,7 @@ def create_app(
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:
-        from ..diagnostics.lint import RulesetError, load_rules
+        from ..rules.lint import RulesetError, load_rules
         from ..explain import explain
 
         name = request.query_params.get("ruleset", "")
