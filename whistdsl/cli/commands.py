@@ -531,7 +531,7 @@ class _OtherSeats:
 
 def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
-    from ..engine.scoring import start_running
+    from ..rules.ruleset import start_running
     from ..language.catalogue import Type
     from ..language.environment import seat_row
     from ..language.expression import Number, read_value

@@ -44,7 +44,8 @@ def grid_with_others(rules: Ruleset, players: int, size: int, call: str = "") ->
     bid: each bids 0 and takes none, but the last, which bids and takes the tricks left (the
     dealer bids last, or first when the ruleset has the dealer bid first). The same numbers as
     `whistdsl score --others 0/0,...,L/L`. Raises EvalError."""
-    from ..engine.scoring import hand_points, start_running
+    from ..engine.scoring import hand_points
+    from ..rules.ruleset import start_running
     from ..language.environment import result_facts, seat_row, seat_sets, trump_env
 
     setup = hand_setup(rules, players, PlannedHand(1, size, NORMAL), len(rules.planned_hands(players)))

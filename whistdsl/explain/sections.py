@@ -414,7 +414,7 @@ def hook_example(rules: Ruleset, players: int) -> str | None:
 
 
 def _start(rules: Ruleset, players: int) -> dict:
-    from ..engine.scoring import start_running
+    from ..rules.ruleset import start_running
 
     try:
         return start_running(rules, players)

@@ -61,7 +61,7 @@ _RESULT_NAMES = frozenset({"bid", "tricks", "made", "over", "under", "diff", "po
 
 def table_notes(rules: Ruleset, players: int) -> TableNotes:
     """The heuristic's notes of `rules` at a table of `players`, worked out once."""
-    facts = rules.worked_out.tables.get(players) or table_facts(rules, players)
+    facts = table_facts(rules, players)
     kept = _NOTES.get(id(facts))
     if kept is not None:
         return kept[1]

@@ -17,8 +17,6 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
-from ..engine.cards import is_card_text
-from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
@@ -65,6 +63,8 @@ from .ruleset import (
     WinnerRule,
     hand_setup,
     read_settings,
+    start_running,
+    suited_card_text,
 )
 from .validate import formula_lists, key_help
 
@@ -1300,7 +1300,7 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
         path = ("deck", "specials", s.name)
         if s.name in WINNER_SETS or s.name in SUITS or s.name == "none":
             c.report(path, "W422", f"a special card may not be called `{s.name}`: trick.winner reads that word as a set of cards", key=True)
-        if is_card_text(s.mark):
+        if suited_card_text(s.mark) is not None:
             c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} reads as a card of a suit: choose another (e.g. {s.name[0].upper()}{s.name[1:2].upper()}X)")
         elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
             other = marks.get(s.mark.lower(), s.mark.lower())
@@ -1361,7 +1361,7 @@ def _free_mark(name: str, rules: Ruleset) -> str:
     taken = {s.mark.upper() for s in rules.specials} | set(rules.ranks)
     letters = "".join(ch for ch in name if ch.isalnum()).upper().lstrip("0123456789")  # a mark starts with a letter
     for mark in (letters[:2], letters[:1] + "X", letters[:1] + "XX"):
-        if mark not in taken and not is_card_text(mark):
+        if mark not in taken and suited_card_text(mark) is None:
             return mark
     return "X"
 

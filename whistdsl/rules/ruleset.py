@@ -13,15 +13,10 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVar
 
 from ..language import environment
 from ..language.expression import EvalError, Formula, Number, Value, value_text
-
-if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
-    from ..engine.table import TableFacts
-    from ..engine.tricks import TrickPlay
-    from ..engine.trump import TrumpStep
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -84,6 +79,17 @@ class Special(NamedTuple):
     name: str
     mark: str
     count: int
+
+
+#: A suited card as written: rank, then suit (`TS`, `ts`, `10s`, `10♠`; the suit symbols too).
+_SUIT_SYMBOL_LETTERS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+_CARD_TEXT = re.compile(r"^\s*(10|[2-9tjqka])\s*([shdc])\s*$", re.I)
+
+
+def suited_card_text(text: str) -> re.Match[str] | None:
+    """`text` read as a suited card (groups: the rank, `10` or a letter, and the suit letter), or
+    None. engine/cards.py reads cards with it; a special's mark must not read so (rules/check.py)."""
+    return _CARD_TEXT.match("".join(_SUIT_SYMBOL_LETTERS.get(ch, ch) for ch in text))
 
 
 class WinnerRule(NamedTuple):
@@ -264,17 +270,37 @@ class PlannedHand:
     kind: str
 
 
-@dataclass
-class WorkedOut:
-    """What is worked out from a ruleset once per player count and then reused (never part of its
-    meaning): the `let` values and the schedule (here), the trick rules (engine/tricks.py), and the
-    engine's static facts of a table (engine/table.py `TableFacts`: the deck, seat orders, memos)."""
+#: How many rulesets' worked-out values each `Remembered` keeps (the oldest are forgotten first).
+MAX_REMEMBERED = 64
 
-    lets: dict[int, dict[str, Value]] = field(default_factory=dict)
-    plans: dict[int, tuple[PlannedHand, ...]] = field(default_factory=dict)
-    tables: dict[int, "TableFacts"] = field(default_factory=dict)
-    tricks: "TrickPlay | None" = None  # the trick rules, chosen once (engine/tricks.py)
-    trump: "TrumpStep | None" = None  # the deal and trump steps, chosen once (engine/trump.py)
+T = TypeVar("T")
+
+
+class Remembered(Generic[T]):
+    """What is worked out from a ruleset once and then reused, never part of its meaning, kept
+    beside the ruleset rather than in it (a `Ruleset` is frozen data and carries no cache). Each
+    kind has its owner: the `let` values and the schedule here, the static facts of a table, the
+    trick rules and the trump steps in engine/. `remembered(rules)` is `make(rules)`, worked out
+    at the first call for that ruleset object.
+
+    An entry is found by the ruleset's identity and holds the ruleset, so its id is not reused
+    while the entry lives (and a value that refers back to its ruleset keeps nothing alive
+    longer than the entry). The values of the MAX_REMEMBERED rulesets remembered last are kept;
+    an older one is forgotten, and worked out again if it is asked for."""
+
+    def __init__(self, make: Callable[[Ruleset], T]) -> None:
+        self._make = make
+        self._kept: dict[int, tuple[Ruleset, T]] = {}
+
+    def __call__(self, rules: Ruleset) -> T:
+        kept = self._kept.get(id(rules))
+        if kept is not None and kept[0] is rules:
+            return kept[1]
+        value = self._make(rules)
+        while len(self._kept) >= MAX_REMEMBERED:
+            self._kept.pop(next(iter(self._kept)), None)
+        self._kept[id(rules)] = (rules, value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -342,8 +368,6 @@ class Ruleset:
     wins_outright: Formula | None = None
     tiebreak: Tiebreak | None = None
     end: End | None = None
-    #: what is worked out once per player count and reused by every game and check
-    worked_out: "WorkedOut" = field(default_factory=lambda: WorkedOut(), repr=False, compare=False)
 
     @property
     def sha256(self) -> str:
@@ -395,7 +419,7 @@ class Ruleset:
             if p is None:
                 raise SettingError(unknown_parameter(self, name))
             chosen[name] = p.check(value)
-        return replace(self, parameter_values=chosen, worked_out=WorkedOut(), **players_for(self.players_range, chosen))
+        return replace(self, parameter_values=chosen, **players_for(self.players_range, chosen))
 
     def table_problem(self, players: int) -> str | None:
         """Why a table of `players` cannot be set up with these parameter values (a value outside
@@ -463,7 +487,7 @@ class Ruleset:
 
         The parameters come first, so an env that adds a context's own names after these never
         lets a parameter hide a built-in name (`tricks` in scoring is the tricks taken)."""
-        values = self.worked_out.lets.get(players)
+        values = _LETS(self).get(players)
         if values is None:
             values = dict(self.parameter_values)
             env = environment.game_env(players, self.deck_count(players), values) if self.lets else {}
@@ -472,7 +496,7 @@ class Ruleset:
                     env[name] = values[name] = f(env)
                 except EvalError as e:
                     raise LetError(name, str(e)) from None
-            self.worked_out.lets[players] = values
+            _LETS(self)[players] = values
         return dict(values)
 
     def game_env(self, players: int) -> dict[str, Value]:
@@ -482,9 +506,10 @@ class Ruleset:
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
         Raises ScheduleError (naming the entry) for a bad entry or a schedule past MAX_HANDS."""
-        plan = self.worked_out.plans.get(players)
+        plans = _PLANS(self)
+        plan = plans.get(players)
         if plan is None:
-            plan = self.worked_out.plans[players] = tuple(hand for hand, _ in self.schedule_entries(players))
+            plan = plans[players] = tuple(hand for hand, _ in self.schedule_entries(players))
         return plan
 
     def schedule_entries(self, players: int) -> list[tuple[PlannedHand, int]]:
@@ -545,6 +570,17 @@ class Ruleset:
                 f"tie-break hands); the limit is {MAX_GAME_HANDS} hands in a game"
             )
         return hands, cards
+
+
+#: Per ruleset, by player count: the `let` values (`let_values`) and the schedule (`planned_hands`).
+_LETS: Remembered[dict[int, dict[str, Value]]] = Remembered(lambda rules: {})
+_PLANS: Remembered[dict[int, tuple[PlannedHand, ...]]] = Remembered(lambda rules: {})
+
+
+def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
+    """Each running value's value before the first hand."""
+    env = environment.running_start_env(players, rules.let_values(players))
+    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
 #: The most packs shuffled together.
