@@ -353,7 +353,7 @@ def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: py
 
 
 def test_the_default_players_are_plays_and_one_kind_shows_no_bots_table() -> None:
-    from whistdsl.players.base import DEFAULT_BOT
+    from whistdsl.players.bots import DEFAULT_BOT
 
     assert DEFAULT_BOT == "heuristic"
     summary = json.loads(runner.invoke(app, ["simulate", "oh-hell", "-n", "4", "-s", "1", "-w", "1", "-f", "json"]).stdout)

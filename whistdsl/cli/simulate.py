@@ -29,7 +29,8 @@ import typer
 from ..rules.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
 from ..language.expression import Number, value_text
-from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks
+from ..players.base import play_out
+from ..players.bots import BOTS, DEFAULT_BOT, make_bot, thinks
 from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable
 from ..records.record import WriteError, refuse_unwritable_target, write_bytes_atomically, write_text_atomically

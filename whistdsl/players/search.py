@@ -513,7 +513,7 @@ class SearchPlayer:
 
     kind = "search"
     observes = True
-    thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
+    thinks = True  # takes `think` seconds a decision (players/bots.py `make_bot`)
 
     def __init__(self, samples: int | None = None, think: float | None = None, units: Sequence[int] | None = None, exact_from: int = 3):
         """`samples` deals a decision; or `units` of work a decision of each of KINDS (what a

@@ -184,13 +184,13 @@ def create_app(
             from ..explain import explain
 
             explanation = explain(result.ruleset)
-        from ..players.base import BOTS
+        from ..players.bots import BOTS
 
         status = 200 if result.ruleset is not None else 422
         return html(pages.setup_page(chosen, text, shown, result.findings, result.sources, result.ruleset, sorted(BOTS), explanation), status)
 
     async def open_table(request: Request) -> Response:
-        from ..players.base import BOTS
+        from ..players.bots import BOTS
         from ..rules.ruleset import SettingError
 
         try:
