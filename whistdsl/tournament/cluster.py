@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.ruleset import Ruleset
-from .simulate import CHUNKS_PER_WORKER, Simulation, SimulationError, Tally, chunks, in_flight, play_games
+from .games import CHUNKS_PER_WORKER, Simulation, SimulationError, chunks, in_flight, play_games
+from .tally import Tally
 
 #: How long to wait for the scheduler to answer before giving up.
 CONNECT_SECONDS = 15
