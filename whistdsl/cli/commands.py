@@ -16,7 +16,7 @@ import typer
 from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
 from ..suggest import command
-from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
+from .common import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
 from .options import ROOT_OPTION, SET_OPTION, open_rules, output_console, show
 from .options import err as _err
 from .options import usage as _usage
@@ -738,11 +738,6 @@ def _help_remembered() -> None:
     sys.stdout.write(text)
     sys.exit(code)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from . import main
-
-    main()
 
 
 def _turned_words(source: str, card: str | None) -> str:

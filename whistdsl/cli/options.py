@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator
 import typer
 
 from ..suggest import command
-from . import error_line
+from .common import error_line
 
 if TYPE_CHECKING:
     from rich.console import Console

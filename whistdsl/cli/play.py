@@ -1074,7 +1074,7 @@ def _say_stopped(message: str) -> None:
         return
     import textwrap
 
-    from . import error_line
+    from .common import error_line
 
     typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "), err=True)
 

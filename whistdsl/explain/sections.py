@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..language.expression import EvalError, value_text
 from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, PlannedHand, Ruleset, hand_setup
-from .document import Section
+from .document import Explanation, Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words
 
@@ -519,3 +519,11 @@ SECTIONS: tuple[Callable[[Ruleset, int, int | None], Section | None], ...] = (
     scoring,
     winner,
 )
+
+
+def explanation(rules: Ruleset, players: int | None = None) -> Explanation:
+    """Every section of `rules` in words (`whistdsl.explain.explain`): for every player count it
+    allows (the worked examples at its default count), or for a table of `players` only."""
+    n = players if players is not None else rules.players_default
+    sections = tuple(s for s in (make(rules, n, players) for make in SECTIONS) if s is not None)
+    return Explanation(rules.name or "A ruleset", rules.description, n, sections)

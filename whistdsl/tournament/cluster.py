@@ -49,7 +49,7 @@ _COMPILED: dict[tuple[str, str, str], Ruleset] = {}
 
 
 def _rules_for(job: ClusterJob) -> Ruleset:
-    from .. import __version__
+    from ..version import __version__
     from ..rules.lint import RulesetError, rules_from_data
 
     key = (job.sha256, repr(sorted(job.parameters.items())), job.version)
@@ -108,7 +108,7 @@ def play_on_cluster(address: str, simulation: Simulation, rules: Ruleset, total:
     into `total` as it comes back (CHUNKS_PER_WORKER per worker thread in flight at most).
     Returns the number of worker threads that played. Raises ClusterMissing without the extra,
     SimulationError when the scheduler cannot be reached or a game fails."""
-    from .. import __version__
+    from ..version import __version__
 
     client = _client(address)
     with client, client.as_current():  # `wait` finds this client, and no other code sees it as the default
