@@ -107,9 +107,6 @@ class WinnerRule(NamedTuple):
 #: The trick winner of version 1, written as rules: the highest trump, else the highest card of
 #: the led suit.
 STANDARD_WINNER = (WinnerRule("highest", "trump"), WinnerRule("highest", "led"))
-#: What a special card led asks of the others (`play.special_led`): nothing to follow (`free`),
-#: or the next card sets the suit (`pass`).
-SPECIAL_LED = ("free", "pass")
 
 
 @dataclass(frozen=True)
@@ -476,9 +473,6 @@ class Ruleset:
         """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
         highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
         return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == "earlier"
-
-    def special_index(self, name: str) -> int | None:
-        return next((i for i, s in enumerate(self.specials) if s.name == name), None)
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
