@@ -531,10 +531,10 @@ class _OtherSeats:
 
 def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
-    from ..rules.ruleset import start_running
     from ..language.catalogue import Type
     from ..language.environment import seat_row
     from ..language.expression import Number, read_value
+    from ..rules.ruleset import FirstBidder, start_running
 
     results: list[tuple[int, int, Number]] = []
     for n, item in enumerate(text.split(","), 1):
@@ -566,7 +566,7 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
     elif taken + tricks != cards:
         shown = " + ".join(str(t) for _, t, _ in results)
         raise _usage(f"--others: the tricks add up to {taken + tricks} ({shown} and --tricks {tricks}), but a hand of {cards} cards has {cards} tricks")
-    default_dealer = 1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing
+    default_dealer = 1 if rules.first_bidder == FirstBidder.DEALER and rules.first_bidder_choice is None else playing
     dealer_at = dealer if dealer is not None else default_dealer
     if not 1 <= dealer_at <= playing:
         raise _usage(f"--dealer {dealer_at}: a place in the bidding order, 1..{playing}")

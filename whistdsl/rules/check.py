@@ -46,7 +46,10 @@ from .ruleset import (
     STANDARD_WINNER,
     Auction,
     End,
+    FirstBidder,
+    FirstLead,
     HandKind,
+    Identical,
     HandSetup,
     LetError,
     Parameter,
@@ -58,8 +61,12 @@ from .ruleset import (
     ScheduleError,
     SeatChoice,
     Special,
+    SpecialsWithoutTrump,
     Tiebreak,
     TrumpChoice,
+    TrumpSeen,
+    TurnedCard,
+    WhenVoid,
     WinnerRule,
     hand_setup,
     read_settings,
@@ -667,7 +674,7 @@ def _compile_formulas(
         always_playable=tuple(play_data.get("always_playable") or ()),
         special_led=tuple((play_data.get("special_led") or {}).items()),
         trick_winner=tuple(winner_rules) or STANDARD_WINNER,
-        identical=trick_data.get("identical", "earlier"),
+        identical=Identical(trick_data.get("identical", Identical.EARLIER)),
         first_dealer=d.get("dealer", {}).get("first", "random"),
         sits_out=c.optional(("dealer", "sits_out"), "hand", Type.BOOL),
         kinds=kinds,
@@ -676,16 +683,16 @@ def _compile_formulas(
         turn_up=bool(trump.get("turn_up", False)) or trump_from == ("turn_up",),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
         trump_from=() if trump_from == ("turn_up",) else trump_from,
-        trump_turned=trump.get("turned", "set_aside"),
-        trump_seen=trump.get("seen", "at_once"),
+        trump_turned=TurnedCard(trump.get("turned", TurnedCard.SET_ASIDE)),
+        trump_seen=TrumpSeen(trump.get("seen", TrumpSeen.AT_ONCE)),
         trump_specials=tuple(trump.get("specials") or ()),
-        trump_specials_without=trump.get("specials_without_trump", ""),
-        first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
+        trump_specials_without=SpecialsWithoutTrump(trump.get("specials_without_trump", SpecialsWithoutTrump.UNSAID)),
+        first_bidder=FirstBidder(first) if isinstance(first := d.get("bidding", {}).get("first"), str) else FirstBidder.AFTER_DEALER,
         first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         **decided,
-        when_void=d.get("play", {}).get("when_void", "free"),
-        first_lead=first_lead if isinstance(first_lead := d.get("play", {}).get("first_lead", "first_bidder"), str) else "first_bidder",
+        when_void=WhenVoid(d.get("play", {}).get("when_void", WhenVoid.FREE)),
+        first_lead=FirstLead(lead) if isinstance(lead := d.get("play", {}).get("first_lead"), str) else FirstLead.FIRST_BIDDER,
         first_lead_choice=_seat_choice(c, ("play", "first_lead"), "first_lead"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
@@ -1103,7 +1110,7 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:
             )
         elif facts:
             _check_none_when_over_the_deck(c, rules, none_when, facts)
-    if rules.trump_seen == "after_bidding":
+    if rules.trump_seen == TrumpSeen.AFTER_BIDDING:
         why = "trump is shown only after the bidding (`trump.seen: after_bidding`): a bidder cannot know it"
         for f, p in _bid_formulas(rules):
             read = sorted(f.names & {"trump", "turn_up_suit", "turn_up_rank", "turn_up_special"})

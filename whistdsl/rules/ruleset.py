@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVar
 
@@ -24,6 +25,63 @@ COUNTERCLOCKWISE = -1
 #: Ranks from high to low as written on cards; `10` is accepted for `T` in rulesets.
 STANDARD_RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
 NORMAL = "normal"
+
+
+# The rule choices written as one word in a ruleset, as str-valued enums: a member is the very
+# string the ruleset wrote (`WhenVoid.MUST_TRUMP == "must_trump"`), so data, records and JSON
+# read the same, and code compares with a member rather than a literal it could misspell.
+
+
+class Identical(StrEnum):
+    """`trick.identical`: of two identical cards (copies of the deck) the earlier or the later wins."""
+
+    EARLIER = "earlier"
+    LATER = "later"
+
+
+class TurnedCard(StrEnum):
+    """`trump.turned`: the card turned before the deal is set aside, or dealt as usual."""
+
+    SET_ASIDE = "set_aside"
+    DEALT = "dealt"
+
+
+class TrumpSeen(StrEnum):
+    """`trump.seen`: the players see trump at once, or after the bidding."""
+
+    AT_ONCE = "at_once"
+    AFTER_BIDDING = "after_bidding"
+
+
+class SpecialsWithoutTrump(StrEnum):
+    """`trump.specials_without_trump`: those specials in a hand without trump (UNSAID: "", false)."""
+
+    UNSAID = ""
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class FirstBidder(StrEnum):
+    """`bidding.first` as a word: the seat after the dealer, or the dealer."""
+
+    AFTER_DEALER = "after_dealer"
+    DEALER = "dealer"
+
+
+class WhenVoid(StrEnum):
+    """`play.when_void`: what a player who cannot follow suit must play."""
+
+    FREE = "free"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
+
+
+class FirstLead(StrEnum):
+    """`play.first_lead` as a word: who leads the first trick."""
+
+    FIRST_BIDDER = "first_bidder"
+    AFTER_DEALER = "after_dealer"
+    DEALER = "dealer"
 
 
 @dataclass(frozen=True)
@@ -327,7 +385,7 @@ class Ruleset:
     always_playable: tuple[str, ...] = ()  # specials that may be played even when holding the led suit
     special_led: tuple[tuple[str, str], ...] = ()  # (special, free|pass): what it asks of the others when led
     trick_winner: tuple[WinnerRule, ...] = STANDARD_WINNER
-    identical: str = "earlier"  # two copies of one card in a trick: the earlier or the later played wins
+    identical: Identical = Identical.EARLIER  # two copies of one card in a trick: the earlier or the later played wins
     first_dealer: str | int = "random"
     sits_out: Formula | None = None
     kinds: dict[str, HandKind] = field(default_factory=dict)
@@ -338,12 +396,12 @@ class Ruleset:
     #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
     #: version 1's `cycle` or `turn_up: true`
     trump_from: tuple[str, ...] = ()
-    trump_turned: str = "set_aside"  # a card turned before the deal: set_aside | dealt (stays in the pack)
-    trump_seen: str = "at_once"  # at_once | after_bidding (bidders do not see trump)
+    trump_turned: TurnedCard = TurnedCard.SET_ASIDE  # a card turned before the deal: set aside, or dealt (stays in the pack)
+    trump_seen: TrumpSeen = TrumpSeen.AT_ONCE  # or after the bidding (bidders do not see trump)
     #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
     trump_specials: tuple[str, ...] = ()
-    trump_specials_without: str = ""  # what they are without trump: highest | lowest ("" unsaid)
-    first_bidder: str = "after_dealer"
+    trump_specials_without: SpecialsWithoutTrump = SpecialsWithoutTrump.UNSAID  # what they are without trump
+    first_bidder: FirstBidder = FirstBidder.AFTER_DEALER
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)
     first_bidder_choice: SeatChoice | None = None
@@ -354,8 +412,8 @@ class Ruleset:
     bids_together: bool = False  # bids are hidden until all have bid
     auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
     skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
-    when_void: str = "free"
-    first_lead: str = "first_bidder"
+    when_void: WhenVoid = WhenVoid.FREE
+    first_lead: FirstLead = FirstLead.FIRST_BIDDER
     #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
     first_lead_choice: SeatChoice | None = None
     points: Formula | None = None
@@ -472,7 +530,7 @@ class Ruleset:
     def standard_tricks(self) -> bool:
         """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
         highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
-        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == "earlier"
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == Identical.EARLIER
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
