@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import json
 import re
+import threading
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -346,15 +347,20 @@ class Remembered(Generic[T]):
     def __init__(self, make: Callable[[Ruleset], T]) -> None:
         self._make = make
         self._kept: dict[int, tuple[Ruleset, T]] = {}
+        self._lock = threading.Lock()  # the web table's players think in threads
 
     def __call__(self, rules: Ruleset) -> T:
         kept = self._kept.get(id(rules))
         if kept is not None and kept[0] is rules:
             return kept[1]
         value = self._make(rules)
-        while len(self._kept) >= MAX_REMEMBERED:
-            self._kept.pop(next(iter(self._kept)), None)
-        self._kept[id(rules)] = (rules, value)
+        with self._lock:
+            kept = self._kept.get(id(rules))
+            if kept is not None and kept[0] is rules:
+                return kept[1]  # worked out meanwhile: every caller gets the same value
+            while len(self._kept) >= MAX_REMEMBERED:
+                del self._kept[next(iter(self._kept))]
+            self._kept[id(rules)] = (rules, value)
         return value
 
 
