@@ -29,7 +29,7 @@ from pathlib import Path
 from whistdsl import load_rules
 from whistdsl.engine import Game
 from whistdsl.players import decide
-from whistdsl.players.base import make_bot, thinks
+from whistdsl.players.bots import make_bot, thinks
 from whistdsl.players.search import DEFAULT_THINK, work_units
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"

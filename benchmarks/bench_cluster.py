@@ -3,7 +3,7 @@
 worker processes and by the workers of a Dask cluster, interleaved, with the numbers checked
 equal (needs the `cluster` extra: pip install 'whistdsl[cluster]').
 
-Without `--scheduler` the cluster is whistdsl.cli.cluster's `local_cluster` of `--workers`
+Without `--scheduler` the cluster is whistdsl.tournament.cluster's `local_cluster` of `--workers`
 processes on this machine (listening on loopback only), started before the timings: then the figures show the cluster's overhead (the
 same cores either way), not a speed-up. Give `--scheduler tcp://host:8786` to time a real one.
 
@@ -19,8 +19,10 @@ import sys
 import time
 
 from whistdsl import load_rules
-from whistdsl.cli.cluster import local_cluster
-from whistdsl.cli.simulate import TIMING_KEYS, Simulation, simulate, summary_json
+from whistdsl.tournament.cluster import local_cluster
+from whistdsl.cli.simulate import TIMING_KEYS, summary_json
+from whistdsl.tournament.games import Simulation
+from whistdsl.tournament.runner import simulate
 
 
 def numbers(summary) -> dict:  # noqa: ANN001

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from whistdsl import load_rules
 from whistdsl.engine import Game
-from whistdsl.players.base import make_bot
+from whistdsl.players.bots import make_bot
 from whistdsl.players.mc import SAMPLE, unsampled_answer
 from whistdsl.players.search import work_units
 

@@ -69,7 +69,7 @@ def test_at_most_two_dash_calls_a_hand_read_through_earlier_calls(tmp_path, bots
 
 def test_lint_follows_named_calls_through_the_earlier_bids(tmp_path):
     # after one dash only dashes, and at most two: the third bidder has nothing left
-    from whistdsl.diagnostics.lint import lint_path
+    from whistdsl.rules.lint import lint_path
 
     bad = dash_rules(tmp_path, '(call == "dash" and count(earlier, call == "dash") < 2) or (call != "dash" and count(earlier, call == "dash") == 0)')
     findings = lint_path(bad, str(bad)).findings
@@ -80,7 +80,7 @@ def test_lint_follows_named_calls_through_the_earlier_bids(tmp_path):
 def test_lint_follows_blind_choices_through_the_earlier_bids(tmp_path):
     # a blind bidder may only dash, and a dash is allowed only after a blind bid: the first
     # bidder, once it has chosen to bid blind, has no legal bid
-    from whistdsl.diagnostics.lint import lint_path
+    from whistdsl.rules.lint import lint_path
 
     bad = dash_rules(tmp_path, '(not blind or call == "dash") and (call != "dash" or any(earlier, blind))', blind="\n    blind: may")
     findings = lint_path(bad, str(bad)).findings

@@ -1,7 +1,7 @@
 """`simulate --scheduler`: the games played on a Dask cluster's workers give the numbers of a local
 run with the same seed; without the `cluster` extra the option is a usage error, never a traceback.
 
-The cluster is whistdsl.cli.cluster's `local_cluster` in this process (threads), so the test
+The cluster is whistdsl.tournament.cluster's `local_cluster` in this process (threads), so the test
 needs no network and takes seconds; it is skipped where distributed is not installed. Every
 listener of a local cluster is on the loopback interface, on a free port (suites running side by
 side never clash over 8787, and no other machine reaches it).
@@ -17,7 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.cli.simulate import TIMING_KEYS, Simulation, simulate, summary_json
+from whistdsl.cli.simulate import TIMING_KEYS, summary_json
+from whistdsl.tournament.games import Simulation
+from whistdsl.tournament.runner import simulate
 
 runner = CliRunner()
 
@@ -31,7 +33,7 @@ def simulate_json(*args: str) -> dict:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
-    from whistdsl.cli.cluster import local_cluster
+    from whistdsl.tournament.cluster import local_cluster
 
     with local_cluster(1, threads=2, processes=False) as cluster:
         yield cluster.scheduler_address
@@ -52,7 +54,7 @@ def _cluster_listens_on_loopback_only(processes: bool) -> None:
     psutil = pytest.importorskip("psutil")  # distributed requires it
     from distributed import Client
 
-    from whistdsl.cli.cluster import local_cluster
+    from whistdsl.tournament.cluster import local_cluster
 
     before = _listening(psutil)
     with local_cluster(2, processes=processes) as cluster, Client(cluster, set_as_default=False) as client:
@@ -106,7 +108,7 @@ def test_scheduler_and_workers_together_are_a_usage_error() -> None:
 
 def test_a_scheduler_that_does_not_answer_exits_1_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
-    import whistdsl.cli.cluster as cluster
+    import whistdsl.tournament.cluster as cluster
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
     result = runner.invoke(app, ["simulate", "romanian", "--games", "2", "--scheduler", "tcp://127.0.0.1:9"])

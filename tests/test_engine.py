@@ -276,7 +276,7 @@ def test_fractional_points_stay_exact_in_totals():
 
 
 def test_bidding_limits_that_ignore_the_hand_size_still_offer_only_bids_up_to_it(tmp_path):
-    from whistdsl.diagnostics.lint import rules_from_data
+    from whistdsl.rules.lint import rules_from_data
 
     data = dict(load_rules("romanian").source)
     data["bidding"] = {"allowed": "bid <= 3"}

@@ -16,7 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.diagnostics.lint import load_rules
+from whistdsl.rules.lint import load_rules
 from whistdsl.explain import diff, explain, markdown, print_rules
 from whistdsl.explain.words import condition_words, limit_words, points_words, written
 from whistdsl.language.expression import formula, parse

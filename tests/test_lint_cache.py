@@ -17,7 +17,7 @@ import pytest
 
 from whistdsl import cache
 from whistdsl.diagnostics.findings import render_text
-from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.lint import lint_path
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "lint_cases"

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, render_json
-from whistdsl.diagnostics.lint import lint_path, load_rules
+from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.engine import Game, RuleError
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.language import expression

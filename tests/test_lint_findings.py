@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from whistdsl.diagnostics.findings import CODES, WARNINGS, Finding
-from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.lint import lint_path
 from whistdsl.rules.load import MAX_FILE_BYTES
 
 CASES = Path(__file__).parent / "lint_cases"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.lint import lint_path
 
 runner = CliRunner()
 

@@ -30,7 +30,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.diagnostics.lint import load_rules
+from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game
 from whistdsl.engine.cards import card_text
 from whistdsl.players import RandomPlayer, decide

@@ -188,7 +188,7 @@ def test_the_highest_bidder_by_its_role(tmp_path, seed):
 def test_lint_tries_roles_in_its_tables(tmp_path):
     """`10 // (highest_bidder.bid - highest_bidder.tricks)` divides by zero when the highest bidder
     makes its bid: lint finds it in the table where the others all make their bids."""
-    from whistdsl.diagnostics.lint import lint_path
+    from whistdsl.rules.lint import lint_path
 
     path = tmp_path / "house.yaml"
     path.write_text(

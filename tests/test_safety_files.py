@@ -30,7 +30,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.diagnostics.lint import _sources_of_findings, lint_path
+from whistdsl.rules.lint import _sources_of_findings, lint_path
 from whistdsl.records.reading import MAX_RECORD_BYTES, MAX_RECORD_DEPTH, MAX_RECORD_VALUES
 from whistdsl.records.replay import MAX_RECORD_HANDS, RecordError, check_record_shape, read_record
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path

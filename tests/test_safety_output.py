@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import Finding, render_github, render_json, render_text
-from whistdsl.diagnostics.lint import load_rules
+from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game, RuleError
 from whistdsl.engine import game as engine
 from whistdsl.players import BOTS, decide

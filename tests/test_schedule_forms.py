@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.lint import lint_path
 from whistdsl.language.expression import MAP_BUDGET, MAX_LIST, EvalError, ExprError, evaluate, formula
 
 TABLE = {"players": 4, "deck_size": 52}

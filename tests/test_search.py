@@ -11,7 +11,7 @@ from whistdsl import load_rules
 from whistdsl.engine import Game
 from whistdsl.engine.game import PLAY
 from whistdsl.players import BOTS, decide
-from whistdsl.players.base import make_bot
+from whistdsl.players.bots import make_bot
 from whistdsl.players.heuristic import HeuristicPlayer
 from whistdsl.players.search import HandFacts, Position, Scorer, SearchPlayer, flat_hands, solve
 from whistdsl.resources import bundled_rulesets

@@ -327,9 +327,9 @@ def test_the_message_check_refuses_a_schema_keyword_it_does_not_know():
 
 @pytest.mark.parametrize("name", ["wizard", "romanian-forehead"])
 def test_a_view_as_a_frame_holds_it_is_the_view_s_json(name):
-    from whistdsl.diagnostics.lint import load_rules
+    from whistdsl.rules.lint import load_rules
     from whistdsl.engine.game import Game
-    from whistdsl.players.base import make_bot
+    from whistdsl.players.bots import make_bot
     from whistdsl.web.protocol import view_json, view_text
 
     game = Game(load_rules(name), 4, seed=5)

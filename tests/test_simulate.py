@@ -17,20 +17,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.cli.simulate import (
-    CHUNKS_PER_WORKER,
-    MAX_BINS,
-    TIMING_KEYS,
-    Histogram,
-    Moments,
-    Simulation,
-    Summary,
-    Tally,
-    chunks,
-    in_flight,
-    simulate,
-    summary_json,
-)
+from whistdsl.cli.simulate import TIMING_KEYS, summary_json
+from whistdsl.tournament.games import CHUNKS_PER_WORKER, Simulation, chunks, in_flight
+from whistdsl.tournament.runner import Summary, simulate
+from whistdsl.tournament.tally import MAX_BINS, Histogram, Moments, Tally
 from whistdsl.players import BOTS, RandomPlayer
 
 runner = CliRunner()
@@ -271,7 +261,7 @@ def test_workers_play_from_the_rules_the_parent_compiled(tmp_path):
 
 def test_the_statistics_of_a_run_are_those_of_its_two_halves_merged() -> None:
     from whistdsl import load_rules
-    from whistdsl.cli.simulate import play_games
+    from whistdsl.tournament.games import play_games
 
     rules = load_rules("romanian")
     sim = Simulation("romanian", 4, ("random", "heuristic", "random", "heuristic"), seed=9, games=12)
@@ -335,7 +325,7 @@ def test_a_limit_below_one_chunk_is_refused() -> None:
 
 
 def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
-    import whistdsl.cli.simulate as module
+    import whistdsl.tournament.runner as module
 
     limits = []
     real = module.in_flight
@@ -353,7 +343,7 @@ def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: py
 
 
 def test_the_default_players_are_plays_and_one_kind_shows_no_bots_table() -> None:
-    from whistdsl.players.base import DEFAULT_BOT
+    from whistdsl.players.bots import DEFAULT_BOT
 
     assert DEFAULT_BOT == "heuristic"
     summary = json.loads(runner.invoke(app, ["simulate", "oh-hell", "-n", "4", "-s", "1", "-w", "1", "-f", "json"]).stdout)

@@ -12,20 +12,20 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 
-__version__ = "0.1.0"
+from .version import __version__
 __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "__version__"]
 
 #: Where each public name lives.
 _HOMES = {
-    "LintResult": "whistdsl.diagnostics.lint",
-    "RulesetError": "whistdsl.diagnostics.lint",
-    "lint_path": "whistdsl.diagnostics.lint",
-    "load_rules": "whistdsl.diagnostics.lint",
+    "LintResult": "whistdsl.rules.lint",
+    "RulesetError": "whistdsl.rules.lint",
+    "lint_path": "whistdsl.rules.lint",
+    "load_rules": "whistdsl.rules.lint",
     "Ruleset": "whistdsl.rules.ruleset",
 }
 
 if TYPE_CHECKING:
-    from .diagnostics.lint import LintResult, RulesetError, lint_path, load_rules
+    from .rules.lint import LintResult, RulesetError, lint_path, load_rules
     from .rules.ruleset import Ruleset
 
 

@@ -37,7 +37,7 @@ import sys
 import threading
 import time
 
-from . import __version__
+from .version import __version__
 
 # Paths are strings here, not pathlib's: `whistdsl --help` from the cache imports little else.
 _PACKAGE = os.path.dirname(os.path.realpath(__file__))

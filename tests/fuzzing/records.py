@@ -32,7 +32,7 @@ from test_play_cli import TINY  # the short ruleset of the play tests: a normal,
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.diagnostics.lint import load_rules
+from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game
 from whistdsl.players import play_out
 from whistdsl.records.record import FORMAT, game_record

@@ -36,7 +36,7 @@ import yaml
 from hypothesis import strategies as st
 
 from whistdsl.diagnostics.findings import render_github, render_json, render_text
-from whistdsl.diagnostics.lint import lint_path
+from whistdsl.rules.lint import lint_path
 from whistdsl.engine import Game, RuleError
 from whistdsl.language.catalogue import CONTEXTS, Type
 from whistdsl.players import BOTS, RandomPlayer, play_out

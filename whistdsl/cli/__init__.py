@@ -13,32 +13,13 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import __version__
+from .common import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 if TYPE_CHECKING:
     from .commands import app
 
 __all__ = ["app", "main"]
-
-VERSION_OPTIONS = ("--version", "-V")
-HELP_OPTIONS = ("--help", "-h")
-
-
-def version_line() -> str:
-    """What `whistdsl --version` prints."""
-    return f"whistdsl {__version__}"
-
-
-def help_key() -> str:
-    """The cache name of the top-level help as this process would print it: it depends on the
-    command line that started whistdsl (the usage line names it: `whistdsl` or `python -m
-    whistdsl`) and on the terminal's width (click wraps to it), as well as on whistdsl itself."""
-    from ..cache import entry_key
-    from .terminal import columns
-
-    started = getattr(sys, "orig_argv", sys.argv)[:-1]
-    return entry_key("help", "\0".join(started), str(columns()))
 
 
 def main() -> None:
@@ -109,13 +90,6 @@ def _answer(args: list[str]) -> int | None:
             _say(verdict(record, data, result, False))
         return code
     return None
-
-
-def error_line(message: str) -> str:
-    """`whistdsl: message`, as every command says a problem, with whatever came from a file escaped."""
-    from ..printable import printable
-
-    return f"whistdsl: {printable(message)}"
 
 
 def _say(text: str, err: bool = False) -> None:

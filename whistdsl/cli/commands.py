@@ -16,7 +16,7 @@ import typer
 from ..printable import printable
 from ..resources import bundled_rulesets, schema_path
 from ..suggest import command
-from . import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
+from .common import HELP_OPTIONS, VERSION_OPTIONS, help_key, version_line
 from .options import ROOT_OPTION, SET_OPTION, open_rules, output_console, show
 from .options import err as _err
 from .options import usage as _usage
@@ -259,7 +259,7 @@ def list_rulesets() -> None:
     Example:
       whistdsl list
     """
-    from ..diagnostics.lint import RulesetError, load_rules
+    from ..rules.lint import RulesetError, load_rules
 
     for name, path in bundled_rulesets().items():
         try:
@@ -348,7 +348,7 @@ def explain(
 
 def _base_of(argument: str, root: Path | None) -> Ruleset:
     """The ruleset `argument` extends, for `explain --diff HOUSE`; a usage error when it extends none."""
-    from ..diagnostics.lint import extended_base
+    from ..rules.lint import extended_base
 
     found = extended_base(argument, root)
     if found is None:
@@ -531,10 +531,10 @@ class _OtherSeats:
 
 def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
-    from ..engine.scoring import start_running
     from ..language.catalogue import Type
     from ..language.environment import seat_row
     from ..language.expression import Number, read_value
+    from ..rules.ruleset import FirstBidder, start_running
 
     results: list[tuple[int, int, Number]] = []
     for n, item in enumerate(text.split(","), 1):
@@ -566,7 +566,7 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
     elif taken + tricks != cards:
         shown = " + ".join(str(t) for _, t, _ in results)
         raise _usage(f"--others: the tricks add up to {taken + tricks} ({shown} and --tricks {tricks}), but a hand of {cards} cards has {cards} tricks")
-    default_dealer = 1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing
+    default_dealer = 1 if rules.first_bidder == FirstBidder.DEALER and rules.first_bidder_choice is None else playing
     dealer_at = dealer if dealer is not None else default_dealer
     if not 1 <= dealer_at <= playing:
         raise _usage(f"--dealer {dealer_at}: a place in the bidding order, 1..{playing}")
@@ -738,11 +738,6 @@ def _help_remembered() -> None:
     sys.stdout.write(text)
     sys.exit(code)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from . import main
-
-    main()
 
 
 def _turned_words(source: str, card: str | None) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 if TYPE_CHECKING:
-    from ..diagnostics.lint import LintResult
+    from ..rules.lint import LintResult
 
 
 class PathProblem(Exception):
@@ -90,7 +90,7 @@ def lint_files(files: list[RulesetFile], root: Path | None, settings: Sequence[s
     narrower than the folder it was found under), is where its `extends:` may lead. A bundled
     ruleset is shown by its path as `shown_path` shows one. A `--set` that does not fit a file
     is a PathProblem."""
-    from ..diagnostics.lint import lint_path
+    from ..rules.lint import lint_path
     from ..rules.load import default_root
 
     results = []
@@ -219,7 +219,7 @@ def report(
         if findings:
             say(render_text(findings, sources, colour))
         if not quiet:
-            from ..diagnostics.lint import LintResult
+            from ..rules.lint import LintResult
 
             from ..printable import printable
 

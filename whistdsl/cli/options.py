@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator
 import typer
 
 from ..suggest import command
-from . import error_line
+from .common import error_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -64,7 +64,7 @@ def open_rules(argument: str, root: Path | None = None, settings: list[str] | No
     `root` is the `--root` folder its `extends:` may lead into; `settings` the `--set NAME=VALUE`
     options (a usage error when one does not fit the ruleset's parameters)."""
     from ..diagnostics.findings import render_text
-    from ..diagnostics.lint import RulesetError, load_rules
+    from ..rules.lint import RulesetError, load_rules
     from ..rules.load import NotReadable
     from ..rules.ruleset import SettingError
 

@@ -52,7 +52,8 @@ from ..engine.cards import (
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
 from ..language.expression import MAX_DIGITS, EvalError, value_text
-from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot, thinks
+from ..players.base import Player, decide
+from ..players.bots import BOTS, DEFAULT_BOT, make_bot, thinks
 from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable
 from ..records.record import MAX_PLAYER_NAME, RecordWriter, WriteError, refuse_unwritable_target
@@ -1147,7 +1148,7 @@ def _say_stopped(message: str) -> None:
         return
     import textwrap
 
-    from . import error_line
+    from .common import error_line
 
     typer.echo(textwrap.fill(error_line(message), width, break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "), err=True)
 

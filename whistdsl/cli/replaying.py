@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..printable import printable
-from . import error_line
+from .common import error_line
 
 if TYPE_CHECKING:
     from ..records.replay import ReplayResult

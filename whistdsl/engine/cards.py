@@ -14,11 +14,10 @@ Input accepts `10h`, lower case, the suit symbols, and a special's mark or name.
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 from ..language.catalogue import SUITS
-from ..rules.ruleset import Special
+from ..rules.ruleset import Special, suited_card_text
 
 RANK_LETTERS = "23456789TJQKA"  # index = strength
 SUIT_LETTERS = "SHDC"  # index = suit number, in catalogue.SUITS order
@@ -101,10 +100,6 @@ def suit_name(number: int) -> str:
     return "none" if number == NO_TRUMP else SUITS[number]
 
 
-_SYMBOL_TO_LETTER = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
-_CARD_RE = re.compile(r"^\s*(10|[2-9tjqka])\s*([shdc])\s*$", re.I)
-
-
 class CardSyntaxError(ValueError):
     pass
 
@@ -116,8 +111,7 @@ def parse_card(text: str, specials: tuple[Special, ...] = ()) -> Card:
     for i, s in enumerate(specials):
         if word in (s.mark.lower(), s.name.lower()):
             return special_card(i)
-    cleaned = "".join(_SYMBOL_TO_LETTER.get(ch, ch) for ch in text)
-    m = _CARD_RE.match(cleaned)
+    m = suited_card_text(text)
     if not m:
         also = "".join(f", {s.mark} ({s.name})" for s in specials)
         raise CardSyntaxError(
@@ -125,11 +119,6 @@ def parse_card(text: str, specials: tuple[Special, ...] = ()) -> Card:
         )
     rank = "T" if m.group(1) == "10" else m.group(1).upper()
     return card(rank, m.group(2).upper())
-
-
-def is_card_text(text: str) -> bool:
-    """Whether `text` reads as a suited card (a special's mark must not)."""
-    return bool(_CARD_RE.match("".join(_SYMBOL_TO_LETTER.get(ch, ch) for ch in text)))
 
 
 def deck(

@@ -824,7 +824,7 @@ class _Writer:
             ]
         return [
             "    legal_cards = g.tricks_play.legal",
-            f"    when_void = {self.rules.when_void!r}",
+            f"    when_void = {self.rules.when_void.value!r}",
             "    for t in range(size):",
             "        trick = g.trick = []",
             "        for seat in play_orders[leader]:",

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..language.environment import result_env, running_start_env
+from ..language.environment import result_env
 from ..language.expression import EvalError, Formula, Number, Value
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, start_running
 
-__all__ = ["hand_points", "result_env", "score_in_passes", "score_seat", "start_running", "ScoreError"]
+__all__ = ["hand_points", "result_env", "score_in_passes", "score_seat", "ScoreError"]
 
 
 def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, dict[str, Number]]:
@@ -65,12 +65,6 @@ def score_in_passes(
             raise ScoreError(e, index, env) from None
         out.append((points[index], bonus[index], running))
     return out  # type: ignore[return-value]
-
-
-def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
-    """Each running value's value before the first hand."""
-    env = running_start_env(players, rules.let_values(players))
-    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
 def hand_points(

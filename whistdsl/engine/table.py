@@ -1,7 +1,8 @@
 """The static facts of a table: what is fixed for every game of one ruleset at one table size.
 
-`table_facts(rules, players)` compiles them once and keeps them on the ruleset
-(`Ruleset.worked_out.tables`); every game of that ruleset and size reads the same object:
+`table_facts(rules, players)` compiles them once and keeps them beside the ruleset (`_TABLES`,
+the engine's own: a Ruleset carries no cache); every game of that ruleset and size reads the
+same object:
 
 - the deck (its ranks and cards), the running values' start, the schedule expanded (and the
   tie-break hands), the trick rules chosen once (engine/tricks.py);
@@ -24,10 +25,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from ..language.expression import EvalError, Formula, Memo, Number, Value
-from ..rules.ruleset import HandSetup, LetError, PlannedHand, Ruleset
+from ..rules.ruleset import HandSetup, LetError, PlannedHand, Remembered, Ruleset, start_running
 from .cards import Card, deck
 from .errors import RuleError
-from .scoring import start_running
 from .tricks import TrickPlay, trick_play
 
 if TYPE_CHECKING:
@@ -140,13 +140,18 @@ class TableFacts:
 
 
 def table_facts(rules: Ruleset, players: int) -> TableFacts:
-    """The static facts of `rules` at a table of `players`, compiled once (kept on the ruleset).
+    """The static facts of `rules` at a table of `players`, compiled once (kept in `_TABLES`).
     Raises RuleError when the deck, the schedule, the running values' start or
     the tie-break hands cannot be worked out for this many players."""
-    facts = rules.worked_out.tables.get(players)
+    tables = _TABLES(rules)
+    facts = tables.get(players)
     if facts is None:
-        facts = rules.worked_out.tables[players] = _compile(rules, players)
+        facts = tables[players] = _compile(rules, players)
     return facts
+
+
+#: Per ruleset, by player count: its TableFacts.
+_TABLES: Remembered[dict[int, TableFacts]] = Remembered(lambda rules: {})
 
 
 def _compile(rules: Ruleset, n: int) -> TableFacts:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..rules.ruleset import Ruleset, WinnerRule
+from ..rules.ruleset import Remembered, Ruleset, WinnerRule
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
 
 Hand = list  # list[list[Card]]: one list per suit
@@ -101,10 +101,7 @@ def trick_play(rules: Ruleset) -> TrickPlay:
     """The trick rules of `rules`: the standard path when it plays like version 1."""
     if rules.standard_tricks:
         return STANDARD
-    chosen = rules.worked_out.tricks
-    if chosen is None:
-        chosen = rules.worked_out.tricks = _general(rules)
-    return chosen
+    return _GENERAL(rules)
 
 
 def _general(rules: Ruleset) -> TrickPlay:
@@ -228,6 +225,10 @@ def _general(rules: Ruleset) -> TrickPlay:
     for c, strength in top.items():
         special_power[c] = (2, strength - 20)  # above every trump (lost to a stronger trump special)
     return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
+
+
+#: Per ruleset: the trick rules of one that does not play like version 1 (chosen once).
+_GENERAL: Remembered[TrickPlay] = Remembered(_general)
 
 
 def any_card(hand: Hand) -> list[Card]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Remembered, Ruleset
 
 if TYPE_CHECKING:
     from .game import PresetDeal
@@ -212,10 +212,11 @@ def _of_card(card: Card, source: str, place: str) -> Found:
 
 def trump_step(rules: Ruleset) -> TrumpStep:
     """The deal and trump steps of `rules`, chosen once per ruleset."""
-    chosen = rules.worked_out.trump
-    if chosen is None:
-        chosen = rules.worked_out.trump = TrumpStep(rules)
-    return chosen
+    return _STEPS(rules)
+
+
+#: Per ruleset: its TrumpStep.
+_STEPS: Remembered[TrumpStep] = Remembered(TrumpStep)
 
 
 def trump_words(trump_name: str, card_text: str | None, source: str) -> str:

@@ -24,11 +24,9 @@ __all__ = ["Explanation", "Section", "Table", "diff", "explain", "markdown", "pr
 def explain(rules: Ruleset, players: int | None = None) -> Explanation:
     """The rules of `rules` in words: for every player count it allows (the worked examples at
     its default count), or for a table of `players` only."""
-    from .sections import SECTIONS
+    from .sections import explanation
 
-    n = players if players is not None else rules.players_default
-    sections = tuple(s for s in (make(rules, n, players) for make in SECTIONS) if s is not None)
-    return Explanation(rules.name or "A ruleset", rules.description, n, sections)
+    return explanation(rules, players)
 
 
 def print_rules(console: Console, rules: Ruleset, players: int | None = None) -> None:

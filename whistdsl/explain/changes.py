@@ -31,7 +31,7 @@ SHOWN = 4
 
 def changes(base: Ruleset, house: Ruleset, players: int | None = None) -> Explanation:
     """The sections of `house` that differ from `base`, each line marked `before:` / `now:`."""
-    from . import explain
+    from .sections import explanation as explain
 
     n = players if players is not None else house.players_default
     if not base.players_min <= n <= base.players_max:

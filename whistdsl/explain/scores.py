@@ -8,7 +8,7 @@ size of the schedule near 3 cards: small enough to read, large enough to show ev
 from __future__ import annotations
 
 from ..language.expression import EvalError, Number
-from ..rules.ruleset import NORMAL, PlannedHand, Ruleset, hand_setup
+from ..rules.ruleset import NORMAL, FirstBidder, PlannedHand, Ruleset, hand_setup
 from .document import Table
 
 
@@ -44,14 +44,15 @@ def grid_with_others(rules: Ruleset, players: int, size: int, call: str = "") ->
     bid: each bids 0 and takes none, but the last, which bids and takes the tricks left (the
     dealer bids last, or first when the ruleset has the dealer bid first). The same numbers as
     `whistdsl score --others 0/0,...,L/L`. Raises EvalError."""
-    from ..engine.scoring import hand_points, start_running
+    from ..engine.scoring import hand_points
+    from ..rules.ruleset import start_running
     from ..language.environment import result_facts, seat_row, seat_sets, trump_env
 
     setup = hand_setup(rules, players, PlannedHand(1, size, NORMAL), len(rules.planned_hands(players)))
     env = trump_env(setup.env, "none")
     playing = setup.playing
     running = start_running(rules, playing)
-    dealer_at = 1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing
+    dealer_at = 1 if rules.first_bidder == FirstBidder.DEALER and rules.first_bidder_choice is None else playing
     bids = range(size + 1) if not call else (dict(rules.calls)[call],)
     out: dict[tuple[int, int], Number] = {}
     for b in bids:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..language.expression import EvalError, value_text
-from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, PlannedHand, Ruleset, hand_setup
-from .document import Section
+from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
+from .document import Explanation, Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words
 
@@ -288,7 +288,7 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
         said_sources = [_SOURCE_WORDS.get(s, s) for s in sources]
         lines.append(f"Trump is the suit of {listed(said_sources, 'or else')}; when no card can be found there, the hand has no trump.")
         if "before_deal" in sources:
-            lines.append("The card turned before the deal is " + ("dealt as usual." if rules.trump_turned == "dealt" else "set aside: it is not dealt this hand."))
+            lines.append("The card turned before the deal is " + ("dealt as usual." if rules.trump_turned == TurnedCard.DEALT else "set aside: it is not dealt this hand."))
         if "turn_up" in sources and plan and len(sources) == 1:
             empty = sorted({h.size for h in plan if _cards_left(rules, players, h, len(plan)) == 0})
             if empty:
@@ -312,7 +312,7 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append(f"The {listed(list(rules.trump_specials))} cards are trumps, above the ace of trumps (strongest first).")
         if rules.trump_specials_without:
             lines.append(f"In a hand without trump they are the {rules.trump_specials_without} cards and follow no suit.")
-    if rules.trump_seen == "after_bidding":
+    if rules.trump_seen == TrumpSeen.AFTER_BIDDING:
         lines.append("The bidders do not see trump: it is shown when the bidding ends.")
     if not lines:
         lines.append("No trump.")
@@ -352,7 +352,7 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
             f"The player with the {'highest' if c.highest else 'lowest'} {said(number_words(c.formula, 'first_bidder', meanings(rules))).removeprefix('the ')} bids first "
             f"(ties to the seat nearest after the dealer); the bidding goes {order}."
         )
-    elif rules.first_bidder == "dealer":
+    elif rules.first_bidder == FirstBidder.DEALER:
         lines.append(f"The dealer bids first; the bidding goes {order}.")
     elif rules.auction is not None:
         lines.append(f"The auction, and the bidding without a declarer, start with the player to the {side(rules.bidding_direction)} of the dealer and go {order}.")
@@ -409,12 +409,12 @@ def hook_example(rules: Ruleset, players: int) -> str | None:
     if not refused or len(refused) > size:
         return None
     bids = ", ".join(map(str, earlier))
-    who = "the dealer, who bids last," if rules.first_bidder == "after_dealer" and rules.first_bidder_choice is None else "the last bidder"
+    who = "the dealer, who bids last," if rules.first_bidder == FirstBidder.AFTER_DEALER and rules.first_bidder_choice is None else "the last bidder"
     return f"Example: in a {size}-card hand with {setup.playing} players, after the bids {bids} {who} may not bid {listed(refused, 'or')}."
 
 
 def _start(rules: Ruleset, players: int) -> dict:
-    from ..engine.scoring import start_running
+    from ..rules.ruleset import start_running
 
     try:
         return start_running(rules, players)
@@ -437,16 +437,16 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
         c = rules.first_lead_choice
         what = said(number_words(c.formula, "first_lead", meanings(rules)))
         lines.append(f"The player with the {'highest' if c.highest else 'lowest'} {what.removeprefix('the ')} leads the first trick (ties to the earlier bidder).")
-    elif lead == "first_bidder":
+    elif lead == FirstLead.FIRST_BIDDER:
         where = ""
         if rules.first_bidder_choice is not None:
             c = rules.first_bidder_choice
             what = said(number_words(c.formula, "first_bidder", meanings(rules))).removeprefix("the ")
             where = f" (the player with the {'highest' if c.highest else 'lowest'} {what})"
-        elif rules.first_bidder == "after_dealer":
+        elif rules.first_bidder == FirstBidder.AFTER_DEALER:
             where = f" (the player to the {side(rules.bidding_direction)} of the dealer" + (", or the declarer" if rules.auction else "") + ")"
         lines.append(f"The first bidder leads the first trick{where}.")
-    elif lead == "after_dealer":
+    elif lead == FirstLead.AFTER_DEALER:
         lines.append(f"The player to the {side(rules.play_direction)} of the dealer leads the first trick.")
     else:
         lines.append("The dealer leads the first trick.")
@@ -519,3 +519,11 @@ SECTIONS: tuple[Callable[[Ruleset, int, int | None], Section | None], ...] = (
     scoring,
     winner,
 )
+
+
+def explanation(rules: Ruleset, players: int | None = None) -> Explanation:
+    """Every section of `rules` in words (`whistdsl.explain.explain`): for every player count it
+    allows (the worked examples at its default count), or for a table of `players` only."""
+    n = players if players is not None else rules.players_default
+    sections = tuple(s for s in (make(rules, n, players) for make in SECTIONS) if s is not None)
+    return Explanation(rules.name or "A ruleset", rules.description, n, sections)

@@ -44,30 +44,11 @@ class RandomPlayer:
         return uniform_chooser(rng)
 
 
-#: Computer players by name, for `--bots`. Other modules add stronger ones.
-BOTS: dict[str, Callable[[], Player]] = {"random": RandomPlayer}
-
-
-def make_bot(kind: str, think: float | None = None, units: tuple[int, ...] | None = None) -> Player:
-    """A computer player of `kind` (a name in `BOTS`). The players that search (`search`) take
-    `units`, their work a decision of each kind (see players/search.py `work_units`), or
-    `think`, seconds a decision turned into work on this machine; the others answer at once."""
-    factory = BOTS[kind]
-    if getattr(factory, "thinks", False) and (units is not None or think is not None):
-        return factory(think=think, units=units)  # type: ignore[call-arg]
-    return factory()
-
-
 def quick(player: Player) -> bool:
     """Whether `player` answers at once: a few rules applied to its view, no sampling and no
     search (a fraction of a millisecond, a few at most), so a server may ask it on its event loop
     rather than send it to a thread."""
     return bool(getattr(player, "quick", False))
-
-
-def thinks(kind: str) -> bool:
-    """Whether players of `kind` take thinking time (`make_bot`'s `think` and `units`)."""
-    return bool(getattr(BOTS.get(kind), "thinks", False))
 
 
 def decide(game: Game, player: Player) -> Action:
@@ -143,17 +124,3 @@ def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Calla
     if hasattr(player, "seat_chooser"):
         return player.seat_chooser(SeatWindow(game, seat), rng)  # type: ignore[no-any-return]
     return None
-
-
-def _register_bots() -> None:
-    from .heuristic import HeuristicPlayer
-    from .mc import MonteCarloPlayer
-    from .search import SearchPlayer
-
-    BOTS.update(heuristic=HeuristicPlayer, mc=MonteCarloPlayer, search=SearchPlayer)
-
-
-_register_bots()
-
-#: The computer player that `play` and `simulate` seat when no `--bots` is given.
-DEFAULT_BOT = "heuristic"

@@ -61,7 +61,7 @@ _RESULT_NAMES = frozenset({"bid", "tricks", "made", "over", "under", "diff", "po
 
 def table_notes(rules: Ruleset, players: int) -> TableNotes:
     """The heuristic's notes of `rules` at a table of `players`, worked out once."""
-    facts = rules.worked_out.tables.get(players) or table_facts(rules, players)
+    facts = table_facts(rules, players)
     kept = _NOTES.get(id(facts))
     if kept is not None:
         return kept[1]
@@ -510,12 +510,6 @@ def _mean(dist: list[float]) -> float:
     return sum(t * p for t, p in enumerate(dist))
 
 
-def beats(card: Card, best: Card, trump: int) -> bool:
-    """Would `card` beat `best`, the trick's winning card so far?"""
-    cs, bs = suit_of(card), suit_of(best)
-    return (cs == bs and card > best) or (cs == trump and bs != trump)
-
-
 def choose_card(
     legal: Sequence[Card],
     trick: Sequence[tuple[int, Card]],
@@ -538,7 +532,7 @@ def choose_card(
         if need > 0:
             return max(legal, key=side_first.__getitem__)  # the highest side-suit card first
         return min(legal, key=trump_first.__getitem__)
-    best = trick[0][1]  # the card winning so far (`beats`, inline), and its suit
+    best = trick[0][1]  # the card winning so far, and its suit
     led = best >> 4
     for _, c in trick:
         suit = c >> 4

@@ -20,6 +20,7 @@ from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
 from ..engine.tricks import trick_play
+from ..rules.ruleset import TurnedCard, WhenVoid
 from .base import SeatWindow
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
 
@@ -39,7 +40,7 @@ def voids(view: SeatView) -> dict[int, set[int]]:
             if led < 0 or play.suit_in(c, trump) == led:
                 continue
             out[seat].add(led)
-            if when_void != "free" and trump != NO_TRUMP and play.suit_in(c, trump) != trump:
+            if when_void != WhenVoid.FREE and trump != NO_TRUMP and play.suit_in(c, trump) != trump:
                 out[seat].add(trump)
     return out
 
@@ -160,7 +161,7 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
             break
         if source == "dealer_last_card":
             pool, place = list(hands.get(view.dealer, ())), "dealer"
-        elif source == "before_deal" and rules.trump_turned == "dealt":
+        elif source == "before_deal" and rules.trump_turned == TurnedCard.DEALT:
             pool, place = [c for c in unseen] + list(view.hand or ()), "pack"
         else:
             pool, place = undealt, "table"

@@ -414,7 +414,7 @@ def units_per_second(kind: str, rules=None, players: int | None = None) -> float
         if kind in table:
             return table[kind]
     if not _RATES:
-        from ..diagnostics.lint import load_rules
+        from ..rules.lint import load_rules
 
         spent = dict.fromkeys(KINDS, 0.0)
         rates = {k: [] for k in KINDS}
@@ -513,7 +513,7 @@ class SearchPlayer:
 
     kind = "search"
     observes = True
-    thinks = True  # takes `think` seconds a decision (players/base.py `make_bot`)
+    thinks = True  # takes `think` seconds a decision (players/bots.py `make_bot`)
 
     def __init__(self, samples: int | None = None, think: float | None = None, units: Sequence[int] | None = None, exact_from: int = 3):
         """`samples` deals a decision; or `units` of work a decision of each of KINDS (what a

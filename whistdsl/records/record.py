@@ -206,11 +206,6 @@ def write_text_atomically(path: Path, text: str) -> None:
     write_bytes_atomically(path, text.encode("utf-8"))
 
 
-def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
-    """`data` as a record file (see `record_text`), written atomically (see `write_text_atomically`)."""
-    write_text_atomically(path, record_text(data))
-
-
 class RecordWriter:
     """Writes a game's record after every hand (call `update` whenever a hand may have ended).
 

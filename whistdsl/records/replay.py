@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..diagnostics.lint import RulesetError, rules_from_data
+from ..rules.lint import RulesetError, rules_from_data
 from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
 from ..language.expression import EvalError, value_text

@@ -17,8 +17,6 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..diagnostics.findings import Finding, Position
-from ..engine.cards import is_card_text
-from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
 from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
@@ -48,7 +46,10 @@ from .ruleset import (
     STANDARD_WINNER,
     Auction,
     End,
+    FirstBidder,
+    FirstLead,
     HandKind,
+    Identical,
     HandSetup,
     LetError,
     Parameter,
@@ -60,11 +61,17 @@ from .ruleset import (
     ScheduleError,
     SeatChoice,
     Special,
+    SpecialsWithoutTrump,
     Tiebreak,
     TrumpChoice,
+    TrumpSeen,
+    TurnedCard,
+    WhenVoid,
     WinnerRule,
     hand_setup,
     read_settings,
+    start_running,
+    suited_card_text,
 )
 from .validate import formula_lists, key_help
 
@@ -667,7 +674,7 @@ def _compile_formulas(
         always_playable=tuple(play_data.get("always_playable") or ()),
         special_led=tuple((play_data.get("special_led") or {}).items()),
         trick_winner=tuple(winner_rules) or STANDARD_WINNER,
-        identical=trick_data.get("identical", "earlier"),
+        identical=Identical(trick_data.get("identical", Identical.EARLIER)),
         first_dealer=d.get("dealer", {}).get("first", "random"),
         sits_out=c.optional(("dealer", "sits_out"), "hand", Type.BOOL),
         kinds=kinds,
@@ -676,16 +683,16 @@ def _compile_formulas(
         turn_up=bool(trump.get("turn_up", False)) or trump_from == ("turn_up",),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
         trump_from=() if trump_from == ("turn_up",) else trump_from,
-        trump_turned=trump.get("turned", "set_aside"),
-        trump_seen=trump.get("seen", "at_once"),
+        trump_turned=TurnedCard(trump.get("turned", TurnedCard.SET_ASIDE)),
+        trump_seen=TrumpSeen(trump.get("seen", TrumpSeen.AT_ONCE)),
         trump_specials=tuple(trump.get("specials") or ()),
-        trump_specials_without=trump.get("specials_without_trump", ""),
-        first_bidder=first_bidder if isinstance(first_bidder := d.get("bidding", {}).get("first", "after_dealer"), str) else "after_dealer",
+        trump_specials_without=SpecialsWithoutTrump(trump.get("specials_without_trump", SpecialsWithoutTrump.UNSAID)),
+        first_bidder=FirstBidder(first) if isinstance(first := d.get("bidding", {}).get("first"), str) else FirstBidder.AFTER_DEALER,
         first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
         **decided,
-        when_void=d.get("play", {}).get("when_void", "free"),
-        first_lead=first_lead if isinstance(first_lead := d.get("play", {}).get("first_lead", "first_bidder"), str) else "first_bidder",
+        when_void=WhenVoid(d.get("play", {}).get("when_void", WhenVoid.FREE)),
+        first_lead=FirstLead(lead) if isinstance(lead := d.get("play", {}).get("first_lead"), str) else FirstLead.FIRST_BIDDER,
         first_lead_choice=_seat_choice(c, ("play", "first_lead"), "first_lead"),
         points=c.optional(("scoring", "points"), "scoring", Type.NUMBER),
         bonus=c.optional(("scoring", "bonus"), "bonus", Type.NUMBER),
@@ -1103,7 +1110,7 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:
             )
         elif facts:
             _check_none_when_over_the_deck(c, rules, none_when, facts)
-    if rules.trump_seen == "after_bidding":
+    if rules.trump_seen == TrumpSeen.AFTER_BIDDING:
         why = "trump is shown only after the bidding (`trump.seen: after_bidding`): a bidder cannot know it"
         for f, p in _bid_formulas(rules):
             read = sorted(f.names & {"trump", "turn_up_suit", "turn_up_rank", "turn_up_special"})
@@ -1300,7 +1307,7 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
         path = ("deck", "specials", s.name)
         if s.name in WINNER_SETS or s.name in SUITS or s.name == "none":
             c.report(path, "W422", f"a special card may not be called `{s.name}`: trick.winner reads that word as a set of cards", key=True)
-        if is_card_text(s.mark):
+        if suited_card_text(s.mark) is not None:
             c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} reads as a card of a suit: choose another (e.g. {s.name[0].upper()}{s.name[1:2].upper()}X)")
         elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
             other = marks.get(s.mark.lower(), s.mark.lower())
@@ -1361,7 +1368,7 @@ def _free_mark(name: str, rules: Ruleset) -> str:
     taken = {s.mark.upper() for s in rules.specials} | set(rules.ranks)
     letters = "".join(ch for ch in name if ch.isalnum()).upper().lstrip("0123456789")  # a mark starts with a letter
     for mark in (letters[:2], letters[:1] + "X", letters[:1] + "XX"):
-        if mark not in taken and not is_card_text(mark):
+        if mark not in taken and suited_card_text(mark) is None:
             return mark
     return "X"
 

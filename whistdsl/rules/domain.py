@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets, trump_env, winner_env
 from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
 from .load import JsonPath
-from .ruleset import HandSetup, Ruleset
+from .ruleset import FirstBidder, HandSetup, Ruleset
 
 #: Values tried for running values and totals, after their start values.
 SPREAD: tuple[Number, ...] = (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 10, -10, 100, -100, 10**6, -(10**6))
@@ -292,7 +292,7 @@ class FormulaCases:
             axes.append(list(by.values()))
         seat = sorted(reads & SEAT_NAMES)
         if seat:
-            dealer_at = 1 if rules.first_bidder == "dealer" else setup.playing
+            dealer_at = 1 if rules.first_bidder == FirstBidder.DEALER else setup.playing
             by = {}
             for position in range(1, setup.playing + 1):
                 full = {"position": position, "is_dealer": not setup.dealer_sits_out and position == dealer_at}
@@ -421,7 +421,7 @@ class FormulaCases:
         """The dealer's place in the bidding order (0 when the dealer sits out)."""
         if setup.dealer_sits_out:
             return 0
-        return 1 if self.rules.first_bidder == "dealer" and self.rules.first_bidder_choice is None else setup.playing
+        return 1 if self.rules.first_bidder == FirstBidder.DEALER and self.rules.first_bidder_choice is None else setup.playing
 
     def hand(self, players: int, setup: HandSetup, entry: JsonPath, start: dict[str, Number]) -> None:
         """Every scoring formula over every case of one hand; `start` holds `total` and the running
@@ -643,7 +643,7 @@ class FormulaCases:
                 bid,
                 tricks,
                 total=state["total"],
-                is_dealer=rules.first_bidder == "dealer" and not setup.dealer_sits_out,
+                is_dealer=rules.first_bidder == FirstBidder.DEALER and not setup.dealer_sits_out,
                 position=1,
                 running=running,
             )
@@ -921,7 +921,7 @@ def no_legal_bid(
     calls = [(name, n) for name, n in rules.calls if n <= size]
 
     def legal_bids(position: int, so_far: int, trump: str, first_only: bool, blind: bool = False) -> list[int]:
-        dealer_bids_first = rules.first_bidder == "dealer"
+        dealer_bids_first = rules.first_bidder == FirstBidder.DEALER
         env = bidding_env(
             hands[trump],
             total=values.get("total", 0),
@@ -1003,7 +1003,7 @@ def _no_legal_bid_after_bids(rules: Ruleset, setup: HandSetup, limits: BidTests,
     trumps = [*rules.suits, "none"] if "trump" in used else ["none"]
     running = {n: v for n, v in values.items() if n != "total"}
     total = values.get("total", 0)
-    dealer_at = 0 if setup.dealer_sits_out else (1 if rules.first_bidder == "dealer" and rules.first_bidder_choice is None else playing)
+    dealer_at = 0 if setup.dealer_sits_out else (1 if rules.first_bidder == FirstBidder.DEALER and rules.first_bidder_choice is None else playing)
     by_multiset = limits.seat_facts <= {"bid", "call", "blind", "total", *rules.running_names}
     calls = [(name, n) for name, n in rules.calls if n <= size]
     blinds = [False, True] if rules.blind_bids and ("blind" in used or "blind" in limits.seat_facts) else [False]

@@ -11,17 +11,14 @@ import difflib
 import hashlib
 import json
 import re
+import threading
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVar
 
 from ..language import environment
 from ..language.expression import EvalError, Formula, Number, Value, value_text
-
-if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
-    from ..engine.table import TableFacts
-    from ..engine.tricks import TrickPlay
-    from ..engine.trump import TrumpStep
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -29,6 +26,63 @@ COUNTERCLOCKWISE = -1
 #: Ranks from high to low as written on cards; `10` is accepted for `T` in rulesets.
 STANDARD_RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
 NORMAL = "normal"
+
+
+# The rule choices written as one word in a ruleset, as str-valued enums: a member is the very
+# string the ruleset wrote (`WhenVoid.MUST_TRUMP == "must_trump"`), so data, records and JSON
+# read the same, and code compares with a member rather than a literal it could misspell.
+
+
+class Identical(StrEnum):
+    """`trick.identical`: of two identical cards (copies of the deck) the earlier or the later wins."""
+
+    EARLIER = "earlier"
+    LATER = "later"
+
+
+class TurnedCard(StrEnum):
+    """`trump.turned`: the card turned before the deal is set aside, or dealt as usual."""
+
+    SET_ASIDE = "set_aside"
+    DEALT = "dealt"
+
+
+class TrumpSeen(StrEnum):
+    """`trump.seen`: the players see trump at once, or after the bidding."""
+
+    AT_ONCE = "at_once"
+    AFTER_BIDDING = "after_bidding"
+
+
+class SpecialsWithoutTrump(StrEnum):
+    """`trump.specials_without_trump`: those specials in a hand without trump (UNSAID: "", false)."""
+
+    UNSAID = ""
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+class FirstBidder(StrEnum):
+    """`bidding.first` as a word: the seat after the dealer, or the dealer."""
+
+    AFTER_DEALER = "after_dealer"
+    DEALER = "dealer"
+
+
+class WhenVoid(StrEnum):
+    """`play.when_void`: what a player who cannot follow suit must play."""
+
+    FREE = "free"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
+
+
+class FirstLead(StrEnum):
+    """`play.first_lead` as a word: who leads the first trick."""
+
+    FIRST_BIDDER = "first_bidder"
+    AFTER_DEALER = "after_dealer"
+    DEALER = "dealer"
 
 
 @dataclass(frozen=True)
@@ -86,6 +140,17 @@ class Special(NamedTuple):
     count: int
 
 
+#: A suited card as written: rank, then suit (`TS`, `ts`, `10s`, `10♠`; the suit symbols too).
+_SUIT_SYMBOL_LETTERS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+_CARD_TEXT = re.compile(r"^\s*(10|[2-9tjqka])\s*([shdc])\s*$", re.I)
+
+
+def suited_card_text(text: str) -> re.Match[str] | None:
+    """`text` read as a suited card (groups: the rank, `10` or a letter, and the suit letter), or
+    None. engine/cards.py reads cards with it; a special's mark must not read so (rules/check.py)."""
+    return _CARD_TEXT.match("".join(_SUIT_SYMBOL_LETTERS.get(ch, ch) for ch in text))
+
+
 class WinnerRule(NamedTuple):
     """One rule of `trick.winner`: `pick` (first, last, highest, lowest) among the trick's cards
     of `among` (a special's name, `trump`, `led` or `suited`)."""
@@ -101,9 +166,6 @@ class WinnerRule(NamedTuple):
 #: The trick winner of version 1, written as rules: the highest trump, else the highest card of
 #: the led suit.
 STANDARD_WINNER = (WinnerRule("highest", "trump"), WinnerRule("highest", "led"))
-#: What a special card led asks of the others (`play.special_led`): nothing to follow (`free`),
-#: or the next card sets the suit (`pass`).
-SPECIAL_LED = ("free", "pass")
 
 
 @dataclass(frozen=True)
@@ -264,17 +326,42 @@ class PlannedHand:
     kind: str
 
 
-@dataclass
-class WorkedOut:
-    """What is worked out from a ruleset once per player count and then reused (never part of its
-    meaning): the `let` values and the schedule (here), the trick rules (engine/tricks.py), and the
-    engine's static facts of a table (engine/table.py `TableFacts`: the deck, seat orders, memos)."""
+#: How many rulesets' worked-out values each `Remembered` keeps (the oldest are forgotten first).
+MAX_REMEMBERED = 64
 
-    lets: dict[int, dict[str, Value]] = field(default_factory=dict)
-    plans: dict[int, tuple[PlannedHand, ...]] = field(default_factory=dict)
-    tables: dict[int, "TableFacts"] = field(default_factory=dict)
-    tricks: "TrickPlay | None" = None  # the trick rules, chosen once (engine/tricks.py)
-    trump: "TrumpStep | None" = None  # the deal and trump steps, chosen once (engine/trump.py)
+T = TypeVar("T")
+
+
+class Remembered(Generic[T]):
+    """What is worked out from a ruleset once and then reused, never part of its meaning, kept
+    beside the ruleset rather than in it (a `Ruleset` is frozen data and carries no cache). Each
+    kind has its owner: the `let` values and the schedule here, the static facts of a table, the
+    trick rules and the trump steps in engine/. `remembered(rules)` is `make(rules)`, worked out
+    at the first call for that ruleset object.
+
+    An entry is found by the ruleset's identity and holds the ruleset, so its id is not reused
+    while the entry lives (and a value that refers back to its ruleset keeps nothing alive
+    longer than the entry). The values of the MAX_REMEMBERED rulesets remembered last are kept;
+    an older one is forgotten, and worked out again if it is asked for."""
+
+    def __init__(self, make: Callable[[Ruleset], T]) -> None:
+        self._make = make
+        self._kept: dict[int, tuple[Ruleset, T]] = {}
+        self._lock = threading.Lock()  # the web table's players think in threads
+
+    def __call__(self, rules: Ruleset) -> T:
+        kept = self._kept.get(id(rules))
+        if kept is not None and kept[0] is rules:
+            return kept[1]
+        value = self._make(rules)
+        with self._lock:
+            kept = self._kept.get(id(rules))
+            if kept is not None and kept[0] is rules:
+                return kept[1]  # worked out meanwhile: every caller gets the same value
+            while len(self._kept) >= MAX_REMEMBERED:
+                del self._kept[next(iter(self._kept))]
+            self._kept[id(rules)] = (rules, value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -304,7 +391,7 @@ class Ruleset:
     always_playable: tuple[str, ...] = ()  # specials that may be played even when holding the led suit
     special_led: tuple[tuple[str, str], ...] = ()  # (special, free|pass): what it asks of the others when led
     trick_winner: tuple[WinnerRule, ...] = STANDARD_WINNER
-    identical: str = "earlier"  # two copies of one card in a trick: the earlier or the later played wins
+    identical: Identical = Identical.EARLIER  # two copies of one card in a trick: the earlier or the later played wins
     first_dealer: str | int = "random"
     sits_out: Formula | None = None
     kinds: dict[str, HandKind] = field(default_factory=dict)
@@ -315,12 +402,12 @@ class Ruleset:
     #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
     #: version 1's `cycle` or `turn_up: true`
     trump_from: tuple[str, ...] = ()
-    trump_turned: str = "set_aside"  # a card turned before the deal: set_aside | dealt (stays in the pack)
-    trump_seen: str = "at_once"  # at_once | after_bidding (bidders do not see trump)
+    trump_turned: TurnedCard = TurnedCard.SET_ASIDE  # a card turned before the deal: set aside, or dealt (stays in the pack)
+    trump_seen: TrumpSeen = TrumpSeen.AT_ONCE  # or after the bidding (bidders do not see trump)
     #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
     trump_specials: tuple[str, ...] = ()
-    trump_specials_without: str = ""  # what they are without trump: highest | lowest ("" unsaid)
-    first_bidder: str = "after_dealer"
+    trump_specials_without: SpecialsWithoutTrump = SpecialsWithoutTrump.UNSAID  # what they are without trump
+    first_bidder: FirstBidder = FirstBidder.AFTER_DEALER
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)
     first_bidder_choice: SeatChoice | None = None
@@ -331,8 +418,8 @@ class Ruleset:
     bids_together: bool = False  # bids are hidden until all have bid
     auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
     skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
-    when_void: str = "free"
-    first_lead: str = "first_bidder"
+    when_void: WhenVoid = WhenVoid.FREE
+    first_lead: FirstLead = FirstLead.FIRST_BIDDER
     #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
     first_lead_choice: SeatChoice | None = None
     points: Formula | None = None
@@ -342,8 +429,6 @@ class Ruleset:
     wins_outright: Formula | None = None
     tiebreak: Tiebreak | None = None
     end: End | None = None
-    #: what is worked out once per player count and reused by every game and check
-    worked_out: "WorkedOut" = field(default_factory=lambda: WorkedOut(), repr=False, compare=False)
 
     @property
     def sha256(self) -> str:
@@ -395,7 +480,7 @@ class Ruleset:
             if p is None:
                 raise SettingError(unknown_parameter(self, name))
             chosen[name] = p.check(value)
-        return replace(self, parameter_values=chosen, worked_out=WorkedOut(), **players_for(self.players_range, chosen))
+        return replace(self, parameter_values=chosen, **players_for(self.players_range, chosen))
 
     def table_problem(self, players: int) -> str | None:
         """Why a table of `players` cannot be set up with these parameter values (a value outside
@@ -451,10 +536,7 @@ class Ruleset:
     def standard_tricks(self) -> bool:
         """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
         highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
-        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == "earlier"
-
-    def special_index(self, name: str) -> int | None:
-        return next((i for i, s in enumerate(self.specials) if s.name == name), None)
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == Identical.EARLIER
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
@@ -463,7 +545,7 @@ class Ruleset:
 
         The parameters come first, so an env that adds a context's own names after these never
         lets a parameter hide a built-in name (`tricks` in scoring is the tricks taken)."""
-        values = self.worked_out.lets.get(players)
+        values = _LETS(self).get(players)
         if values is None:
             values = dict(self.parameter_values)
             env = environment.game_env(players, self.deck_count(players), values) if self.lets else {}
@@ -472,7 +554,7 @@ class Ruleset:
                     env[name] = values[name] = f(env)
                 except EvalError as e:
                     raise LetError(name, str(e)) from None
-            self.worked_out.lets[players] = values
+            _LETS(self)[players] = values
         return dict(values)
 
     def game_env(self, players: int) -> dict[str, Value]:
@@ -482,9 +564,10 @@ class Ruleset:
     def planned_hands(self, players: int) -> tuple[PlannedHand, ...]:
         """The schedule for `players`: every hand's number, size and kind.
         Raises ScheduleError (naming the entry) for a bad entry or a schedule past MAX_HANDS."""
-        plan = self.worked_out.plans.get(players)
+        plans = _PLANS(self)
+        plan = plans.get(players)
         if plan is None:
-            plan = self.worked_out.plans[players] = tuple(hand for hand, _ in self.schedule_entries(players))
+            plan = plans[players] = tuple(hand for hand, _ in self.schedule_entries(players))
         return plan
 
     def schedule_entries(self, players: int) -> list[tuple[PlannedHand, int]]:
@@ -545,6 +628,17 @@ class Ruleset:
                 f"tie-break hands); the limit is {MAX_GAME_HANDS} hands in a game"
             )
         return hands, cards
+
+
+#: Per ruleset, by player count: the `let` values (`let_values`) and the schedule (`planned_hands`).
+_LETS: Remembered[dict[int, dict[str, Value]]] = Remembered(lambda rules: {})
+_PLANS: Remembered[dict[int, tuple[PlannedHand, ...]]] = Remembered(lambda rules: {})
+
+
+def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
+    """Each running value's value before the first hand."""
+    env = environment.running_start_env(players, rules.let_values(players))
+    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
 
 
 #: The most packs shuffled together.

@@ -103,7 +103,7 @@ async def read_form(request: Request) -> dict[str, str]:
 def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a LintResult and the name shown)
     """Lint a bundled ruleset, or a pasted one written alone into a new private folder (so its
     `extends:` reaches only bundled rulesets): the checks and limits of `whistdsl lint`."""
-    from ..diagnostics.lint import lint_path
+    from ..rules.lint import lint_path
 
     if text.strip():
         shown = "your-ruleset.yaml"
@@ -200,13 +200,13 @@ def create_app(
             from ..explain import explain
 
             explanation = explain(result.ruleset)
-        from ..players.base import BOTS
+        from ..players.bots import BOTS
 
         status = 200 if result.ruleset is not None else 422
         return html(pages.setup_page(chosen, text, shown, result.findings, result.sources, result.ruleset, sorted(BOTS), explanation, w=w), status)
 
     async def open_table(request: Request) -> Response:
-        from ..players.base import BOTS
+        from ..players.bots import BOTS
         from ..rules.ruleset import SettingError
 
         w = page_words(request)
@@ -253,7 +253,7 @@ def create_app(
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:
-        from ..diagnostics.lint import RulesetError, load_rules
+        from ..rules.lint import RulesetError, load_rules
         from ..explain import explain
 
         w = page_words(request)

@@ -40,7 +40,8 @@ from typing import Any, Awaitable, Callable
 
 from ..engine.game import Game, IllegalAction, RuleError
 from ..engine.seat import NotYourTurn, Seat, spectator_view
-from ..players.base import BOTS, Player, make_bot, quick
+from ..players.base import Player, quick
+from ..players.bots import BOTS, make_bot
 from ..printable import UNSAFE
 from ..records.record import exact, game_record, record_text
 from ..rules.ruleset import Ruleset

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.ruleset import Ruleset
-from .simulate import CHUNKS_PER_WORKER, Simulation, SimulationError, Tally, chunks, in_flight, play_games
+from .games import CHUNKS_PER_WORKER, Simulation, SimulationError, chunks, in_flight, play_games
+from .tally import Tally
 
 #: How long to wait for the scheduler to answer before giving up.
 CONNECT_SECONDS = 15
@@ -48,8 +49,8 @@ _COMPILED: dict[tuple[str, str, str], Ruleset] = {}
 
 
 def _rules_for(job: ClusterJob) -> Ruleset:
-    from .. import __version__
-    from ..diagnostics.lint import RulesetError, rules_from_data
+    from ..version import __version__
+    from ..rules.lint import RulesetError, rules_from_data
 
     key = (job.sha256, repr(sorted(job.parameters.items())), job.version)
     rules = _COMPILED.get(key)
@@ -107,7 +108,7 @@ def play_on_cluster(address: str, simulation: Simulation, rules: Ruleset, total:
     into `total` as it comes back (CHUNKS_PER_WORKER per worker thread in flight at most).
     Returns the number of worker threads that played. Raises ClusterMissing without the extra,
     SimulationError when the scheduler cannot be reached or a game fails."""
-    from .. import __version__
+    from ..version import __version__
 
     client = _client(address)
     with client, client.as_current():  # `wait` finds this client, and no other code sees it as the default

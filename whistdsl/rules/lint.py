@@ -1,4 +1,5 @@
-"""The checking pipeline: a ruleset file -> load -> validate -> check, with every finding.
+"""The checking pipeline, the rules' entry point: a ruleset file -> load -> validate -> check ->
+compile, with every finding.
 
 `lint_path` is what `whistdsl lint` runs per file; `load_rules` is what every other command
 uses to get a compiled `Ruleset` (or the findings that say why there is none).
@@ -16,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from ..diagnostics.findings import Finding
 from ..resources import bundled_rulesets
-from ..rules.load import Document, ExtendsRoot, Loaded, LoadError, _display, check_regular_file, load_ruleset, read_text
-from .findings import Finding
+from .load import Document, ExtendsRoot, Loaded, LoadError, _display, check_regular_file, load_ruleset, read_text
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import Ruleset
+    from .ruleset import Ruleset
 
 
 @dataclass
@@ -149,7 +150,7 @@ def lint_loaded(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> Lin
 
 def ignored_in_ruleset(data: object) -> frozenset[str]:
     """The warning codes a ruleset's `lint.ignore` names (after `extends:`, as every key)."""
-    from .findings import WARNINGS
+    from ..diagnostics.findings import WARNINGS
 
     section = data.get("lint") if isinstance(data, dict) else None
     codes = section.get("ignore") if isinstance(section, dict) else None
@@ -157,8 +158,8 @@ def ignored_in_ruleset(data: object) -> frozenset[str]:
 
 
 def _lint_stages(loaded: Loaded, shown: str, settings: Sequence[str] = ()) -> LintResult:
-    from ..rules.check import compile_ruleset
-    from ..rules.validate import check_versions
+    from .check import compile_ruleset
+    from .validate import check_versions
 
     sources = {d.path: d.lines for d in loaded.documents}
     if not loaded.layers:
@@ -183,7 +184,7 @@ def _schema_findings(loaded: Loaded) -> list[Finding]:
     texts = [d.text for d in loaded.documents]
     if texts and known("ruleset-shape", *texts):
         return []
-    from ..rules.validate import validate
+    from .validate import validate
 
     found = validate(loaded)
     if texts and not found:
@@ -192,8 +193,8 @@ def _schema_findings(loaded: Loaded) -> list[Finding]:
 
 
 def _expression_findings_of_valid_part(loaded: Loaded) -> list[Finding]:
-    from ..rules.check import expression_findings
-    from ..rules.validate import schema_valid_part
+    from .check import expression_findings
+    from .validate import schema_valid_part
 
     left_out: list[tuple] = []
     valid = schema_valid_part(loaded, left_out)
@@ -285,7 +286,7 @@ def rules_from_data(data: dict, shown: str) -> Ruleset:
     """
     import yaml
 
-    from ..rules.load import parse_document
+    from .load import parse_document
 
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     try:
