@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
 from starlette.websockets import WebSocketDisconnect
 
-from whistdsl.players.base import BOTS, RandomPlayer
+from whistdsl.players.base import RandomPlayer
+from whistdsl.players.bots import BOTS
 from whistdsl.records.replay import check_record_shape, replay
 from whistdsl.web.protocol import MAX_MESSAGE_BYTES, BadMessage, read_message
 from whistdsl.web.tables import Limits
