@@ -11,9 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import whistdsl.language.expression as expression
+import whistdsl.language.limits as limits
 from whistdsl.language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, SUITS, Type
-from whistdsl.language.expression import EvalError, ExprError, Formula, check, formula, parse
+from whistdsl.language.checker import check
+from whistdsl.language.errors import EvalError, ExprError
+from whistdsl.language.parser import parse
+from whistdsl.language.program import Formula, formula
 
 #: A seat's view after a hand: bid 3 of 5 cards, took 2 tricks, trump spades, 4 players.
 SCORING_ENV: dict[str, Any] = {
@@ -132,9 +135,9 @@ def test_every_number_stays_below_ten_to_the_thirty() -> None:
 
 
 def test_the_limits_are_stated_in_the_module_docstring() -> None:
-    doc = expression.__doc__ or ""
-    assert (expression.MAX_LENGTH, expression.MAX_DEPTH, expression.MAX_NUMBER) == (2000, 60, 10**30)
-    assert (expression.MAX_EXPONENT, expression.MAX_LIST) == (64, 10_000)
+    doc = limits.__doc__ or ""
+    assert (limits.MAX_LENGTH, limits.MAX_DEPTH, limits.MAX_NUMBER) == (2000, 60, 10**30)
+    assert (limits.MAX_EXPONENT, limits.MAX_LIST) == (64, 10_000)
     for stated in ("MAX_LENGTH (2000)", "MAX_DEPTH (60)", "MAX_NUMBER (10^30)", "(-64..64)", "MAX_LIST (10000)"):
         assert stated in doc, stated
 

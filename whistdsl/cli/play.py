@@ -45,7 +45,9 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
-from ..language.expression import MAX_DIGITS, EvalError, value_text
+from ..language.errors import EvalError
+from ..language.limits import MAX_DIGITS
+from ..language.values import value_text
 from ..players.base import BOTS, DEFAULT_BOT, Player, decide, make_bot, thinks
 from ..players.search import DEFAULT_THINK, work_units
 from ..printable import printable

@@ -28,7 +28,7 @@ import typer
 
 from ..diagnostics.lint import load_rules, resolve_ruleset_argument
 from ..engine.game import Game, RuleError
-from ..language.expression import Number, value_text
+from ..language.values import Number, value_text
 from ..players.base import BOTS, DEFAULT_BOT, make_bot, play_out, thinks
 from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable

@@ -21,7 +21,10 @@ from ..engine.cards import is_card_text
 from ..engine.scoring import start_running
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
-from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
+from ..language.errors import EvalError, ExprError
+from ..language.parser import KEYWORDS
+from ..language.program import Formula, formula
+from ..language.values import Number, Value, value_text
 from .domain import (
     MAX_CASES,
     BidCheckError,

@@ -16,7 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from ..language import environment
-from ..language.expression import EvalError, Formula, Number, Value, value_text
+from ..language.errors import EvalError
+from ..language.program import Formula
+from ..language.values import Number, Value, value_text
 
 if TYPE_CHECKING:  # the engine's facts are kept here, built there (the flow goes one way)
     from ..engine.table import TableFacts

@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..diagnostics.findings import Finding
-from ..language.expression import value_text
+from ..language.values import value_text
 
 if TYPE_CHECKING:
     from ..explain import Explanation
