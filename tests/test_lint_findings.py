@@ -3,6 +3,7 @@
 A case file states what lint must report in its leading comments, one finding a line:
 
     # expect: LINE:COL CODE words the message must contain
+    # expect: LINE:COL CODE words help: words its help must contain   (what to write, e.g. a did-you-mean)
     # expect: bases/other.yaml:LINE:COL CODE words   (a finding in a file the case extends)
     # expect: clean                                   (no findings at all)
 
@@ -36,6 +37,7 @@ class Expected:
     column: int
     code: str
     words: str
+    help: str = ""
 
     @property
     def key(self) -> tuple[Path, int, int, str]:
@@ -63,7 +65,8 @@ def expectations(case: Path) -> list[Expected]:
         f = _FINDING.match(what)
         assert f, f"{case.name}: cannot read the expectation {what!r}"
         file = (case.parent / f.group("file")).resolve() if f.group("file") else case.resolve()
-        out.append(Expected(file, int(f.group("line")), int(f.group("column")), f.group("code"), f.group("words") or ""))
+        words, _, help = (f.group("words") or "").partition("help:")
+        out.append(Expected(file, int(f.group("line")), int(f.group("column")), f.group("code"), words.strip(), help.strip()))
     assert clean != bool(out), f"{case.name} must declare `# expect: clean` or at least one finding"
     return out
 
@@ -84,6 +87,7 @@ def test_lint_reports_exactly_the_findings_a_case_declares(case: Path) -> None:
     for e in expected:
         (finding,) = [f for f in findings if key_of(f) == e.key]
         assert e.words in finding.message, f"{case.name}: {e.words!r} is not in {finding.message!r}"
+        assert e.help in finding.help, f"{case.name}: {e.help!r} is not in its help {finding.help!r}"
 
 
 #: Codes whose cases are generated in tmp_path by the tests below instead of stored files.

@@ -159,7 +159,8 @@ def test_a_directory_means_every_yaml_and_yml_file_under_it(tmp_path: Path) -> N
     result = lint(tmp_path)
     assert result.exit_code == 1
     typo = tmp_path / "house" / "typo.yml"
-    assert result.stdout.splitlines()[0] == f"{typo}:5:29: W301 unknown name `trick`; did you mean `tricks`?"
+    assert result.stdout.splitlines()[0] == f"{typo}:5:29: W301 unknown name `trick`"
+    assert "help: did you mean `tricks`?" in result.stdout.splitlines()
     assert "good.yaml" not in result.stdout and "notes.txt" not in result.output
     assert "2 ruleset(s) checked: 1 finding(s) in 1 file(s)" in result.stderr
 

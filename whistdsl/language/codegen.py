@@ -114,45 +114,58 @@ def python_source(f: Formula, names: Mapping[str, str], small: frozenset[str] = 
     checked = f.checked
     if checked is None:
         raise Untranslatable(f.source)
+    return _Source(checked, names, small).write(checked.tree)
 
-    def unchecked(node: tree.Binary) -> bool:
-        b = _bound(node, checked, small)
-        return b is not None and b < MAX_NUMBER
 
-    def write(node: tree.Node) -> str:
+class _Source:
+    """The Python source of one checked tree, written by the kind of each node."""
+
+    def __init__(self, checked: Checked, names: Mapping[str, str], small: frozenset[str]):
+        self.checked = checked
+        self.names = names
+        self.small = small
+
+    def write(self, node: tree.Node) -> str:
         if isinstance(node, tree.Literal):
             return literal(node.value)
         if isinstance(node, tree.Name):
-            if node.name in CONSTANTS and node.name not in checked.names:
-                return literal(CONSTANTS[node.name][1])
-            if node.name not in names:
-                raise Untranslatable(f"the name {node.name}")
-            return names[node.name]
+            return self.name(node)
         if isinstance(node, (tree.Aggregate, tree.SeatFact, tree.Each)) or (isinstance(node, tree.Call) and node.function == "map"):
             raise Untranslatable(type(node).__name__)
         if isinstance(node, tree.Call):
-            return f"{_CALLS[node.function]}({', '.join(write(a) for a in node.args)})"
+            return f"{_CALLS[node.function]}({', '.join(self.write(a) for a in node.args)})"
         if isinstance(node, tree.ListOf):
-            return "(" + "".join(write(a) + ", " for a in node.items) + ")"
+            return "(" + "".join(self.write(a) + ", " for a in node.items) + ")"
         if isinstance(node, tree.TurningRange):
-            return f"_turning_range({write(node.first)}, {write(node.turn)}, {write(node.last)})"
+            return f"_turning_range({self.write(node.first)}, {self.write(node.turn)}, {self.write(node.last)})"
         if isinstance(node, tree.Unary):
-            return f"(-{write(node.operand)})" if node.op == "-" else f"(not {write(node.operand)})"
+            return f"(-{self.write(node.operand)})" if node.op == "-" else f"(not {self.write(node.operand)})"
         if isinstance(node, tree.Conditional):
-            return f"({write(node.then)} if {write(node.test)} else {write(node.otherwise)})"
+            return f"({self.write(node.then)} if {self.write(node.test)} else {self.write(node.otherwise)})"
         if isinstance(node, tree.Binary):
-            a, b, op = write(node.left), write(node.right), node.op
-            if op in ("and", "or"):
-                return f"({a} {op} {b})"
-            if op in _COMPARE:
-                return f"({a} {op} {b})"
-            if op == "+" and checked.types.get(id(node)) == Type.LIST:
-                return f"_concat({a}, {b})"
-            if op in ("+", "-", "*") and unchecked(node):
-                return f"({a} {op} {b})"
-            if op in ("+", "-"):
-                return f"_num({a} {op} {b})"
-            return _ARITH[op].format(a, b)
+            return self.binary(node)
         raise Untranslatable(type(node).__name__)
 
-    return write(checked.tree)
+    def name(self, node: tree.Name) -> str:
+        if node.name in CONSTANTS and node.name not in self.checked.names:
+            return literal(CONSTANTS[node.name][1])
+        if node.name not in self.names:
+            raise Untranslatable(f"the name {node.name}")
+        return self.names[node.name]
+
+    def binary(self, node: tree.Binary) -> str:
+        a, b, op = self.write(node.left), self.write(node.right), node.op
+        if op in ("and", "or") or op in _COMPARE:
+            return f"({a} {op} {b})"
+        if op == "+" and self.checked.types.get(id(node)) == Type.LIST:
+            return f"_concat({a}, {b})"
+        if op in ("+", "-", "*") and self.unchecked(node):
+            return f"({a} {op} {b})"
+        if op in ("+", "-"):
+            return f"_num({a} {op} {b})"
+        return _ARITH[op].format(a, b)
+
+    def unchecked(self, node: tree.Binary) -> bool:
+        """Whether `node` provably stays below the number limit: its check may be left out."""
+        b = _bound(node, self.checked, self.small)
+        return b is not None and b < MAX_NUMBER

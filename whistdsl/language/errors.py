@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ExprProblem:
-    """A problem found in an expression: a finding code, a message, and a 1-based spot."""
+    """A problem found in an expression: a finding code, a message, a 1-based spot, and `help`
+    (what to write instead, e.g. a did-you-mean) when it is known."""
 
     code: str
     message: str
@@ -19,6 +20,7 @@ class ExprProblem:
     #: where the text the problem is about ends (the column just after it), when known (0: not)
     end_line: int = 0
     end_column: int = 0
+    help: str = ""
 
 
 class ExprError(Exception):

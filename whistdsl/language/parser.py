@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import fields
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from ..resources import grammar_path
 from .errors import ExprError, ExprProblem
@@ -327,53 +327,90 @@ def _end(item: Tree | Token) -> dict[str, int]:
     return {"end_line": getattr(where, "end_line", None) or 0, "end_column": getattr(where, "end_column", None) or 0}
 
 
+class _Spot(NamedTuple):
+    """Where a lark tree is (its node's line, column and end), and lark's Token class."""
+
+    line: int
+    column: int
+    end: dict[str, int]
+    Token: type
+
+
 def _to_ast(item: Tree | Token, Token: type) -> Node:  # noqa: N803 (lark's class, imported by parse)
-    """Lark tree -> AST (recursive; the depth was bounded before)."""
-    line, column = _pos(item, Token)
-    end = _end(item)
+    """Lark tree -> AST (recursive; the depth was bounded before), by the tree's kind (`_TREES`)."""
     if isinstance(item, Token):  # a bare token where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")
-    kind = item.data
-    ch = item.children
-    if kind == "number":
-        text = str(ch[0])
-        digits = len(text) - ("." in text)
-        if digits > MAX_DIGITS:
-            raise ExprError(
-                [ExprProblem("W305", f"this number is written with {digits} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)", line, column)]
-            )
-        value: Number = Fraction(text) if "." in text else int(text)
-        if isinstance(value, Fraction) and value.denominator == 1:
-            value = int(value)
-        return Literal(line, column, value, **end)
-    if kind == "string":
-        return Literal(line, column, str(ch[0])[1:-1], **end)
-    if kind == "name":
-        return Name(line, column, str(ch[0]), **end)
-    if kind == "seat_fact":
-        return SeatFact(line, column, str(ch[0]), str(ch[1]), **end)
-    if kind == "call":
-        args = tuple(_to_ast(a, Token) for a in ch[1].children) if len(ch) > 1 else ()
-        name = str(ch[0])
-        return (Aggregate if is_aggregate(name, args) else Call)(line, column, name, args, **end)
-    if kind == "list_op":
-        items = tuple(_to_ast(a, Token) for a in ch[0].children) if ch else ()
-        return ListOf(line, column, items, **end)
-    if kind == "negate":
-        return Unary(line, column, "-", _to_ast(ch[0], Token), **end)
-    if kind == "not_op":
-        return Unary(line, column, "not", _to_ast(ch[0], Token), **end)
-    if kind in ("binary", "compare"):
-        op_line, op_col = _pos(ch[1], Token)
-        op = "^" if str(ch[1]) == "**" else str(ch[1])
-        return Binary(op_line, op_col, op, _to_ast(ch[0], Token), _to_ast(ch[2], Token), start_line=line, start_column=column, **end)
-    if kind in ("or_op", "and_op", "range_op"):
-        op = {"or_op": "or", "and_op": "and", "range_op": ".."}[kind]
-        return Binary(line, column, op, _to_ast(ch[0], Token), _to_ast(ch[1], Token), start_line=line, start_column=column, **end)
-    if kind == "conditional":
-        return Conditional(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token), **end)
-    if kind == "turning_range":
-        return TurningRange(line, column, _to_ast(ch[0], Token), _to_ast(ch[1], Token), _to_ast(ch[2], Token), **end)
-    if kind == "each":
-        return Each(line, column, str(ch[0]), _to_ast(ch[2], Token), **end)
-    raise AssertionError(f"unknown tree {kind}")
+    build = _TREES.get(item.data)
+    if build is None:
+        raise AssertionError(f"unknown tree {item.data}")
+    return build(item.children, _Spot(*_pos(item, Token), _end(item), Token))
+
+
+def _number(ch: list, at: _Spot) -> Node:
+    text = str(ch[0])
+    digits = len(text) - ("." in text)
+    if digits > MAX_DIGITS:
+        raise ExprError(
+            [ExprProblem("W305", f"this number is written with {digits} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)", at.line, at.column)]
+        )
+    value: Number = Fraction(text) if "." in text else int(text)
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    return Literal(at.line, at.column, value, **at.end)
+
+
+def _call(ch: list, at: _Spot) -> Node:
+    args = tuple(_to_ast(a, at.Token) for a in ch[1].children) if len(ch) > 1 else ()
+    name = str(ch[0])
+    return (Aggregate if is_aggregate(name, args) else Call)(at.line, at.column, name, args, **at.end)
+
+
+def _list(ch: list, at: _Spot) -> Node:
+    items = tuple(_to_ast(a, at.Token) for a in ch[0].children) if ch else ()
+    return ListOf(at.line, at.column, items, **at.end)
+
+
+def _operator(ch: list, at: _Spot) -> Node:
+    """`a OP b`, its node at the operator (`**` is `^`)."""
+    op_line, op_col = _pos(ch[1], at.Token)
+    op = "^" if str(ch[1]) == "**" else str(ch[1])
+    return Binary(op_line, op_col, op, _to_ast(ch[0], at.Token), _to_ast(ch[2], at.Token), start_line=at.line, start_column=at.column, **at.end)
+
+
+def _word_operator(op: str) -> Callable[[list, _Spot], Node]:
+    """`a and b`, `a or b`, `a .. b`: trees without the operator's token."""
+
+    def build(ch: list, at: _Spot) -> Node:
+        return Binary(at.line, at.column, op, _to_ast(ch[0], at.Token), _to_ast(ch[1], at.Token), start_line=at.line, start_column=at.column, **at.end)
+
+    return build
+
+
+def _three(kind: type[Node]) -> Callable[[list, _Spot], Node]:
+    """`if a then b else c`, `a .. b .. c`: a node of three parts."""
+
+    def build(ch: list, at: _Spot) -> Node:
+        return kind(at.line, at.column, *(_to_ast(c, at.Token) for c in ch[:3]), **at.end)
+
+    return build
+
+
+#: How each kind of lark tree becomes a node.
+_TREES: dict[str, Callable[[list, _Spot], Node]] = {
+    "number": _number,
+    "string": lambda ch, at: Literal(at.line, at.column, str(ch[0])[1:-1], **at.end),
+    "name": lambda ch, at: Name(at.line, at.column, str(ch[0]), **at.end),
+    "seat_fact": lambda ch, at: SeatFact(at.line, at.column, str(ch[0]), str(ch[1]), **at.end),
+    "call": _call,
+    "list_op": _list,
+    "negate": lambda ch, at: Unary(at.line, at.column, "-", _to_ast(ch[0], at.Token), **at.end),
+    "not_op": lambda ch, at: Unary(at.line, at.column, "not", _to_ast(ch[0], at.Token), **at.end),
+    "binary": _operator,
+    "compare": _operator,
+    "or_op": _word_operator("or"),
+    "and_op": _word_operator("and"),
+    "range_op": _word_operator(".."),
+    "conditional": _three(Conditional),
+    "turning_range": _three(TurningRange),
+    "each": lambda ch, at: Each(at.line, at.column, str(ch[0]), _to_ast(ch[2], at.Token), **at.end),
+}

@@ -101,13 +101,28 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
     Returns the closure and, when the whole expression is constant, its value.
     Raises ExprError (W305) when a constant part cannot be evaluated (e.g. `10 ^ 10 ^ 10`).
     """
+    fn, is_const, value = _Closures(checked).const(checked.tree)
+    return fn, value if is_const else None
 
-    inside_map = [0]  # how many map() formulas the node being built is inside
-    inside_aggregate = [0]  # 1 inside an aggregate's per-seat formula (they do not nest)
 
-    def const(node: Node) -> tuple[Compiled, bool, Value | None]:
-        fn, is_const = build(node)
-        if inside_map[0] and not is_const and checked.types.get(id(node)) == Type.LIST:
+#: A node's closure, and whether it is constant (the same value whatever the environment).
+Built = tuple[Compiled, bool]
+
+
+class _Closures:
+    """The closures of one checked tree, built by the kind of each node (`build`). The closures
+    capture only what they compute with, never this builder."""
+
+    def __init__(self, checked: Checked):
+        self.types = checked.types
+        self.names = checked.names
+        self.inside_map = 0  # how many map() formulas the node being built is inside
+        self.inside_aggregate = 0  # 1 inside an aggregate's per-seat formula (they do not nest)
+
+    def const(self, node: Node) -> tuple[Compiled, bool, Value | None]:
+        """The closure of `node`, whether it is constant, and then its value (evaluated now)."""
+        fn, is_const = self.build(node)
+        if self.inside_map and not is_const and self.types.get(id(node)) == Type.LIST:
             built = fn  # a list built once per item: counted against the map's budget
             fn = lambda env: spend(env, built(env))  # noqa: E731
         if is_const:
@@ -118,106 +133,136 @@ def compile_(checked: Checked) -> tuple[Compiled, Value | None]:
             return (lambda env, v=value: v), True, value
         return fn, False, None
 
-    def build(node: Node) -> tuple[Compiled, bool]:
-        if isinstance(node, Literal):
-            v = node.value
-            return (lambda env: v), True
-        if isinstance(node, Name):
-            if node.name in CONSTANTS and node.name not in checked.names:
-                v = CONSTANTS[node.name][1]
-                return (lambda env: v), True
-            key = node.name
-            return (lambda env: env[key]), False
-        if isinstance(node, SeatFact):
-            fact = node.fact
-            if node.role == ME:
-                key = _ME + fact if inside_aggregate[0] else fact
-                return (lambda env: env[key]), False
-            return _role_fact(node.role, fact), False
-        if isinstance(node, Aggregate) and checked.types.get(id(node.args[0])) is Type.SEATS:
-            key = node.args[0].name  # type: ignore[attr-defined]
-            inside_aggregate[0] += 1
-            try:
-                each, _ = build(node.args[1])
-            finally:
-                inside_aggregate[0] -= 1
-            mine = tuple(sorted({n.fact for n in walk(node.args[1]) if isinstance(n, SeatFact) and n.role == ME}))
-            return _aggregate(node.function, key, each, mine), False
-        if isinstance(node, Call) and node.function == "map":
-            items_fn, items_const, _ = const(node.args[0])
-            each = node.args[1]
-            assert isinstance(each, Each)
-            inside_map[0] += 1
-            try:
-                body_fn, _, _ = const(each.body)
-            finally:
-                inside_map[0] -= 1
-            param = each.param
-            return (lambda env: map_items(items_fn(env), param, body_fn, env)), False
-        if isinstance(node, TurningRange):
-            a, ac, _ = const(node.first)
-            b, bc, _ = const(node.turn)
-            c, cc, _ = const(node.last)
-            return (lambda env: turning_range(a(env), b(env), c(env))), ac and bc and cc
-        if isinstance(node, Call):
-            parts = [const(a) for a in node.args]
-            fns = [p[0] for p in parts]
-            impl = CALLS[node.function]
-            is_const = all(p[1] for p in parts)
-            if len(fns) == 1:
-                (f0,) = fns
-                return (lambda env: impl(f0(env))), is_const
-            if len(fns) == 2:
-                f0, f1 = fns
-                return (lambda env: impl(f0(env), f1(env))), is_const
-            return (lambda env: impl(*[f(env) for f in fns])), is_const
-        if isinstance(node, ListOf):
-            parts = [const(a) for a in node.items]
-            fns = [p[0] for p in parts]
-            if len(fns) > MAX_LIST:
-                raise ExprError([ExprProblem("W305", f"a list may hold at most {MAX_LIST} numbers", node.line, node.column)])
-            return (lambda env: tuple(f(env) for f in fns)), all(p[1] for p in parts)
-        if isinstance(node, Unary):
-            f, c, _ = const(node.operand)
-            if node.op == "-":
-                return (lambda env: -f(env)), c
-            return (lambda env: not f(env)), c
-        if isinstance(node, Binary):
-            lf, lc, _ = const(node.left)
-            rf, rc, _ = const(node.right)
-            op = node.op
-            is_const = lc and rc
-            if op == "and":
-                return (lambda env: lf(env) and rf(env)), is_const
-            if op == "or":
-                return (lambda env: lf(env) or rf(env)), is_const
-            if op == "..":
-                return (lambda env: number_range(lf(env), rf(env))), is_const
-            if op in COMPARE:
-                cmp = COMPARE[op]
-                return (lambda env: cmp(lf(env), rf(env))), is_const
-            if op == "+" and checked.types.get(id(node)) == Type.LIST:
-                return (lambda env: concat(lf(env), rf(env))), is_const
-            if op == "+":
-                if rc:  # the common `x + 3`: one closure call fewer
-                    k = rf({})
-                    return (lambda env: num(lf(env) + k)), is_const
-                return (lambda env: num(lf(env) + rf(env))), is_const
-            if op == "-":
-                return (lambda env: num(lf(env) - rf(env))), is_const
-            arith = ARITH[op]
-            return (lambda env: arith(lf(env), rf(env))), is_const
-        if isinstance(node, Conditional):
-            tf, tc, tv = const(node.test)
-            af, ac, _ = const(node.then)
-            bf, bc, _ = const(node.otherwise)
-            if tc:
-                return (af, ac) if tv else (bf, bc)
-            return (lambda env: af(env) if tf(env) else bf(env)), False
-        raise AssertionError(node)
+    def build(self, node: Node) -> Built:
+        return _BUILDS[type(node)](self, node)
 
-    fn, is_const, value = const(checked.tree)
-    return fn, value if is_const else None
+    def literal(self, node: Literal) -> Built:
+        v = node.value
+        return (lambda env: v), True
+
+    def name(self, node: Name) -> Built:
+        if node.name in CONSTANTS and node.name not in self.names:
+            v = CONSTANTS[node.name][1]
+            return (lambda env: v), True
+        key = node.name
+        return (lambda env: env[key]), False
+
+    def seat_fact(self, node: SeatFact) -> Built:
+        fact = node.fact
+        if node.role == ME:
+            key = _ME + fact if self.inside_aggregate else fact
+            return (lambda env: env[key]), False
+        return _role_fact(node.role, fact), False
+
+    def aggregate(self, node: Aggregate) -> Built:
+        if self.types.get(id(node.args[0])) is not Type.SEATS:
+            return self.call(node)  # `max(a, b)` where `a` is no set of seats: the function
+        key = node.args[0].name  # type: ignore[attr-defined]
+        self.inside_aggregate += 1
+        try:
+            each, _ = self.build(node.args[1])
+        finally:
+            self.inside_aggregate -= 1
+        mine = tuple(sorted({n.fact for n in walk(node.args[1]) if isinstance(n, SeatFact) and n.role == ME}))
+        return _aggregate(node.function, key, each, mine), False
+
+    def call(self, node: Call) -> Built:
+        if node.function == "map":
+            return self.map_call(node)
+        parts = [self.const(a) for a in node.args]
+        fns = [p[0] for p in parts]
+        impl = CALLS[node.function]
+        is_const = all(p[1] for p in parts)
+        if len(fns) == 1:
+            (f0,) = fns
+            return (lambda env: impl(f0(env))), is_const
+        if len(fns) == 2:
+            f0, f1 = fns
+            return (lambda env: impl(f0(env), f1(env))), is_const
+        return (lambda env: impl(*[f(env) for f in fns])), is_const
+
+    def map_call(self, node: Call) -> Built:
+        items_fn, _, _ = self.const(node.args[0])
+        each = node.args[1]
+        assert isinstance(each, Each)
+        self.inside_map += 1
+        try:
+            body_fn, _, _ = self.const(each.body)
+        finally:
+            self.inside_map -= 1
+        param = each.param
+        return (lambda env: map_items(items_fn(env), param, body_fn, env)), False
+
+    def turning_range(self, node: TurningRange) -> Built:
+        a, ac, _ = self.const(node.first)
+        b, bc, _ = self.const(node.turn)
+        c, cc, _ = self.const(node.last)
+        return (lambda env: turning_range(a(env), b(env), c(env))), ac and bc and cc
+
+    def list_of(self, node: ListOf) -> Built:
+        parts = [self.const(a) for a in node.items]
+        fns = [p[0] for p in parts]
+        if len(fns) > MAX_LIST:
+            raise ExprError([ExprProblem("W305", f"a list may hold at most {MAX_LIST} numbers", node.line, node.column)])
+        return (lambda env: tuple(f(env) for f in fns)), all(p[1] for p in parts)
+
+    def unary(self, node: Unary) -> Built:
+        f, c, _ = self.const(node.operand)
+        if node.op == "-":
+            return (lambda env: -f(env)), c
+        return (lambda env: not f(env)), c
+
+    def binary(self, node: Binary) -> Built:
+        lf, lc, _ = self.const(node.left)
+        rf, rc, _ = self.const(node.right)
+        if node.op != "+":
+            return _binary(node.op, lf, rf), lc and rc
+        if self.types.get(id(node)) == Type.LIST:
+            return (lambda env: concat(lf(env), rf(env))), lc and rc
+        if rc:  # the common `x + 3`: one closure call fewer
+            k = rf({})
+            return (lambda env: num(lf(env) + k)), lc
+        return (lambda env: num(lf(env) + rf(env))), lc and rc
+
+    def conditional(self, node: Conditional) -> Built:
+        tf, tc, tv = self.const(node.test)
+        af, ac, _ = self.const(node.then)
+        bf, bc, _ = self.const(node.otherwise)
+        if tc:
+            return (af, ac) if tv else (bf, bc)
+        return (lambda env: af(env) if tf(env) else bf(env)), False
+
+
+#: How each kind of node is built (an `n -> formula` only as map()'s, by `map_call`).
+_BUILDS: dict[type, Callable[[_Closures, Any], Built]] = {
+    Literal: _Closures.literal,
+    Name: _Closures.name,
+    SeatFact: _Closures.seat_fact,
+    Aggregate: _Closures.aggregate,
+    Call: _Closures.call,
+    TurningRange: _Closures.turning_range,
+    ListOf: _Closures.list_of,
+    Unary: _Closures.unary,
+    Binary: _Closures.binary,
+    Conditional: _Closures.conditional,
+}
+
+
+def _binary(op: str, lf: Compiled, rf: Compiled) -> Compiled:
+    """The closure of `a OP b` for every operator but `+`."""
+    if op == "and":
+        return lambda env: lf(env) and rf(env)
+    if op == "or":
+        return lambda env: lf(env) or rf(env)
+    if op == "..":
+        return lambda env: number_range(lf(env), rf(env))
+    if op in COMPARE:
+        cmp = COMPARE[op]
+        return lambda env: cmp(lf(env), rf(env))
+    if op == "-":
+        return lambda env: num(lf(env) - rf(env))
+    arith = ARITH[op]
+    return lambda env: arith(lf(env), rf(env))
 
 
 #: Where an aggregate's per-seat formula finds this seat's own facts (`me.bid`): `_ME + "bid"`.

@@ -364,7 +364,7 @@ class _Compiler:
                 end = None
                 if ref and p.end_line:
                     end = ref.position_in_value(whole, p.end_line, p.end_column + (column_offset if p.end_line == 1 else 0))
-                self.findings.append(where.finding(p.code, p.message, end=end))
+                self.findings.append(where.finding(p.code, p.message, end=end, help=p.help))
             return None
         self.reads |= compiled.names
         roles = compiled.checked.roles if compiled.checked is not None else {}
