@@ -297,10 +297,26 @@ def test_help_is_printed_under_the_finding_in_text_in_json_and_github(tmp_path: 
     text = render_text([f, plain], {"f.yaml": ["trump: {}", "x: 1"]}).splitlines()
     assert text[:4] == ["f.yaml:1:1: W201 trump needs a cycle", "    1 | trump: {}", "      | ^^^^^", "help: write `cycle: [none]`\\x1b"]
     assert not any(line.startswith("help:") for line in text[4:])  # a finding without help has no line
-    assert [d["help"] for d in json.loads(render_json([f, plain]))] == ["write `cycle: [none]`\x1b", None]
+    assert [(d["help"], d["url"]) for d in json.loads(render_json([f, plain]))] == [
+        ("write `cycle: [none]`\x1b", "docs/findings/W201.md"),
+        (None, "docs/findings/W200.md"),
+    ]
     github = render_github([f, plain]).splitlines()
-    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b")
-    assert "help" not in github[1]
+    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b%0Asee: docs/findings/W201.md")
+    assert "help" not in github[1] and github[1].endswith("::W200 unknown key%0Asee: docs/findings/W200.md")
+
+
+def test_a_findings_url_is_its_codes_page_among_the_docs() -> None:
+    from whistdsl.diagnostics.codes import url
+
+    root = Path(__file__).parent.parent
+    for code in CODES:
+        assert (root / url(code)).is_file(), code  # while the site has no site_url: the page's source
+
+
+def test_a_did_you_mean_is_help_not_part_of_the_message() -> None:
+    (f,) = lint_path(CASES / "w301_unknown_name.yaml").findings
+    assert (f.code, f.message, f.help) == ("W301", "unknown name `trick`", "did you mean `tricks`?")
 
 
 def test_a_turned_trump_a_dealer_always_overrides_is_fixed_as_its_help_says(tmp_path: Path) -> None:
