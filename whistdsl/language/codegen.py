@@ -16,7 +16,7 @@ formula using one raises `Untranslatable`, and the caller keeps the interpreter 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from . import operations as op
 from . import tree
@@ -91,18 +91,25 @@ def _bound(node: tree.Node, checked: Checked, small: frozenset[str]) -> int | No
         return _bound(node.operand, checked, small)
     if isinstance(node, tree.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
         a, b = _bound(node.left, checked, small), _bound(node.right, checked, small)
-        if a is None or b is None:
-            return None
-        return a * b if node.op == "*" else a + b
+        return None if a is None or b is None else a * b if node.op == "*" else a + b
     if isinstance(node, tree.Conditional):
-        a, b = _bound(node.then, checked, small), _bound(node.otherwise, checked, small)
-        return None if a is None or b is None else max(a, b)
-    if isinstance(node, tree.Call) and not isinstance(node, tree.Aggregate) and node.function in ("abs", "min", "max") and node.args:
-        if node.function != "abs" and len(node.args) == 1:
-            return None  # min/max of a list
-        each = [_bound(a, checked, small) for a in node.args]
-        return None if None in each else max(each)  # type: ignore[type-var]
+        return _largest([node.then, node.otherwise], checked, small)
+    if _is_min_max_abs_of_numbers(node):
+        return _largest(node.args, checked, small)  # type: ignore[attr-defined]
     return None
+
+
+def _is_min_max_abs_of_numbers(node: tree.Node) -> bool:
+    """`abs(x)`, `min(a, b, ...)`, `max(a, b, ...)` (not min or max of one list)."""
+    if not isinstance(node, tree.Call) or isinstance(node, tree.Aggregate) or not node.args:
+        return False
+    return node.function == "abs" or (node.function in ("min", "max") and len(node.args) > 1)
+
+
+def _largest(nodes: Sequence[tree.Node], checked: Checked, small: frozenset[str]) -> int | None:
+    """The largest bound of `nodes`, when each has one."""
+    each = [_bound(n, checked, small) for n in nodes]
+    return None if None in each else max(each)  # type: ignore[type-var]
 
 
 def python_source(f: Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:

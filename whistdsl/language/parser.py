@@ -277,20 +277,24 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
                 len(lines),
                 len(lines[-1]) + 1,
             )
-        hint = ""
-        if tok.type == "DOT":
-            hint = ": a number is written 1.5 (digits on both sides of the point), a range 1 .. 13, one fact of a seat dealer.bid"
-        elif tok.type == "COMPARE" and str(tok) == ">" and text[: getattr(tok, "start_pos", 0) or 0].rstrip().endswith("-"):
-            hint = ": `n -> formula` is written only as the second argument of map(), e.g. map(1 .. 13, n -> [n, n])"
-        elif tok.type == "COMPARE" and "COMPARE" not in e.expected:
-            hint = ": comparisons do not chain; write `a < b and b < c`"
         return ExprProblem(
             "W300",
-            f"unexpected {str(tok)!r} (expected {_describe_expected(e.expected)}){hint}",
+            f"unexpected {str(tok)!r} (expected {_describe_expected(e.expected)}){_token_hint(text, tok, e.expected)}",
             line,
             column,
         )
     return ExprProblem("W300", "syntax error", line, column)
+
+
+def _token_hint(text: str, tok: Token, expected: Iterable[str]) -> str:
+    """What to write instead of an unexpected token people type from other languages, if known."""
+    if tok.type == "DOT":
+        return ": a number is written 1.5 (digits on both sides of the point), a range 1 .. 13, one fact of a seat dealer.bid"
+    if tok.type == "COMPARE" and str(tok) == ">" and text[: getattr(tok, "start_pos", 0) or 0].rstrip().endswith("-"):
+        return ": `n -> formula` is written only as the second argument of map(), e.g. map(1 .. 13, n -> [n, n])"
+    if tok.type == "COMPARE" and "COMPARE" not in expected:
+        return ": comparisons do not chain; write `a < b and b < c`"
+    return ""
 
 
 #: Trees that are not operations: a value, or the list of a call's arguments.

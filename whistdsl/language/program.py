@@ -378,17 +378,9 @@ def divisors(f: Formula) -> list[tuple[Compiled, frozenset[str]]]:
     checked = f.checked
     if checked is None:
         return []
-    parts: list[Node] = []
     inside_map = {id(n) for each in walk(checked.tree) if isinstance(each, Each) for n in walk(each.body)}
-    for node in walk(checked.tree):
-        if id(node) in inside_map:
-            continue  # evaluated per item of a map(): lint tries the whole formula instead
-        if isinstance(node, Binary) and node.op in ("/", "//", "%"):
-            parts.append(node.right)
-        elif isinstance(node, Binary) and node.op == "^":
-            exponent = node.right
-            if not (isinstance(exponent, Literal) and not isinstance(exponent.value, (bool, str)) and exponent.value >= 0):
-                parts.append(node.left)
+    # a part inside a map() is evaluated per item of it: lint tries the whole formula instead
+    parts = [part for node in walk(checked.tree) if id(node) not in inside_map and (part := _must_not_be_zero(node)) is not None]
     out = []
     for part in parts:
         reads = frozenset(n.name for n in walk(part) if isinstance(n, Name) and n.name in checked.names)
@@ -397,6 +389,19 @@ def divisors(f: Formula) -> list[tuple[Compiled, frozenset[str]]]:
         fn, _ = compile_(Checked(part, Type.NUMBER, checked.names, checked.types))
         out.append((fn, reads))
     return out
+
+
+def _must_not_be_zero(node: Node) -> Node | None:
+    """The part of `node` that must not be 0: a divisor, or a base raised to a power that is
+    not a constant of 0 or more; None when it has none."""
+    if not isinstance(node, Binary):
+        return None
+    if node.op in ("/", "//", "%"):
+        return node.right
+    exponent = node.right
+    if node.op == "^" and not (isinstance(exponent, Literal) and not isinstance(exponent.value, (bool, str)) and exponent.value >= 0):
+        return node.left
+    return None
 
 
 def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:
