@@ -25,7 +25,9 @@ from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction, RuleError
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
-from whistdsl.language.expression import MAX_NUMBER, EvalError, formula
+from whistdsl.language.errors import EvalError
+from whistdsl.language.limits import MAX_NUMBER
+from whistdsl.language.program import formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.players.heuristic import HeuristicPlayer
 from whistdsl.resources import bundled_rulesets

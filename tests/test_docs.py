@@ -30,7 +30,7 @@ import docs_pages
 from docs_pages import DOCS, EXAMPLES, ROOT, table_after
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import CODES
-from whistdsl.language import expression
+from whistdsl.language import limits as formula_limits
 from whistdsl.resources import schema_path
 from whistdsl.rules import load
 from whistdsl.rules.ruleset import MAX_HANDS
@@ -188,15 +188,15 @@ def test_the_play_page_lists_exactly_the_options_of_whistdsl_play() -> None:
 
 
 def test_the_limits_stated_are_the_ones_the_code_enforces() -> None:
-    power = round(math.log10(expression.MAX_NUMBER))
-    assert 10**power == expression.MAX_NUMBER
+    power = round(math.log10(formula_limits.MAX_NUMBER))
+    assert 10**power == formula_limits.MAX_NUMBER
     limits = {row[0]: row[1] for row in table_after(DOCS / "expressions.md", "<!-- limits -->")}
     expected = {
-        "length of one formula": [f"{expression.MAX_LENGTH} characters"],
-        "nesting": [f"{expression.MAX_DEPTH} levels"],
+        "length of one formula": [f"{formula_limits.MAX_LENGTH} characters"],
+        "nesting": [f"{formula_limits.MAX_DEPTH} levels"],
         "size of numbers": [f"10^{power}"],
-        "exponents": [f"-{expression.MAX_EXPONENT}..{expression.MAX_EXPONENT}", f"10^{power}"],
-        "lists": [f"{expression.MAX_LIST} numbers"],
+        "exponents": [f"-{formula_limits.MAX_EXPONENT}..{formula_limits.MAX_EXPONENT}", f"10^{power}"],
+        "lists": [f"{formula_limits.MAX_LIST} numbers"],
         "schedule": [f"{MAX_HANDS} hands"],
         "ruleset files": [f"{load.MAX_FILE_BYTES // 1024} KiB", f"{load.MAX_EXTENDS_DEPTH} files", f"{load.MAX_YAML_DEPTH} levels"],
     }

@@ -19,7 +19,8 @@ from whistdsl.cli import app
 from whistdsl.rules.lint import load_rules
 from whistdsl.explain import diff, explain, markdown, print_rules
 from whistdsl.explain.words import condition_words, limit_words, points_words, written
-from whistdsl.language.expression import formula, parse
+from whistdsl.language.parser import parse
+from whistdsl.language.program import formula
 from whistdsl.resources import bundled_rulesets
 
 runner = CliRunner()

@@ -30,7 +30,8 @@ from fuzzing.rulesets import (
 from hypothesis import HealthCheck, given, settings
 
 from whistdsl.language.catalogue import CONTEXTS, Type
-from whistdsl.language.expression import ExprError, formula
+from whistdsl.language.errors import ExprError
+from whistdsl.language.program import formula
 
 #: Failures the fuzzer finds that are not fixed yet, by signature (`Outcome.signature`), with the
 #: reason. The lead removes an entry once its bug is fixed; the test then fails on it again.

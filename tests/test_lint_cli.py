@@ -312,7 +312,9 @@ def test_a_setting_that_does_not_fit_a_bundled_ruleset_named_by_name_says_its_fi
 )
 def test_the_span_of_an_expression_problem_is_the_text_it_is_about(text: str, context: str, marked: str) -> None:
     from whistdsl.language.catalogue import CONTEXTS
-    from whistdsl.language.expression import ExprError, check, parse
+    from whistdsl.language.checker import check
+    from whistdsl.language.errors import ExprError
+    from whistdsl.language.parser import parse
 
     with pytest.raises(ExprError) as raised:
         check(parse(text), CONTEXTS[context])

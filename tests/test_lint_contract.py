@@ -21,7 +21,7 @@ from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, rend
 from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.engine import Game, RuleError
 from whistdsl.players import RandomPlayer, play_out
-from whistdsl.language import expression
+from whistdsl.language import limits as formula_limits
 from whistdsl.rules import domain
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
 
@@ -152,7 +152,7 @@ def test_a_ruleset_with_too_many_cases_stops_within_the_budget_and_says_so(tmp_p
     text = text.replace("if made then 10 + tricks else tricks", "hand_number + bid * tricks + position + (if trump == none then 1 else 0)")
     found = findings_of(tmp_path, text)
     assert [f.code for f in found] == ["W407"] and "lint stopped trying cases" in found[0].message
-    assert spent[0] <= domain.MAX_CASES + 1 + domain.LIST_COST * expression.MAX_LIST_OPS
+    assert spent[0] <= domain.MAX_CASES + 1 + domain.LIST_COST * formula_limits.MAX_LIST_OPS
 
 
 # ---------------------------------------------------------------- warnings
@@ -272,14 +272,14 @@ def test_a_suit_named_twice_is_a_finding(tmp_path: Path) -> None:
 def test_a_number_with_too_many_digits_is_w305(tmp_path: Path) -> None:
     digits = "9" * 1900  # within the length limit, beyond any number of the language
     f = only(tmp_path, PLAIN.replace("10 + tricks", digits))
-    assert f.code == "W305" and f"with 1900 digits; the limit is {expression.MAX_DIGITS}" in f.message
+    assert f.code == "W305" and f"with 1900 digits; the limit is {formula_limits.MAX_DIGITS}" in f.message
 
 
 def test_a_formula_building_too_many_lists_is_w304(tmp_path: Path) -> None:
-    many = " + ".join(["len(1 .. 3)"] * (expression.MAX_LIST_OPS + 1))
+    many = " + ".join(["len(1 .. 3)"] * (formula_limits.MAX_LIST_OPS + 1))
     f = only(tmp_path, PLAIN.replace("10 + tricks", many))
-    assert f.code == "W304" and f"builds {expression.MAX_LIST_OPS + 1} lists" in f.message
-    within = " + ".join(["len(1 .. 3)"] * expression.MAX_LIST_OPS)
+    assert f.code == "W304" and f"builds {formula_limits.MAX_LIST_OPS + 1} lists" in f.message
+    within = " + ".join(["len(1 .. 3)"] * formula_limits.MAX_LIST_OPS)
     assert findings_of(tmp_path, PLAIN.replace("10 + tricks", within)) == []
 
 
@@ -287,8 +287,8 @@ def test_the_docs_state_the_formula_and_game_bounds() -> None:
     from docs_pages import DOCS, table_after
 
     limits = {row[0]: row[1] for row in table_after(DOCS / "expressions.md", "<!-- limits -->")}
-    assert f"at most {expression.MAX_DIGITS} digits" in limits["size of numbers"]
-    assert f"at most {expression.MAX_LIST_OPS} lists" in limits["lists"]
+    assert f"at most {formula_limits.MAX_DIGITS} digits" in limits["size of numbers"]
+    assert f"at most {formula_limits.MAX_LIST_OPS} lists" in limits["lists"]
     assert f"at most {MAX_GAME_HANDS} hands in a game" in limits["schedule"]
     safety = {row[0]: row[1] for row in table_after(DOCS / "safety.md", "<!-- safety-limits -->")}
     assert any(f"{domain.MAX_CASES:,}".replace(",", " ") in v or str(domain.MAX_CASES) in v for v in safety.values())

@@ -3,6 +3,7 @@
 A case file states what lint must report in its leading comments, one finding a line:
 
     # expect: LINE:COL CODE words the message must contain
+    # expect: LINE:COL CODE words help: words its help must contain   (what to write, e.g. a did-you-mean)
     # expect: bases/other.yaml:LINE:COL CODE words   (a finding in a file the case extends)
     # expect: clean                                   (no findings at all)
 
@@ -36,6 +37,7 @@ class Expected:
     column: int
     code: str
     words: str
+    help: str = ""
 
     @property
     def key(self) -> tuple[Path, int, int, str]:
@@ -63,7 +65,8 @@ def expectations(case: Path) -> list[Expected]:
         f = _FINDING.match(what)
         assert f, f"{case.name}: cannot read the expectation {what!r}"
         file = (case.parent / f.group("file")).resolve() if f.group("file") else case.resolve()
-        out.append(Expected(file, int(f.group("line")), int(f.group("column")), f.group("code"), f.group("words") or ""))
+        words, _, help = (f.group("words") or "").partition("help:")
+        out.append(Expected(file, int(f.group("line")), int(f.group("column")), f.group("code"), words.strip(), help.strip()))
     assert clean != bool(out), f"{case.name} must declare `# expect: clean` or at least one finding"
     return out
 
@@ -84,6 +87,7 @@ def test_lint_reports_exactly_the_findings_a_case_declares(case: Path) -> None:
     for e in expected:
         (finding,) = [f for f in findings if key_of(f) == e.key]
         assert e.words in finding.message, f"{case.name}: {e.words!r} is not in {finding.message!r}"
+        assert e.help in finding.help, f"{case.name}: {e.help!r} is not in its help {finding.help!r}"
 
 
 #: Codes whose cases are generated in tmp_path by the tests below instead of stored files.
@@ -293,10 +297,26 @@ def test_help_is_printed_under_the_finding_in_text_in_json_and_github(tmp_path: 
     text = render_text([f, plain], {"f.yaml": ["trump: {}", "x: 1"]}).splitlines()
     assert text[:4] == ["f.yaml:1:1: W201 trump needs a cycle", "    1 | trump: {}", "      | ^^^^^", "help: write `cycle: [none]`\\x1b"]
     assert not any(line.startswith("help:") for line in text[4:])  # a finding without help has no line
-    assert [d["help"] for d in json.loads(render_json([f, plain]))] == ["write `cycle: [none]`\x1b", None]
+    assert [(d["help"], d["url"]) for d in json.loads(render_json([f, plain]))] == [
+        ("write `cycle: [none]`\x1b", "docs/findings/W201.md"),
+        (None, "docs/findings/W200.md"),
+    ]
     github = render_github([f, plain]).splitlines()
-    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b")
-    assert "help" not in github[1]
+    assert github[0].endswith("::W201 trump needs a cycle%0Ahelp: write `cycle: [none]`\\x1b%0Asee: docs/findings/W201.md")
+    assert "help" not in github[1] and github[1].endswith("::W200 unknown key%0Asee: docs/findings/W200.md")
+
+
+def test_a_findings_url_is_its_codes_page_among_the_docs() -> None:
+    from whistdsl.diagnostics.codes import url
+
+    root = Path(__file__).parent.parent
+    for code in CODES:
+        assert (root / url(code)).is_file(), code  # while the site has no site_url: the page's source
+
+
+def test_a_did_you_mean_is_help_not_part_of_the_message() -> None:
+    (f,) = lint_path(CASES / "w301_unknown_name.yaml").findings
+    assert (f.code, f.message, f.help) == ("W301", "unknown name `trick`", "did you mean `tricks`?")
 
 
 def test_a_turned_trump_a_dealer_always_overrides_is_fixed_as_its_help_says(tmp_path: Path) -> None:

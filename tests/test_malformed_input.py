@@ -159,7 +159,8 @@ def test_a_directory_means_every_yaml_and_yml_file_under_it(tmp_path: Path) -> N
     result = lint(tmp_path)
     assert result.exit_code == 1
     typo = tmp_path / "house" / "typo.yml"
-    assert result.stdout.splitlines()[0] == f"{typo}:5:29: W301 unknown name `trick`; did you mean `tricks`?"
+    assert result.stdout.splitlines()[0] == f"{typo}:5:29: W301 unknown name `trick`"
+    assert "help: did you mean `tricks`?" in result.stdout.splitlines()
     assert "good.yaml" not in result.stdout and "notes.txt" not in result.output
     assert "2 ruleset(s) checked: 1 finding(s) in 1 file(s)" in result.stderr
 
@@ -242,12 +243,12 @@ def test_text_format_is_the_default_and_can_be_asked_for(typo: Path) -> None:
     assert lint("--format", "text", typo).stdout == lint(typo).stdout
 
 
-def test_json_format_is_a_list_of_findings_with_the_nine_keys(typo: Path) -> None:
+def test_json_format_is_a_list_of_findings_with_the_ten_keys(typo: Path) -> None:
     result = lint("--format", "json", typo)
     assert result.exit_code == 1
     assert json.loads(result.stdout) == [  # the end: just after the key `rnaks` (as ruff's end_location)
         {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE,
-         "end_line": 4, "end_column": 8, "help": None}
+         "end_line": 4, "end_column": 8, "help": None, "url": "docs/findings/W200.md"}  # the url: the code's page (codes.py)
     ]
 
 
@@ -279,7 +280,7 @@ def test_github_format_is_one_error_annotation_per_finding(typo: Path) -> None:
     )
     assert m, line
     assert (m["file"], m["line"], m["col"], m["end_line"], m["end_col"]) == (str(typo), "4", "3", "4", "8")
-    assert m["message"] == f"W200 {TYPO_MESSAGE}"
+    assert m["message"] == f"W200 {TYPO_MESSAGE}%0Asee: docs/findings/W200.md"  # then the code's page, on a line of its own
 
 
 def test_github_format_escapes_what_would_end_a_property(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Parsed formulas kept in the per-user cache (language/expression.py `_parsed_before`): the tree
+"""Parsed formulas kept in the per-user cache (language/parser.py `_parsed_before`): the tree
 read back is the tree lark gives, a command whose formulas were all parsed before does not import
 lark, and a damaged entry is parsed again. (Speed: benchmarks/bench_startup.py, never here.)"""
 
@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from whistdsl import cache
-from whistdsl.language import expression
+from whistdsl.language import errors, parser
 from whistdsl.resources import bundled_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,8 +38,8 @@ def formula_texts() -> list[str]:
     parsed = []
     for text in sorted(texts):
         try:
-            expression.parse(text)
-        except expression.ExprError:
+            parser.parse(text)
+        except errors.ExprError:
             continue
         parsed.append(text)
     return parsed
@@ -50,7 +50,7 @@ def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache folder and nothing parsed in this process yet."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("WHISTDSL_CACHE_DIR", str(folder))
-    monkeypatch.setattr(expression, "_PARSED", {})
+    monkeypatch.setattr(parser, "_PARSED", {})
     return folder
 
 
@@ -58,24 +58,24 @@ def test_the_tree_read_back_is_the_tree_lark_gives(fresh: Path, monkeypatch: pyt
     texts = formula_texts()
     assert len(texts) > 100
     monkeypatch.setenv("WHISTDSL_NO_CACHE", "1")
-    from_lark = {text: expression.parse(text) for text in texts}
+    from_lark = {text: parser.parse(text) for text in texts}
     monkeypatch.delenv("WHISTDSL_NO_CACHE")
-    expression._PARSED.clear()
+    parser._PARSED.clear()
     for text in texts:
-        expression.parse(text)  # parsed by lark and written
-    expression._PARSED.clear()
-    monkeypatch.setattr(expression, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
-    assert {text: expression.parse(text) for text in texts} == from_lark
+        parser.parse(text)  # parsed by lark and written
+    parser._PARSED.clear()
+    monkeypatch.setattr(parser, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
+    assert {text: parser.parse(text) for text in texts} == from_lark
 
 
 def test_a_damaged_entry_is_parsed_again(fresh: Path):
     text = "if made then 10 + bid * 2 else -(diff ^ 2) / 3"
-    right = expression.parse(text)
+    right = parser.parse(text)
     key = cache.entry_key("parsed", text)
     for damage in (["Name", 1], ["Nothing", 1, 1], {"fraction": [1, 0]}, [["Literal"]], "text"):
         cache.write("parsed", key, damage)
-        expression._PARSED.clear()
-        assert expression.parse(text) == right, damage
+        parser._PARSED.clear()
+        assert parser.parse(text) == right, damage
 
 
 def test_a_command_whose_formulas_were_parsed_before_does_not_import_lark(tmp_path: Path):
@@ -93,10 +93,10 @@ def test_a_command_whose_formulas_were_parsed_before_does_not_import_lark(tmp_pa
 
 def test_where_each_part_ends_survives_the_cache(fresh: Path, monkeypatch: pytest.MonkeyPatch):
     text = "(a + b) * c == d"  # `(a + b) * c` is columns 1-11, the whole 1-16 (ends before 17)
-    expression.parse(text)
-    expression._PARSED.clear()
-    monkeypatch.setattr(expression, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
-    tree = expression.parse(text)
+    parser.parse(text)
+    parser._PARSED.clear()
+    monkeypatch.setattr(parser, "_parser", lambda: pytest.fail("lark asked to parse a text kept in the cache"))
+    tree = parser.parse(text)
     assert (tree.start_line, tree.start_column, tree.end_line, tree.end_column) == (1, 1, 1, 17)
     product = tree.left
     assert (product.start_column, product.end_column) == (1, 12)

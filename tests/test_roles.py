@@ -14,7 +14,8 @@ import pytest
 from whistdsl import load_rules
 from whistdsl.engine import Game
 from whistdsl.language.environment import seat_row, seat_sets
-from whistdsl.language.expression import ExprError, formula
+from whistdsl.language.errors import ExprError
+from whistdsl.language.program import formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.players.heuristic import HeuristicPlayer
 

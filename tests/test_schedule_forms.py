@@ -11,7 +11,9 @@ import pytest
 
 from whistdsl import load_rules
 from whistdsl.rules.lint import lint_path
-from whistdsl.language.expression import MAP_BUDGET, MAX_LIST, EvalError, ExprError, evaluate, formula
+from whistdsl.language.errors import EvalError, ExprError
+from whistdsl.language.limits import MAP_BUDGET, MAX_LIST
+from whistdsl.language.program import evaluate, formula
 
 TABLE = {"players": 4, "deck_size": 52}
 

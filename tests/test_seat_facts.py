@@ -17,7 +17,8 @@ import pytest
 
 from whistdsl import load_rules
 from whistdsl.engine import Game
-from whistdsl.language.expression import ExprError, formula
+from whistdsl.language.errors import ExprError
+from whistdsl.language.program import formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.players.heuristic import HeuristicPlayer
 
@@ -99,7 +100,7 @@ def test_findings_and_their_columns(text, context, expected):
 def test_did_you_mean_names_the_seat_set():
     with pytest.raises(ExprError) as e:
         formula("count(seat, made)", "scoring")
-    assert "did you mean `seats`?" in e.value.problems[0].message
+    assert e.value.problems[0].help == "did you mean `seats`?"
 
 
 # ---------------------------------------------------------------- the engine, whole games

@@ -475,7 +475,7 @@ def score(
             row = [_number(hand_points(rules, env, b, t, given)) for t in range(cards + 1)]
             typer.echo(str(b).ljust(11) + "".join(cell.rjust(width) for cell in row))
     except Exception as e:  # an evaluation error of the formula (number too large, division by zero)
-        from ..language.expression import EvalError
+        from ..language.errors import EvalError
 
         if isinstance(e, EvalError):
             _err(f"the scoring formula cannot be evaluated here: {e}")
@@ -533,7 +533,7 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
     from ..language.catalogue import Type
     from ..language.environment import seat_row
-    from ..language.expression import Number, read_value
+    from ..language.values import Number, read_value
     from ..rules.ruleset import FirstBidder, start_running
 
     results: list[tuple[int, int, Number]] = []
@@ -595,7 +595,7 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     import difflib
 
     from ..language.catalogue import CONTEXTS, Type
-    from ..language.expression import read_value
+    from ..language.values import read_value
     from ..rules.ruleset import SettingError, read_settings, split_setting
 
     context = CONTEXTS["scoring"]
@@ -630,7 +630,7 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     except SettingError as e:
         raise _usage(str(e)) from None
     except Exception as e:  # a players.min/max formula that cannot be evaluated with these values
-        from ..language.expression import EvalError
+        from ..language.errors import EvalError
 
         if isinstance(e, EvalError):
             raise _usage(f"--set: {e}") from None

@@ -134,14 +134,13 @@ def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
             if not code:
                 continue
             if not any(c.startswith(code) for c in CODES):
-                import difflib
-
+                from ..language.suggestions import did_you_mean
                 from ..suggest import command
 
-                close = difflib.get_close_matches(code, list(CODES), n=1, cutoff=0.6)
+                hint = did_you_mean(code, CODES, shown=str)
                 raise PathProblem(
                     f"{option} {part.strip()}: no finding code is or begins with that"
-                    + (f"; did you mean {close[0]}?" if close else "")
+                    + (f"; {hint}" if hint else "")
                     + f" (the codes: {command('lint', '--explain', 'all')})"
                 )
             found.append(code)
@@ -151,22 +150,22 @@ def _codes(option: str, texts: Sequence[str]) -> tuple[str, ...]:
 def _did_you_mean(missing: Path) -> str:
     """`; did you mean rulesets/house.yaml?` when a ruleset file beside the missing path has a
     name close to it (a bare name close to a bundled ruleset's: `whistdsl play` takes names)."""
-    import difflib
+    from ..language.suggestions import closest
 
     folder = missing.parent
     try:
         here = sorted(p.name for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     except OSError:
         here = []
-    close = difflib.get_close_matches(missing.name, here, n=1, cutoff=0.75)
-    if close:
-        return f"; did you mean {folder / close[0] if str(folder) != '.' else close[0]}?"  # escaped with the message
+    close = closest(missing.name, here, cutoff=0.75)
+    if close is not None:
+        return f"; did you mean {folder / close if str(folder) != '.' else close}?"  # escaped with the message
     if missing.suffix in ("", ".yaml"):
         from ..resources import bundled_rulesets
 
-        named = difflib.get_close_matches(str(missing).removesuffix(".yaml"), list(bundled_rulesets()), n=1, cutoff=0.75)
-        if named:
-            return f"; did you mean `{named[0]}` (a bundled ruleset)?"
+        named = closest(str(missing).removesuffix(".yaml"), bundled_rulesets(), cutoff=0.75)
+        if named is not None:
+            return f"; did you mean `{named}` (a bundled ruleset)?"
     return ""
 
 
@@ -258,14 +257,11 @@ def explain_code(code: str) -> str:
         return "\n".join(f"{c}  {'warning' if c in WARNINGS else 'error  '}  {d.summary}" for c, d in DOCS.items())
     doc = DOCS.get(wanted)
     if doc is None:
-        import difflib
-
+        from ..language.suggestions import did_you_mean
         from ..suggest import command
 
-        close = difflib.get_close_matches(wanted, list(DOCS), n=1, cutoff=0.6)
-        raise PathProblem(
-            f"--explain {code}: no such finding code" + (f"; did you mean {close[0]}?" if close else "") + f" (every code: {command('lint', '--explain', 'all')})"
-        )
+        hint = did_you_mean(wanted, DOCS, shown=str)
+        raise PathProblem(f"--explain {code}: no such finding code" + (f"; {hint}" if hint else "") + f" (every code: {command('lint', '--explain', 'all')})")
     warning = wanted in WARNINGS
     kind = "a warning: it does not fail lint, and the ruleset still plays" if warning else "an error: the ruleset cannot be played until it is fixed"
     silence = (

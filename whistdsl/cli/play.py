@@ -51,7 +51,9 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
-from ..language.expression import MAX_DIGITS, EvalError, value_text
+from ..language.errors import EvalError
+from ..language.limits import MAX_DIGITS
+from ..language.values import value_text
 from ..players.base import Player, decide
 from ..players.bots import BOTS, DEFAULT_BOT, make_bot, thinks
 from ..players.search import DEFAULT_THINK, work_units

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.cards import NO_TRUMP, SUIT_SYMBOLS, suit_name
-from ..language.expression import Number
+from ..language.values import Number
 from ..printable import printable, printable_text
 from ..rules.ruleset import Ruleset
 from ..words import ENGLISH, Words

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..language.expression import Number, value_text
+from ..language.values import Number, value_text
 from ..players.bots import BOTS, DEFAULT_BOT, thinks
 from ..players.search import DEFAULT_THINK, KINDS, work_units
 from ..printable import printable

@@ -3,7 +3,8 @@ finding is reported under, what it finds, an example and what to write instead.
 
 `whistdsl lint --explain CODE` prints a code's entry, and the documentation's finding-code pages
 and their index (docs/findings/) are generated from this table (tests/test_docs.py checks them;
-`python tests/test_docs.py` writes them). Codes are stable: tools may filter on them.
+`python tests/test_docs.py` writes them). Codes are stable: tools may filter on them. `url`
+names a code's page, which every finding carries (as ruff's diagnostics carry their rule's).
 """
 
 from __future__ import annotations
@@ -418,3 +419,13 @@ DOCS: dict[str, Code] = {
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an
 #: error. A ruleset may silence a warning in itself (`lint: {ignore: [W209]}`), never an error.
 WARNINGS = frozenset({'W209', 'W407', 'W417', 'W421', 'W430', 'W435', 'W437', 'W438'})
+
+#: Where the documentation site is published (mkdocs.yml's `site_url`): none yet, so a code's
+#: page is named by its path among the documentation's sources. Set both together.
+SITE_URL = ""
+
+
+def url(code: str) -> str:
+    """The page of finding code `code`: on the site when it is published, else its source file
+    (`docs/findings/W301.md`, the page tests/docs_pages.py generates from this table)."""
+    return f"{SITE_URL.rstrip('/')}/findings/{code}/" if SITE_URL else f"docs/findings/{code}.md"

@@ -3,8 +3,9 @@
 A finding has a file, a line and column (1-based), a stable code, a severity and a message,
 and where the text it is about ends (`end_line`, and `end_column` just after it, as ruff's
 `end_location`; 0 when the stage did not say: `with_ends` works it out from the source line),
-and, where the fix is known, `help`: what to write (printed under the finding, `help: ...`).
-Every stage names its findings from one table of codes (codes.py).
+and, where the fix is known, `help`: what to write (printed under the finding, `help: ...`; a
+did-you-mean is help, not part of the message). Every stage names its findings from one table of
+codes (codes.py); a finding's `url` is its code's page there.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from ..printable import json_text, printable
 from .codes import DOCS, WARNINGS
+from .codes import url as code_url
 
 __all__ = ["CODES", "WARNINGS", "Finding", "Position", "render_github", "render_json", "render_text", "with_ends"]
 
@@ -35,9 +37,14 @@ class Finding:
     end_column: int = field(default=0, compare=False)
     help: str = field(default="", compare=False)
 
+    @property
+    def url(self) -> str:
+        """The page of its code (codes.py `url`), as ruff's diagnostics name their rule's."""
+        return code_url(self.code)
+
     def as_json(self) -> dict[str, object]:
-        """Its fields, `help` null when there is none."""
-        return {**asdict(self), "help": self.help or None}
+        """Its fields, `help` null when there is none, and its code's page, `url`."""
+        return {**asdict(self), "help": self.help or None, "url": self.url}
 
 
 @dataclass(frozen=True)
@@ -193,8 +200,8 @@ def render_text(findings: list[Finding], sources: dict[str, list[str]], colour: 
 
 
 def render_json(findings: list[Finding]) -> str:
-    """The findings as a JSON list (`help` null when a finding has none); texts keep their
-    characters, unsafe ones as `\\u` escapes."""
+    """The findings as a JSON list (`help` null when a finding has none, `url` its code's page);
+    texts keep their characters, unsafe ones as `\\u` escapes."""
     return json_text([f.as_json() for f in findings], indent=2)
 
 
@@ -209,12 +216,13 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 
 def render_github(findings: list[Finding]) -> str:
     """GitHub Actions workflow commands: one annotation per finding, with `endLine` and
-    `endColumn` when the finding says where its text ends (`with_ends`), and its `help` on a
-    line of its own after the message."""
+    `endColumn` when the finding says where its text ends (`with_ends`), its `help` on a line of
+    its own after the message, and then its code's page (`see: URL`)."""
     return "\n".join(
         f"::{f.severity} file={_github_escape(f.path, True)},line={f.line},col={f.column},"
         + (f"endLine={f.end_line},endColumn={f.end_column}," if f.end_line else "")
         + f"title={f.code}::{_github_escape(f.code + ' ' + f.message)}"
         + (f"%0Ahelp: {_github_escape(f.help)}" if f.help else "")
+        + f"%0Asee: {_github_escape(f.url)}"
         for f in findings
     )

@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
-from ..language.expression import MAX_NUMBER, EvalError, Formula, Memo
+from ..language.errors import EvalError
+from ..language.limits import MAX_NUMBER
+from ..language.program import Formula, Memo
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
 from .state import DealtCards, Phase, PlayedTricks, Trick
 from .trump import ON_TABLE

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..language.expression import Value, value_text
+from ..language.values import Value, value_text
 
 
 class IllegalAction(ValueError):

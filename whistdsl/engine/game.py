@@ -34,7 +34,10 @@ from ..language.environment import (
     trump_env,
     winner_env,
 )
-from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, value_text, within_limit
+from ..language.errors import EvalError
+from ..language.limits import MAX_NUMBER
+from ..language.program import Formula
+from ..language.values import Number, Value, value_text, within_limit
 from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Ruleset, SeatChoice, Special, hand_env, hand_setup
 from .auction import Auction
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, card_words, new_hand, suit_name, suit_number, turn_up_facts

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from ..language.expression import Number, Value
+from ..language.values import Number, Value
 from ..rules.ruleset import PlannedHand, Ruleset
 from .cards import NO_TRUMP, SPECIAL, Card, suit_name
 from .state import Phase

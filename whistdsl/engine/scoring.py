@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..language.environment import result_env
-from ..language.expression import EvalError, Formula, Number, Value
+from ..language.errors import EvalError
+from ..language.program import Formula
+from ..language.values import Number, Value
 from ..rules.ruleset import Ruleset, start_running
 
 __all__ = ["hand_points", "result_env", "score_in_passes", "score_seat", "ScoreError"]

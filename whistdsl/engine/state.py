@@ -15,7 +15,7 @@ import random
 from enum import StrEnum
 from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeVar
 
-from ..language.expression import Number, Value
+from ..language.values import Number, Value
 from .cards import Card
 
 if TYPE_CHECKING:

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from ..language.expression import EvalError, Formula, Memo, Number, Value
+from ..language.errors import EvalError
+from ..language.program import Formula, Memo
+from ..language.values import Number, Value
 from ..rules.ruleset import HandSetup, LetError, PlannedHand, Remembered, Ruleset, start_running
 from .cards import Card, deck
 from .errors import RuleError

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..language.expression import EvalError, Number
+from ..language.errors import EvalError
+from ..language.values import Number
 from ..rules.ruleset import Ruleset
 from .document import Explanation, Section
 from .scores import grid, number, reads_others, typical_size

@@ -7,7 +7,8 @@ size of the schedule near 3 cards: small enough to read, large enough to show ev
 
 from __future__ import annotations
 
-from ..language.expression import EvalError, Number
+from ..language.errors import EvalError
+from ..language.values import Number
 from ..rules.ruleset import NORMAL, FirstBidder, PlannedHand, Ruleset, hand_setup
 from .document import Table
 

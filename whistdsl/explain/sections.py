@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..language.expression import EvalError, value_text
+from ..language.errors import EvalError
+from ..language.values import value_text
 from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
 from .document import Explanation, Section
 from .scores import worked_table

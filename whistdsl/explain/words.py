@@ -15,21 +15,8 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from ..language.catalogue import CONTEXTS, FUNCTIONS, SUITS
-from ..language.expression import (
-    Aggregate,
-    Binary,
-    Call,
-    Conditional,
-    Each,
-    Formula,
-    ListOf,
-    Literal,
-    Name,
-    Node,
-    SeatFact,
-    TurningRange,
-    Unary,
-)
+from ..language.program import Formula
+from ..language.tree import Aggregate, Binary, Call, Conditional, Each, ListOf, Literal, Name, Node, SeatFact, TurningRange, Unary
 
 
 class NoWords(Exception):

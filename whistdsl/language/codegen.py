@@ -2,8 +2,8 @@
 
 The compiled engine (engine/compiled.py) writes a ruleset's hot paths as Python source, once per
 table size; this is how a formula gets into that source. The expression computes exactly what
-the formula's closures (expression.py `compile_`) compute: it calls the same number helpers
-(`_num`, `_divide`, ...) wherever the closures do, so values, exact fractions, limits and
+the formula's closures (program.py `compile_`) compute: it calls the same operations
+(operations.py: `num`, `divide`, ...) wherever the closures do, so values, exact fractions, limits and
 EvalErrors are the same. What each name reads is the caller's choice (`names`: a name -> the
 Python expression for its value where the source is placed), which is what makes the code
 specialised: `hand_size` may be a local bound once a hand, `is_last` a comparison of the
@@ -16,32 +16,38 @@ formula using one raises `Untranslatable`, and the caller keeps the interpreter 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from . import expression as ex
+from . import operations as op
+from . import tree
 from .catalogue import CONSTANTS, Type
+from .checker import Checked
+from .limits import MAX_NUMBER
+from .program import Formula
+from .values import Value
 
 #: What the source of a formula may call: put these in the namespace the source runs in.
 HELPERS = {
     "Fraction": Fraction,
-    "_num": ex._num,
-    "_divide": ex._divide,
-    "_floordiv": ex._floordiv,
-    "_mod": ex._mod,
-    "_power": ex._power,
-    "_range": ex._range,
-    "_turning_range": ex._turning_range,
-    "_concat": ex._concat,
-    "_tri": ex._tri,
-    "_floor": ex._floor,
-    "_ceil": ex._ceil,
-    "_repeat": ex._repeat,
-    "_sum": ex._FUNCTION_IMPLS["sum"],
+    "_num": op.num,
+    "_divide": op.divide,
+    "_floordiv": op.floordiv,
+    "_mod": op.mod,
+    "_power": op.power,
+    "_range": op.number_range,
+    "_turning_range": op.turning_range,
+    "_concat": op.concat,
+    "_tri": op.tri,
+    "_floor": op.floor,
+    "_ceil": op.ceil,
+    "_repeat": op.repeat,
+    "_sum": op.CALLS["sum"],
 }
 
 _CALLS = {"abs": "abs", "min": "min", "max": "max", "len": "len", "floor": "_floor", "ceil": "_ceil", "tri": "_tri", "repeat": "_repeat", "sum": "_sum"}
 _ARITH = {"*": "_num({} * {})", "/": "_divide({}, {})", "//": "_floordiv({}, {})", "%": "_mod({}, {})", "^": "_power({}, {})", "..": "_range({}, {})"}
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
+assert set(_CALLS) == set(op.CALLS)  # every function the closures call, written out too
 
 
 class Untranslatable(Exception):
@@ -49,7 +55,7 @@ class Untranslatable(Exception):
     `map`), or a name the caller gave no source for."""
 
 
-def literal(value: ex.Value) -> str:
+def literal(value: Value) -> str:
     """A value as Python source (exact: a fraction stays a Fraction)."""
     if isinstance(value, bool) or isinstance(value, (int, str)):
         return repr(value)
@@ -65,7 +71,7 @@ def literal(value: ex.Value) -> str:
 SMALL = 10**9
 
 
-def whole_number_bound(f: ex.Formula, small: frozenset[str] = frozenset()) -> int | None:
+def whole_number_bound(f: Formula, small: frozenset[str] = frozenset()) -> int | None:
     """How large the value of formula `f` can be, when it is provably a whole number (from its
     literals and the `small` names; see `python_source`); None when that is not known."""
     if f.constant is not None:
@@ -75,31 +81,38 @@ def whole_number_bound(f: ex.Formula, small: frozenset[str] = frozenset()) -> in
     return _bound(f.checked.tree, f.checked, small)
 
 
-def _bound(node: ex.Node, checked: ex.Checked, small: frozenset[str]) -> int | None:
+def _bound(node: tree.Node, checked: Checked, small: frozenset[str]) -> int | None:
     """How large the whole-number value of `node` can be, when that is known."""
-    if isinstance(node, ex.Literal):
+    if isinstance(node, tree.Literal):
         return abs(node.value) if type(node.value) is int else None
-    if isinstance(node, ex.Name):
+    if isinstance(node, tree.Name):
         return SMALL if node.name in small else None
-    if isinstance(node, ex.Unary) and node.op == "-":
+    if isinstance(node, tree.Unary) and node.op == "-":
         return _bound(node.operand, checked, small)
-    if isinstance(node, ex.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
+    if isinstance(node, tree.Binary) and node.op in ("+", "-", "*") and checked.types.get(id(node)) != Type.LIST:
         a, b = _bound(node.left, checked, small), _bound(node.right, checked, small)
-        if a is None or b is None:
-            return None
-        return a * b if node.op == "*" else a + b
-    if isinstance(node, ex.Conditional):
-        a, b = _bound(node.then, checked, small), _bound(node.otherwise, checked, small)
-        return None if a is None or b is None else max(a, b)
-    if isinstance(node, ex.Call) and not isinstance(node, ex.Aggregate) and node.function in ("abs", "min", "max") and node.args:
-        if node.function != "abs" and len(node.args) == 1:
-            return None  # min/max of a list
-        each = [_bound(a, checked, small) for a in node.args]
-        return None if None in each else max(each)  # type: ignore[type-var]
+        return None if a is None or b is None else a * b if node.op == "*" else a + b
+    if isinstance(node, tree.Conditional):
+        return _largest([node.then, node.otherwise], checked, small)
+    if _is_min_max_abs_of_numbers(node):
+        return _largest(node.args, checked, small)  # type: ignore[attr-defined]
     return None
 
 
-def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:
+def _is_min_max_abs_of_numbers(node: tree.Node) -> bool:
+    """`abs(x)`, `min(a, b, ...)`, `max(a, b, ...)` (not min or max of one list)."""
+    if not isinstance(node, tree.Call) or isinstance(node, tree.Aggregate) or not node.args:
+        return False
+    return node.function == "abs" or (node.function in ("min", "max") and len(node.args) > 1)
+
+
+def _largest(nodes: Sequence[tree.Node], checked: Checked, small: frozenset[str]) -> int | None:
+    """The largest bound of `nodes`, when each has one."""
+    each = [_bound(n, checked, small) for n in nodes]
+    return None if None in each else max(each)  # type: ignore[type-var]
+
+
+def python_source(f: Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:
     """The Python expression computing formula `f`, each name read as `names[name]`. `small`:
     names whose values are always whole numbers below SMALL in size; arithmetic on them is
     written without the number limit's check where it provably cannot be reached."""
@@ -108,45 +121,58 @@ def python_source(f: ex.Formula, names: Mapping[str, str], small: frozenset[str]
     checked = f.checked
     if checked is None:
         raise Untranslatable(f.source)
+    return _Source(checked, names, small).write(checked.tree)
 
-    def unchecked(node: ex.Binary) -> bool:
-        b = _bound(node, checked, small)
-        return b is not None and b < ex.MAX_NUMBER
 
-    def write(node: ex.Node) -> str:
-        if isinstance(node, ex.Literal):
+class _Source:
+    """The Python source of one checked tree, written by the kind of each node."""
+
+    def __init__(self, checked: Checked, names: Mapping[str, str], small: frozenset[str]):
+        self.checked = checked
+        self.names = names
+        self.small = small
+
+    def write(self, node: tree.Node) -> str:
+        if isinstance(node, tree.Literal):
             return literal(node.value)
-        if isinstance(node, ex.Name):
-            if node.name in CONSTANTS and node.name not in checked.names:
-                return literal(CONSTANTS[node.name][1])
-            if node.name not in names:
-                raise Untranslatable(f"the name {node.name}")
-            return names[node.name]
-        if isinstance(node, (ex.Aggregate, ex.SeatFact, ex.Each)) or (isinstance(node, ex.Call) and node.function == "map"):
+        if isinstance(node, tree.Name):
+            return self.name(node)
+        if isinstance(node, (tree.Aggregate, tree.SeatFact, tree.Each)) or (isinstance(node, tree.Call) and node.function == "map"):
             raise Untranslatable(type(node).__name__)
-        if isinstance(node, ex.Call):
-            return f"{_CALLS[node.function]}({', '.join(write(a) for a in node.args)})"
-        if isinstance(node, ex.ListOf):
-            return "(" + "".join(write(a) + ", " for a in node.items) + ")"
-        if isinstance(node, ex.TurningRange):
-            return f"_turning_range({write(node.first)}, {write(node.turn)}, {write(node.last)})"
-        if isinstance(node, ex.Unary):
-            return f"(-{write(node.operand)})" if node.op == "-" else f"(not {write(node.operand)})"
-        if isinstance(node, ex.Conditional):
-            return f"({write(node.then)} if {write(node.test)} else {write(node.otherwise)})"
-        if isinstance(node, ex.Binary):
-            a, b, op = write(node.left), write(node.right), node.op
-            if op in ("and", "or"):
-                return f"({a} {op} {b})"
-            if op in _COMPARE:
-                return f"({a} {op} {b})"
-            if op == "+" and checked.types.get(id(node)) == Type.LIST:
-                return f"_concat({a}, {b})"
-            if op in ("+", "-", "*") and unchecked(node):
-                return f"({a} {op} {b})"
-            if op in ("+", "-"):
-                return f"_num({a} {op} {b})"
-            return _ARITH[op].format(a, b)
+        if isinstance(node, tree.Call):
+            return f"{_CALLS[node.function]}({', '.join(self.write(a) for a in node.args)})"
+        if isinstance(node, tree.ListOf):
+            return "(" + "".join(self.write(a) + ", " for a in node.items) + ")"
+        if isinstance(node, tree.TurningRange):
+            return f"_turning_range({self.write(node.first)}, {self.write(node.turn)}, {self.write(node.last)})"
+        if isinstance(node, tree.Unary):
+            return f"(-{self.write(node.operand)})" if node.op == "-" else f"(not {self.write(node.operand)})"
+        if isinstance(node, tree.Conditional):
+            return f"({self.write(node.then)} if {self.write(node.test)} else {self.write(node.otherwise)})"
+        if isinstance(node, tree.Binary):
+            return self.binary(node)
         raise Untranslatable(type(node).__name__)
 
-    return write(checked.tree)
+    def name(self, node: tree.Name) -> str:
+        if node.name in CONSTANTS and node.name not in self.checked.names:
+            return literal(CONSTANTS[node.name][1])
+        if node.name not in self.names:
+            raise Untranslatable(f"the name {node.name}")
+        return self.names[node.name]
+
+    def binary(self, node: tree.Binary) -> str:
+        a, b, op = self.write(node.left), self.write(node.right), node.op
+        if op in ("and", "or") or op in _COMPARE:
+            return f"({a} {op} {b})"
+        if op == "+" and self.checked.types.get(id(node)) == Type.LIST:
+            return f"_concat({a}, {b})"
+        if op in ("+", "-", "*") and self.unchecked(node):
+            return f"({a} {op} {b})"
+        if op in ("+", "-"):
+            return f"_num({a} {op} {b})"
+        return _ARITH[op].format(a, b)
+
+    def unchecked(self, node: tree.Binary) -> bool:
+        """Whether `node` provably stays below the number limit: its check may be left out."""
+        b = _bound(node, self.checked, self.small)
+        return b is not None and b < MAX_NUMBER

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .expression import Number, Value
+from .values import Number, Value
 
 Env = dict[str, Value]
 

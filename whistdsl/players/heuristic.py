@@ -22,7 +22,8 @@ from ..engine.scoring import score_in_passes
 from ..engine.table import TableFacts, table_facts
 from ..engine.tricks import NoWinner, TrickPlay, trick_play
 from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets
-from ..language.expression import EvalError, Memo
+from ..language.errors import EvalError
+from ..language.program import Memo
 from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..engine.cards import card_text, suit_name
 from ..engine.game import Game, HandResult
-from ..language.expression import Number
+from ..language.values import Number
 from ..printable import json_text, printable
 
 #: Format 2 adds `parameters` (the ruleset's parameters as the game was played), each hand's

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..rules.lint import RulesetError, rules_from_data
 from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
-from ..language.expression import EvalError, value_text
+from ..language.errors import EvalError
+from ..language.values import value_text
 from ..resources import record_schema_path
 from ..rules.load import MAX_FILE_BYTES
 from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, Special, read_settings, unknown_parameter

@@ -19,7 +19,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..diagnostics.findings import Finding, Position
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
 from ..language.environment import running_start_env
-from ..language.expression import KEYWORDS, EvalError, ExprError, Formula, Number, Value, formula, value_text
+from ..language.errors import EvalError, ExprError
+from ..language.parser import KEYWORDS
+from ..language.program import Formula, formula
+from ..language.values import Number, Value, value_text
 from .domain import (
     MAX_CASES,
     BidCheckError,
@@ -368,7 +371,7 @@ class _Compiler:
                 end = None
                 if ref and p.end_line:
                     end = ref.position_in_value(whole, p.end_line, p.end_column + (column_offset if p.end_line == 1 else 0))
-                self.findings.append(where.finding(p.code, p.message, end=end))
+                self.findings.append(where.finding(p.code, p.message, end=end, help=p.help))
             return None
         self.reads |= compiled.names
         roles = compiled.checked.roles if compiled.checked is not None else {}

@@ -26,7 +26,10 @@ from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
 from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets, trump_env, winner_env
-from ..language.expression import MAX_NUMBER, EvalError, Formula, Number, Value, can_fail, divisors, value_text
+from ..language.errors import EvalError
+from ..language.limits import MAX_NUMBER
+from ..language.program import Formula, can_fail, divisors
+from ..language.values import Number, Value, value_text
 from .load import JsonPath
 from .ruleset import FirstBidder, HandSetup, Ruleset
 

@@ -18,7 +18,9 @@ from fractions import Fraction
 from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVar
 
 from ..language import environment
-from ..language.expression import EvalError, Formula, Number, Value, value_text
+from ..language.errors import EvalError
+from ..language.program import Formula
+from ..language.values import Number, Value, value_text
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..language.expression import Number
+from ..language.values import Number
 
 if TYPE_CHECKING:
     from ..engine.game import Game

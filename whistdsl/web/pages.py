@@ -19,7 +19,7 @@ from html import escape
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..diagnostics.findings import Finding
-from ..language.expression import value_text
+from ..language.values import value_text
 from ..words import ENGLISH, LANGUAGES, Words, words_for
 
 if TYPE_CHECKING:
