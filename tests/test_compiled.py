@@ -6,7 +6,8 @@ same seeds by the compiled hands and by the interpreter alone, must give identic
 Random players exercise the compiled random path (choices drawn in place); a player that
 chooses by its own rule exercises the path that asks the players. Then the edges: illegal
 actions and rule errors read the same from both, and a formula written out as Python
-(language/codegen.py) computes what its closures compute.
+(language/codegen.py) computes what its closures compute. Last, the fuzzed rulesets of
+tests/fuzzing (mutants of the bundled ones, a bounded derandomized sample) are played both ways too.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from fuzzing.oracle import hang_guard
+from fuzzing.rulesets import HANG_SECONDS, Workspace, mutants, play_capped
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whistdsl import load_rules
+from whistdsl.diagnostics.lint import lint_path
 from whistdsl.engine import Game, IllegalAction, RuleError
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
@@ -377,3 +381,48 @@ def test_a_history_entry_has_every_field_of_hand_result_in_its_place():
         assert len(first) == len(HandResult._fields)
         assert (first.number, first.size, first.kind, first.trump_from, first.declarer, first.auction_bid) == (1, 1, "normal", "", None, 0)
         assert len(first.tricks) == 1 and first.tricks[0].cards[0][0] == first.tricks[0].leader
+
+
+# ---------------------------------------------------------------- fuzzed rulesets
+
+#: The fuzzed rulesets (tests/fuzzing/rulesets.py's mutants of the bundled ones), derandomized
+#: and bounded: the same mutants on every run.
+FUZZED = settings(max_examples=150, derandomize=True, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@pytest.fixture(scope="module")
+def fuzz_work():
+    work = Workspace()
+    yield work
+    work.close()
+
+
+def both_ways_capped(rules, n: int, seed: int) -> list:
+    """`both_ways` for a fuzzed ruleset: random players that stop the game after `HAND_CAP` hands."""
+    out = []
+    for compiled in (True, False):
+        game = Game(rules, players=n, seed=seed)
+        game.use_compiled = compiled
+        try:
+            with hang_guard(HANG_SECONDS):
+                play_capped(game)
+            out.append((game.history, game.result, game.rng.getstate()))
+        except (RuleError, IllegalAction) as e:
+            out.append((type(e), str(e), game.history))
+    return out
+
+
+@FUZZED
+@given(mutant=mutants())
+def test_every_fuzzed_ruleset_plays_the_same_games_compiled_and_interpreted(fuzz_work, mutant):
+    # a mutant that lint refuses never reaches the engine; every other one is played both ways
+    path = fuzz_work.write(mutant)
+    rules = lint_path(path, mutant.target, **fuzz_work.root_option).ruleset
+    if rules is None:
+        return
+    n = rules.players_min + mutant.players_pick % (rules.players_max - rules.players_min + 1)
+    if rules.table_problem(n) is not None:
+        return
+    compiled, interpreted = both_ways_capped(rules, n, mutant.seed)
+    assert compiled == interpreted, mutant.report()
