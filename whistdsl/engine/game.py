@@ -190,6 +190,40 @@ class Game(State):
         through the same set-up as every game). It stops at the end of this hand."""
         return look_ahead(view, hands, rng)
 
+    @classmethod
+    def imagined(
+        cls,
+        rules: Ruleset,
+        players: int,
+        rng: random.Random,
+        plan: list[PlannedHand],
+        index: int,
+        scheduled_hands: int,
+        hands_total: int,
+        totals: Sequence[Number],
+        running: Sequence[Mapping[str, Number]],
+        deal: PresetDeal,
+    ) -> "Game":
+        """A private game at the start of hand `index` of `plan`, dealt `deal` (its dealer and
+        turned card too), with the totals and running values given: a position imagined from a
+        seat's view, for look-ahead (engine/observer.py `look_ahead`). It draws from `rng`,
+        counts `scheduled_hands` hands of the schedule and `hands_total` for formulas, plays
+        no tie-break hand, and stops at the end of this hand."""
+        game = cls.__new__(cls)
+        game._setup_game(rules, players, None, rng)
+        game.plan = list(plan)
+        game.scheduled_hands = scheduled_hands
+        game.hands_total = hands_total
+        game.extra_hands_left, game.extra_cards = 0, 0
+        game.names = [f"Player {i + 1}" for i in range(players)]
+        game.stop_after_hand = True
+        game.first_dealer = deal.dealer  # type: ignore[assignment]
+        game.totals = list(totals)
+        game.running = [dict(r) for r in running]
+        game.deals = {plan[index].number: deal}
+        game._start_hand(index)
+        return game
+
     # ------------------------------------------------------------ set-up
 
     def _seat_value(self, seat: int, name: str) -> Value:
@@ -542,7 +576,7 @@ class Game(State):
             self.phase = BIDDING
             self.decision = None
             self.to_act = seat
-            self._commit_bid(made)
+            self.commit_bid(made)
             return
         if not self.looked[seat]:
             self._ask(seat, "blind")
@@ -785,7 +819,7 @@ class Game(State):
     def play_legal(self, card: Card) -> None:
         """Play `card`, taken from `legal_cards()` of this very position, without checking it again
         (for computer players' look-ahead; `play` checks)."""
-        self._commit_card(self.to_act, card)  # type: ignore[arg-type]
+        self.commit_card(self.to_act, card)  # type: ignore[arg-type]
 
     def forbidden_bids(self) -> list[int]:
         """Bids in 0..hand size that the rules forbid the seat to act (the hook, forced bids)."""
@@ -834,11 +868,12 @@ class Game(State):
         legal = self._legal_bids()
         if type(bid) not in (int, str) or bid not in legal:
             raise self._bid_refusal(bid, legal)
-        self._commit_bid(bid)
+        self.commit_bid(bid)
 
-    def _commit_bid(self, bid: int | str) -> None:
-        """Record a bid already known to be legal (a number, or a named call); after the last
-        one, the play begins (or the decisions that follow the bidding)."""
+    def commit_bid(self, bid: int | str) -> None:
+        """Record the bid of the seat to act, already known to be legal (a number, or a named
+        call): nothing is checked. After the last one, the play begins (or the decisions that
+        follow the bidding). `bid` checks first; look-ahead replays known bids with this."""
         seat = self.to_act
         if type(bid) is str:
             self.calls[seat] = bid  # type: ignore[index]
@@ -908,10 +943,11 @@ class Game(State):
             card = legal[int(self.rng.random() * len(legal))]
         elif card not in legal:
             raise self._card_refusal(seat, card)
-        self._commit_card(seat, card)
+        self.commit_card(seat, card)
 
-    def _commit_card(self, seat: int, card: Card) -> None:
-        """Play a card already known to be legal: the trick, its winner, the end of the hand."""
+    def commit_card(self, seat: int, card: Card) -> None:
+        """Play `card` for `seat`, already known to be legal (nothing is checked): the trick, its
+        winner, the end of the hand. `play` checks first; look-ahead replays known cards with this."""
         self.hands[seat][SUIT_OF[card]].remove(card)
         self._legal_cache = None
         trick = self.trick
@@ -989,7 +1025,7 @@ class Game(State):
             bid = choose[self.to_act](legal)  # type: ignore[index]
             if type(bid) not in (int, str) or bid not in legal:
                 raise self._bid_refusal(bid, legal)
-            self._commit_bid(bid)
+            self.commit_bid(bid)
 
     def play_tricks_unobserved(self, choose: list[Callable[[list[Card]], Card]]) -> None:
         """Play this hand's tricks to the end, asking `choose[seat](legal cards)` for each card.

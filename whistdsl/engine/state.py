@@ -6,14 +6,16 @@ ruleset and table size; a `State` is one position of one game; what a seat may s
 the observer's (engine/observer.py). The Game (engine/game.py) is a State together with its
 rules and facts, and the methods that move it on (`act`, `legal_actions`, ...).
 
-A State is copied with `clone` (for look-ahead: a position played on in several ways).
+A State is copied with `clone` (for look-ahead: a position played on in several ways): every
+field of the position is copied, whatever its name; only the static facts it declares `SHARED`
+are shared.
 """
 
 from __future__ import annotations
 
 import random
 from enum import StrEnum
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Iterator, NamedTuple, Sequence, TypeVar
 
 from ..language.expression import Number, Value
 from .cards import Card
@@ -193,18 +195,77 @@ class State:
     def hand_number(self) -> int:
         return self.plan[self.index].number
 
+    #: The fields of a game that `clone` shares with the copy: the rules, the static facts of the
+    #: table and the memos every game of it shares (engine/table.py), the seat orders of this
+    #: hand (the table's, never changed in place), this hand's values for formulas (a dict the
+    #: table's memo keeps, never changed in place) and the generator. Nothing of the position.
+    SHARED: ClassVar[frozenset[str]] = frozenset(
+        {
+            "rules", "facts", "ranks", "full_deck", "tricks_play", "rng",
+            "_trump_step", "_bid_memo", "_hand_envs", "_setups", "_score_reads",
+            "position", "play_orders", "hand_env",
+        }
+    )  # fmt: skip
+    #: The fields worked out from the position and refilled in place (memos of the legal
+    #: actions, the scratch values of the bidding limits): a copy works them out again.
+    WORKED_OUT: ClassVar[dict[str, None]] = {"_bid_scratch": None, "_legal_cache": None, "_legal_bids_cache": None}
+
     def clone(self) -> "State":
-        """A copy of this position to play on without changing this one (it shares the
-        generator, the rules and the static facts, which it does not change)."""
+        """A copy of this position to play on without changing this one.
+
+        Every field of the position is copied, whatever its name: lists, dicts and sets (and
+        what they hold, nested), dataclasses that are not frozen (the auction) field by field;
+        other values are immutable (numbers, text, tuples, frozen dataclasses) and are shared. Only
+        the fields declared in `SHARED` are shared as they are, and those in `WORKED_OUT` are
+        left to be worked out again. So a new field of the position is copied without being
+        listed anywhere (tests/test_engine.py checks every field of games in many positions)."""
         copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.hands = [[list(suit) for suit in hand] for hand in self.hands]
-        for name in ("totals", "running", "history", "plan", "deck", "bids", "bid_log", "taken", "tricks", "trick", "choices"):
-            setattr(copy, name, list(getattr(self, name)))
-        for name in ("calls", "blind", "looked"):  # lists when the hand has decisions
-            value = getattr(self, name, None)
-            if type(value) is list:
-                setattr(copy, name, list(value))
-        # what is worked out from the position and refilled in place: worked out again
-        copy.__dict__.update(_bid_scratch=None, _legal_cache=None, _legal_bids_cache=None)
+        shared = self.SHARED
+        copy.__dict__.update({name: value if name in shared else _copied(value) for name, value in self.__dict__.items()})
+        copy.__dict__.update(self.WORKED_OUT)
         return copy
+
+
+#: The types `_copied` copies (what they hold is copied too).
+_CONTAINERS = (list, dict, set)
+#: Types of values that are immutable, shared without a closer look.
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), Phase})
+
+
+def _copied(value: _T) -> _T:
+    """`value` copied as a field of a position is (see `State.clone`): a list, dict or set with
+    what it holds, nested; a dataclass that is not frozen (the auction) field by field; an object
+    with a `clone` of its own by it; any other value (a number, text, a tuple, a frozen
+    dataclass) is immutable and is the value itself."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is list:
+        return [_copied(v) for v in value] if any(_holds_state(v) for v in value) else value.copy()  # type: ignore[attr-defined,return-value]
+    if kind is dict:
+        nested = any(_holds_state(v) for v in value.values())  # type: ignore[attr-defined]
+        return {k: _copied(v) for k, v in value.items()} if nested else value.copy()  # type: ignore[attr-defined,return-value]
+    if kind is set:
+        return value.copy()  # type: ignore[attr-defined,no-any-return]
+    if not _holds_state(value):
+        return value
+    params = getattr(value, "__dataclass_params__", None)
+    if params is not None:
+        copy = object.__new__(kind)
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+            object.__setattr__(copy, name, _copied(getattr(value, name)))
+        return copy  # type: ignore[no-any-return]
+    return value.clone()  # type: ignore[attr-defined,no-any-return]
+
+
+def _holds_state(value: object) -> bool:
+    """Whether `value` is mutable, so that a copy of a position needs a copy of it."""
+    kind = type(value)
+    if kind in _IMMUTABLE or isinstance(value, (tuple, frozenset, _BuiltWhenRead)):
+        return False
+    if kind in _CONTAINERS:
+        return True
+    params = getattr(value, "__dataclass_params__", None)
+    if params is not None:
+        return not params.frozen
+    return hasattr(value, "clone")
