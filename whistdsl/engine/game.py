@@ -139,7 +139,7 @@ class Game(State):
         self.first_dealer = self._choose_first_dealer(first_dealer)
         if not 1 <= start_at <= self.scheduled_hands:
             raise ValueError(f"start_at must be a hand from 1 to {self.scheduled_hands}")
-        self._start_hand(start_at - 1)
+        self.begin_hand(start_at - 1)
 
     def _setup_game(self, rules: Ruleset, n: int, seed: int | None, rng: random.Random | None = None) -> None:
         """What every game of `rules` with `n` players starts from (`rng`: a generator to draw
@@ -169,7 +169,8 @@ class Game(State):
         self._hand_envs = facts.hand_envs
         self._bid_memo = facts.bid_memo
         self._setups = facts.setups
-        self._legal_cache: tuple[int, int, list[Card]] | None = None
+        #: the legal cards worked out last: (seat, cards in the trick, the cards); None once anything changed
+        self.legal_cards_memo: tuple[int, int, list[Card]] | None = None
         self._decides = facts.decides  # the hand has decisions beyond number bids (language 2)
         self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
         self.blind: list[bool] | tuple[bool, ...] = (False,) * n
@@ -221,7 +222,7 @@ class Game(State):
         game.totals = list(totals)
         game.running = [dict(r) for r in running]
         game.deals = {plan[index].number: deal}
-        game._start_hand(index)
+        game.begin_hand(index)
         return game
 
     # ------------------------------------------------------------ set-up
@@ -271,7 +272,7 @@ class Game(State):
                     return contenders[0]
         return self.rng.randrange(n)
 
-    def _table(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
+    def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seating orders for a hand with this dealer (shared by every game of this size);
         `first_bidder` when `bidding.first` chose it."""
         return self.facts.seat_orders(dealer, sits_out, first_bidder)
@@ -304,7 +305,7 @@ class Game(State):
             return envs[index]
 
         first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
-        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, first))
+        self._seat_table(self.seat_orders(self.dealer, self.setup.dealer_sits_out, first))
         self.to_act = self.bidding_order[0]
 
     def _choose_first_leader(self) -> int:
@@ -328,7 +329,8 @@ class Game(State):
 
     def _keep_bid_hand_key(self) -> None:
         """What the bidding limits read of this hand: the first part of their memo's key."""
-        self._bid_hand_key = (
+        #: what the bidding limits read of this hand: the first part of their memo's key
+        self.bid_memo_key = (
             self.kind.name,
             self.hand_size,
             len(self.bidding_order),
@@ -342,7 +344,10 @@ class Game(State):
         self.play_orders = table.play_orders
         self.leader = table.first_leader
 
-    def _start_hand(self, index: int, reuse_hands: bool = False) -> None:
+    def begin_hand(self, index: int, reuse_hands: bool = False) -> None:
+        """Set up hand `index` of the plan: its dealer and seat orders, the deal (a set-up deal,
+        or shuffled), the trump, then its first decision or its bidding. `reuse_hands`: the
+        hand lists of the hand before may be filled again (nothing else holds them)."""
         rules, n = self.rules, self.players
         plan = self.plan[index]
         self.index = index
@@ -372,7 +377,7 @@ class Game(State):
             # a set-up deal names its dealer: the deal passes on from there
             self.dealer = dealer = preset.dealer
             self.first_dealer = (dealer - rules.deal_direction * index) % n
-        table = self._table(dealer, setup.dealer_sits_out)
+        table = self.seat_orders(dealer, setup.dealer_sits_out)
         self._seat_table(table)
         size = plan.size
         # the deal step, then the trump step (engine/trump.py: chosen once per ruleset)
@@ -382,7 +387,7 @@ class Game(State):
         self.phase = TRUMP
         trump = self._find_trump(preset, setup, turned, undealt, none_first)
         self.hand_size = size
-        self._set_trump(trump)
+        self.set_trump(trump)
         self.bids: list[int | None] = [None] * n
         self.bid_log: list[tuple[int, int]] = []
         self.bids_so_far = 0
@@ -393,8 +398,9 @@ class Game(State):
         self.to_act: int | None = self.bidding_order[0]
         if rules.first_bidder_choice is not None:
             self._choose_first_bidder()
-        self._legal_bids_cache: list[int] | None = None
-        self._legal_cache = None
+        #: the legal bids worked out for this turn (`allowed_bids`); None once anything changed
+        self.legal_bids_memo: list[int] | None = None
+        self.legal_cards_memo = None
         if self._decides:
             self._begin_decisions(setup)
 
@@ -437,7 +443,7 @@ class Game(State):
             return NO_TRUMP
         return found.trump
 
-    def _set_trump(self, trump: int) -> None:
+    def set_trump(self, trump: int) -> None:
         """This hand's trump, and the hand's env that formulas read from now on."""
         self.trump = trump
         index = self.index
@@ -446,13 +452,15 @@ class Game(State):
         if cached is None:
             self.hand_env: dict[str, Value] = trump_env(self.setup.env, suit_name(trump))
             self._keep_bid_hand_key()
-            self._score_hand_key = tuple([self.hand_env[name] for name in self._score_reads.hand_names])
+            #: what the scoring formulas read of this hand: the first part of their memo's key
+            self.score_memo_key = tuple([self.hand_env[name] for name in self._score_reads.hand_names])
             if index < self.scheduled_hands:
-                self._hand_envs[(index, trump)] = (self.hand_env, self._bid_hand_key, self._score_hand_key)
+                self._hand_envs[(index, trump)] = (self.hand_env, self.bid_memo_key, self.score_memo_key)
         else:
-            self.hand_env, self._bid_hand_key, self._score_hand_key = cached
-        self._bid_scratch: dict[str, Value] | None = None
-        self._legal_bids_cache = None
+            self.hand_env, self.bid_memo_key, self.score_memo_key = cached
+        #: the values the bidding limits read, filled in place turn by turn (None: built again)
+        self.bid_scratch: dict[str, Value] | None = None
+        self.legal_bids_memo = None
 
     # ------------------------------------------------------------ decisions (language 2)
 
@@ -513,12 +521,12 @@ class Game(State):
         if declarer is None:  # every seat passed: the trump rule stands, everyone bids
             self._next_bidder(self.bidding_order[0])
             return
-        self._seat_table(self._table(self.dealer, self.setup.dealer_sits_out, declarer))
-        self._bid_scratch = None
+        self._seat_table(self.seat_orders(self.dealer, self.setup.dealer_sits_out, declarer))
+        self.bid_scratch = None
         self._keep_bid_hand_key()
         if suit is not None:
             self.trump_named_by = declarer
-            self._set_trump(NO_TRUMP if suit == "none" else suit_number(suit))
+            self.set_trump(NO_TRUMP if suit == "none" else suit_number(suit))
         choice = self.rules.trump_choice
         if choice is not None and choice.who == "declarer" and self._names_trump and not choice.after_bidding:
             self._ask(declarer, "trump")
@@ -617,15 +625,15 @@ class Game(State):
             return
         if self.decision == "trump":
             self.trump_named_by = seat
-            self._set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
+            self.set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
             if self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
-                self._begin_play()
+                self.begin_play()
             else:
                 self._next_bidder(self.bidding_order[0])
             return
         self.looked[seat] = True
         self.blind[seat] = choice == "blind"
-        self._legal_bids_cache = None
+        self.legal_bids_memo = None
         self.phase = BIDDING
         self.decision = None
 
@@ -652,7 +660,8 @@ class Game(State):
                 best_seat, best = seat, bid
         return best_seat
 
-    def _begin_play(self) -> None:
+    def begin_play(self) -> None:
+        """The bidding (and the decisions after it) is over: the first leader leads."""
         self.phase = PLAY
         self.decision = None
         if self.rules.first_lead_choice is not None:
@@ -712,7 +721,7 @@ class Game(State):
         Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit (`by_suit`).
         """
         if self.phase == BIDDING:
-            return list(self._legal_bids())
+            return list(self.allowed_bids())
         if self.phase == PLAY:
             return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]
         if self.phase == DECISION:
@@ -721,9 +730,9 @@ class Game(State):
 
     def _bid_env(self, seat: int) -> dict[str, Value]:
         """The `bidding` context for `seat` (one dict per hand, refilled for each bidder)."""
-        env = self._bid_scratch
+        env = self.bid_scratch
         if env is None:
-            env = self._bid_scratch = dict(self.hand_env)
+            env = self.bid_scratch = dict(self.hand_env)
         return bidding_env(
             self.hand_env,
             total=self.totals[seat],
@@ -761,17 +770,20 @@ class Game(State):
             )
         return tuple(rows)
 
-    def _legal_bids(self) -> list[int]:
-        if self._legal_bids_cache is None:
+    def allowed_bids(self) -> list[int]:
+        """The legal bids of the seat to act (numbers, then named calls), worked out from the
+        bidding limits once a turn and kept in `legal_bids_memo`: the game's own list, not to be
+        changed (`legal_bids` answers a copy). Raises RuleError when no bid is allowed."""
+        if self.legal_bids_memo is None:
             tests = self._bid_tests
             size = self.hand_size
             if not tests:
-                self._legal_bids_cache = list(range(size + 1)) + [name for name, _ in self.rules.calls]
+                self.legal_bids_memo = list(range(size + 1)) + [name for name, _ in self.rules.calls]
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
                 seat: int = self.to_act  # type: ignore[assignment]
-                key = (self._bid_hand_key, len(self.bid_log), self.bids_so_far)
+                key = (self.bid_memo_key, len(self.bid_log), self.bids_so_far)
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
                 if self._bid_sets:  # what the limits read of the other seats
@@ -804,12 +816,12 @@ class Game(State):
                             values={n: env[n] for t in tests for n in t.names if n in env},
                         )
                     self._bid_memo.keep(key, legal)
-                self._legal_bids_cache = legal
-        return self._legal_bids_cache
+                self.legal_bids_memo = legal
+        return self.legal_bids_memo
 
     def legal_bids(self) -> list[int]:
         """The legal bids of the seat to act (read it, do not change it); [] out of the bidding."""
-        return self._legal_bids() if self.phase == BIDDING else []
+        return self.allowed_bids() if self.phase == BIDDING else []
 
     def legal_cards(self) -> list[Card]:
         """The legal cards of the seat to act, in the order its hand holds them (read it, do not
@@ -825,16 +837,16 @@ class Game(State):
         """Bids in 0..hand size that the rules forbid the seat to act (the hook, forced bids)."""
         if self.phase != BIDDING:
             return []
-        legal = set(self._legal_bids())
+        legal = set(self.allowed_bids())
         return [b for b in range(self.hand_size + 1) if b not in legal]
 
     def _legal_cards(self, seat: int) -> list[Card]:
         """The legal cards of `seat` now (remembered until the next card is played; do not modify)."""
-        cached = self._legal_cache
+        cached = self.legal_cards_memo
         if cached is not None and cached[0] == seat and cached[1] == len(self.trick):
             return cached[2]
         legal = list(self.tricks_play.legal(self.hands[seat], self.trick, self.trump, self.rules.when_void))
-        self._legal_cache = (seat, len(self.trick), legal)
+        self.legal_cards_memo = (seat, len(self.trick), legal)
         return legal
 
     def can_see_own_hand(self, seat: int) -> bool:
@@ -865,9 +877,9 @@ class Game(State):
     def bid(self, bid: int) -> None:
         if self.phase != BIDDING:
             raise IllegalAction("it is not time to bid", "not_your_turn", "bid when it was not time to bid")
-        legal = self._legal_bids()
+        legal = self.allowed_bids()
         if type(bid) not in (int, str) or bid not in legal:
-            raise self._bid_refusal(bid, legal)
+            raise self.bid_refusal(bid, legal)
         self.commit_bid(bid)
 
     def commit_bid(self, bid: int | str) -> None:
@@ -881,7 +893,7 @@ class Game(State):
         self.bids[seat] = bid  # type: ignore[index]
         self.bid_log.append((seat, bid))  # type: ignore[arg-type]
         self.bids_so_far += bid  # type: ignore[operator]
-        self._legal_bids_cache = None
+        self.legal_bids_memo = None
         if len(self.bid_log) < len(self.bidding_order):
             if self._decides:
                 self._next_bidder(self.bidding_order[len(self.bid_log)])
@@ -890,17 +902,15 @@ class Game(State):
         elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
             self._ask(self._trump_chooser(), "trump")
         else:
-            self._begin_play()
+            self.begin_play()
 
-    def bid_refusal(self, bid: object) -> IllegalAction:
-        """Why the seat to act may not bid `bid`, from the ruleset's own formulas (see `_bid_refusal`)."""
-        return self._bid_refusal(bid, self._legal_bids())
-
-    def _bid_refusal(self, bid: object, legal: list[int]) -> IllegalAction:
-        """Why `bid` is refused, told from the formula that forbids it: its name and place in the
-        file, and what it read. The hook (`reason` "hook") is named when that formula depends on
+    def bid_refusal(self, bid: object, legal: list[int] | None = None) -> IllegalAction:
+        """Why the seat to act may not bid `bid` (`legal`: its legal bids, when known), told from
+        the formula that forbids it: its name and place in the file, and what it read. The hook (`reason` "hook") is named when that formula depends on
         the earlier bids (it would allow the bid after other earlier bids) and the bids would add
         up to the hand size; a bid that is the only one allowed is `forced_bid`."""
+        if legal is None:
+            legal = self.allowed_bids()
         size = self.plan[self.index].size
         calls = dict(self.rules.calls)
         if type(bid) is str and bid in calls:
@@ -942,21 +952,21 @@ class Game(State):
                 raise IllegalAction("name the card to play")
             card = legal[int(self.rng.random() * len(legal))]
         elif card not in legal:
-            raise self._card_refusal(seat, card)
+            raise self.card_refusal(seat, card)
         self.commit_card(seat, card)
 
     def commit_card(self, seat: int, card: Card) -> None:
         """Play `card` for `seat`, already known to be legal (nothing is checked): the trick, its
         winner, the end of the hand. `play` checks first; look-ahead replays known cards with this."""
         self.hands[seat][SUIT_OF[card]].remove(card)
-        self._legal_cache = None
+        self.legal_cards_memo = None
         trick = self.trick
         trick.append((seat, card))
         order = self.trick_order
         if len(trick) < len(order):
             self.to_act = order[len(trick)]
             return
-        win_seat = self._trick_winner(trick)
+        win_seat = self.trick_winner(trick)
         self.tricks.append(Trick(order[0], tuple(trick), win_seat))
         self.taken[win_seat] += 1
         self.trick = []
@@ -964,9 +974,9 @@ class Game(State):
             self.trick_order = self.play_orders[win_seat]
             self.leader = self.to_act = win_seat
             return
-        self._finish_hand()
+        self.score_hand()
 
-    def _trick_winner(self, trick: list[tuple[int, Card]]) -> int:
+    def trick_winner(self, trick: list[tuple[int, Card]]) -> int:
         """The seat that wins the complete `trick`, by the ruleset's trick rules."""
         try:
             return self.tricks_play.winner(trick, self.trump)
@@ -1021,10 +1031,10 @@ class Game(State):
             if self.phase == DECISION:
                 self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]
                 continue
-            legal = self._legal_bids()
+            legal = self.allowed_bids()
             bid = choose[self.to_act](legal)  # type: ignore[index]
             if type(bid) not in (int, str) or bid not in legal:
-                raise self._bid_refusal(bid, legal)
+                raise self.bid_refusal(bid, legal)
             self.commit_bid(bid)
 
     def play_tricks_unobserved(self, choose: list[Callable[[list[Card]], Card]]) -> None:
@@ -1038,7 +1048,7 @@ class Game(State):
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
         legal_cards, trick_winner, suit_of = self.tricks_play.legal, self.tricks_play.winner, SUIT_OF
         if not self.tricks_play.standard:
-            trick_winner = lambda trick, trump: self._trick_winner(trick)  # noqa: E731 (names the rule on failure)
+            trick_winner = lambda trick, trump: self.trick_winner(trick)  # noqa: E731 (names the rule on failure)
         tricks, taken = self.tricks, self.taken
         trick = self.trick
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
@@ -1049,17 +1059,19 @@ class Game(State):
                 legal = legal_cards(hand, trick, trump, void_rule)
                 card = choose[seat](legal)
                 if card not in legal:
-                    raise self._card_refusal(seat, card)
+                    raise self.card_refusal(seat, card)
                 hand[suit_of[card]].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
             tricks.append(_new_trick(Trick, (order[0], tuple(trick), leader)))
             taken[leader] += 1
             trick = self.trick = []
-        self._legal_cache = None
-        self._finish_hand()
+        self.legal_cards_memo = None
+        self.score_hand()
 
-    def _card_refusal(self, seat: int, card: object) -> IllegalAction:
+    def card_refusal(self, seat: int, card: object) -> IllegalAction:
+        """Why `seat` may not play `card` now: not a card of the deck, not held, or the rule of
+        the led suit it breaks (must follow, must trump, must over-trump)."""
         if type(card) is not int or card not in self.deck:
             return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
         text = card_words(card, self.rules.specials)  # type: ignore[arg-type]
@@ -1103,10 +1115,13 @@ class Game(State):
             sim.calls = list(calls)
         sim.taken = list(taken)
         sim.stop_after_hand = True
-        sim._finish_hand()
+        sim.score_hand()
         return sim.history[-1].points
 
-    def _finish_hand(self) -> None:
+    def score_hand(self) -> None:
+        """Score the hand whose last trick is taken, by the ruleset's formulas (each seat's
+        points, bonus and running values, remembered by the values they read), then close it
+        (`close_hand`). Raises RuleError where a formula fails or a total passes the limit."""
         rules, n = self.rules, self.players
         points: list[Number] = [0] * n
         bonuses: list[Number] = [0] * n
@@ -1116,7 +1131,7 @@ class Game(State):
         # the scoring formulas are pure: remember each seat's score by the values they read
         _, seat_names, set_names, by_sets = self._score_reads
         memo = self.facts.score_memo
-        hand_key = self._score_hand_key
+        hand_key = self.score_memo_key
         rows = self._seat_rows(results=True) if set_names else ()
         passes = self._score_in_passes(rows, set_names) if rules.scores_in_passes else None
         for index, seat in enumerate(self.bidding_order):
@@ -1166,16 +1181,16 @@ class Game(State):
             totals_after[seat] = total
             if new_running:  # a fresh dict each hand: the history keeps the old ones
                 running_after[seat] = dict(new_running)
-        self._close_hand(points, bonuses, totals_after, running_after)
+        self.close_hand(points, bonuses, totals_after, running_after)
 
-    def _close_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
+    def close_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
         """The scored hand's end: the new totals and running values, the hand's result in the
         history, then the next hand or the end of the game (also called by engine/compiled.py's
         generated hands, which score by themselves)."""
-        self._record_hand(points, bonuses, totals_after, running_after)
-        self._next_hand()
+        self.record_hand(points, bonuses, totals_after, running_after)
+        self.next_hand()
 
-    def _next_hand(self) -> None:
+    def next_hand(self) -> None:
         """After a hand's result is in the history and its totals are kept: the next hand, or the
         end of the game (also called by engine/compiled.py's game loop, which records hands itself)."""
         rules = self.rules
@@ -1185,7 +1200,7 @@ class Game(State):
             return
         if self.index + 1 < len(self.plan):
             if rules.end is None or not self._game_ends():
-                self._start_hand(self.index + 1, reuse_hands=True)
+                self.begin_hand(self.index + 1, reuse_hands=True)
                 return
             del self.plan[self.index + 1 :]  # ended on its condition: the schedule is the hands played
             self.scheduled_hands = len(self.plan)
@@ -1193,13 +1208,13 @@ class Game(State):
         if len(winners) > 1 and self.extra_hands_left > 0:
             self.extra_hands_left -= 1
             self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
-            self._start_hand(self.index + 1, reuse_hands=True)
+            self.begin_hand(self.index + 1, reuse_hands=True)
             return
         self.phase = OVER
         self.to_act = None
         self.result = GameResult(tuple(self.totals), tuple(winners), tuple(dict(r) for r in self.running))
 
-    def _record_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
+    def record_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
         """The scored hand's new totals and running values, and its result in the history."""
         self.totals = totals_after
         self.running = running_after

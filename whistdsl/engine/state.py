@@ -137,7 +137,7 @@ class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
 
 
 class State:
-    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `_start_hand`).
+    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `begin_hand`).
 
     The game so far: `totals` and `running` (per seat), `history` (the finished hands),
     `result` (once over), the schedule being played (`plan`, `index` of this hand in it), the
@@ -208,7 +208,7 @@ class State:
     )  # fmt: skip
     #: The fields worked out from the position and refilled in place (memos of the legal
     #: actions, the scratch values of the bidding limits): a copy works them out again.
-    WORKED_OUT: ClassVar[dict[str, None]] = {"_bid_scratch": None, "_legal_cache": None, "_legal_bids_cache": None}
+    WORKED_OUT: ClassVar[dict[str, None]] = {"bid_scratch": None, "legal_cards_memo": None, "legal_bids_memo": None}
 
     def clone(self) -> "State":
         """A copy of this position to play on without changing this one.
