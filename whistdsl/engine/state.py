@@ -4,7 +4,9 @@ As OpenSpiel separates them: the static facts of a table (engine/table.py `Table
 deck, the schedule, the seat orders, the trick rules, the memos) are fixed for every game of a
 ruleset and table size; a `State` is one position of one game; what a seat may see of it is
 the observer's (engine/observer.py). The Game (engine/game.py) is a State together with its
-rules and facts, and the methods that move it on (`act`, `legal_actions`, ...).
+rules and facts, and the methods that move it on (`act`, `legal_actions`, ...; each phase's in
+engine/phases/). The finished parts of a position are here too: a hand's result (`HandResult`,
+in `history`), the game's (`GameResult`), and a set-up deal (`PresetDeal`).
 
 A State is copied with `clone` (for look-ahead: a position played on in several ways): every
 field of the position is copied, whatever its name; only the static facts it declares `SHARED`
@@ -14,15 +16,24 @@ are shared.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Iterator, NamedTuple, Sequence, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Iterator,
+    NamedTuple,
+    Sequence,
+    TypeVar,
+    Union,
+)
 
 from ..language.expression import Number, Value
 from .cards import Card
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import HandKind, HandSetup, PlannedHand
-    from .game import GameResult, HandResult, PresetDeal
+    from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Special
 
 
 _T = TypeVar("_T")
@@ -136,8 +147,60 @@ class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
         return self._players
 
 
+Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
+
+
+@dataclass(frozen=True)
+class PresetDeal:
+    """A set-up deal for one hand: each seat's cards (empty for a seat sitting out), and
+    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    dealer: int | None = None
+    turn_up: Card | None = None
+    trump: int | None = None
+
+
+class HandResult(NamedTuple):
+    """One finished hand, as raw numbers (see whistdsl.record for its JSON form)."""
+
+    number: int
+    size: int
+    kind: str
+    mark: str
+    extra: bool
+    dealer: int
+    sitting_out: tuple[int, ...]
+    trump: int  # suit number or NO_TRUMP
+    turn_up: Card | None
+    deal: tuple[tuple[Card, ...], ...]  # per seat, as dealt; () for a seat sitting out
+    bids: tuple[tuple[int, int], ...]  # (seat, bid) in bidding order
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    points: tuple[Number, ...]  # points + bonus, per seat (0 for a seat sitting out)
+    bonus: tuple[Number, ...]
+    totals: tuple[Number, ...]
+    running: tuple[dict[str, Number], ...]
+    rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    specials: tuple[Special, ...] = ()  # the deck's special cards: what a card SPECIAL*16+i is
+    choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
+    calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
+    blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
+    excused: tuple[bool, ...] = ()  # per seat, whether it was excused from bidding (`skip`); () without decisions
+    declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
+    auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    totals: tuple[Number, ...]
+    winners: tuple[int, ...]
+    running: tuple[dict[str, Number], ...]
+
+
 class State:
-    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `begin_hand`).
+    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, engine/phases/deal.py `begin_hand`).
 
     The game so far: `totals` and `running` (per seat), `history` (the finished hands),
     `result` (once over), the schedule being played (`plan`, `index` of this hand in it), the
