@@ -63,6 +63,19 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     This class sets a game up and answers for the whole: whose turn, the legal actions, a
     seat's view, an action applied."""
 
+    # the game's own facts, fixed when it is made (the rules and the table's facts are State.SHARED)
+    players: int
+    seed: int | None
+    names: list[str]
+    _auction: Auction | None  # this hand's auction (the `auction` decision), under way or done
+    _specials: bool
+    _decides: bool
+    _names_trump: bool
+    _bid_tests: tuple
+    _bid_hand_names: tuple
+    _bid_seat_names: tuple
+    _bid_sets: tuple
+
     def __init__(
         self,
         rules: Ruleset,
