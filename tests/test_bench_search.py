@@ -27,7 +27,7 @@ TRICKS = 4
 OURS = {os_card(parse_card(r + s)): parse_card(r + s) for r in OS_RANKS for s in OS_SUITS}
 
 
-def _table(seed: int, moves: int):
+def seat_orders(seed: int, moves: int):
     """A whistdsl game and its pyspiel twin, `moves` bids and cards into the hand (random legal ones)."""
     game, state = bench_search.twin_tables(TRICKS, seed)
     rng = random.Random(seed)
@@ -48,7 +48,7 @@ def _others_cards(state, seat: int) -> set[int]:
 def test_openspiel_resampling_keeps_the_cards_in_play():
     """The reason for `guessed_state`: every resample gives the other seats their real cards.
     If OpenSpiel fixes its resampling this fails, and the benchmark's notes must change."""
-    game, state = _table(3, 4)
+    game, state = seat_orders(3, 4)
     seat = state.current_player()
     truth = _others_cards(state, seat)
     for k in range(30):
@@ -61,7 +61,7 @@ def test_guessed_state_is_what_the_seat_may_know(seed, moves):
     """The seat's own information is kept exactly (its cards, the bids, the cards played), the
     other seats' unseen cards come from the whole unseen deck, and no seat holds a suit it has
     shown it lacks."""
-    game, state = _table(seed, moves)
+    game, state = seat_orders(seed, moves)
     seat = state.current_player()
     truth = _others_cards(state, seat)
     rng = random.Random(5)
@@ -86,7 +86,7 @@ def test_guessed_state_is_what_the_seat_may_know(seed, moves):
 
 
 def test_honest_ismcts_plays_legal_actions():
-    game, state = _table(21, 5)
+    game, state = seat_orders(21, 5)
     seat = state.current_player()
     action = bench_search.honest_ismcts(state, game, seat, TRICKS, 64, 4, 7, random.Random(1))
     assert action in state.legal_actions()

@@ -6,11 +6,13 @@ same seeds by the compiled hands and by the interpreter alone, must give identic
 Random players exercise the compiled random path (choices drawn in place); a player that
 chooses by its own rule exercises the path that asks the players. Then the edges: illegal
 actions and rule errors read the same from both, and a formula written out as Python
-(language/codegen.py) computes what its closures compute.
+(language/codegen.py) computes what its closures compute. Last, the fuzzed rulesets of
+tests/fuzzing (mutants of the bundled ones, a bounded derandomized sample) are played both ways too.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import random
@@ -18,11 +20,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from fuzzing.oracle import hang_guard
+from fuzzing.rulesets import HANG_SECONDS, Workspace, mutants, play_capped
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whistdsl import load_rules
-from whistdsl.engine import Game, IllegalAction, RuleError
+from whistdsl.rules.lint import lint_path
+from whistdsl.engine import Game, IllegalAction, RuleError, compiled
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
 from whistdsl.language.errors import EvalError
@@ -31,6 +36,7 @@ from whistdsl.language.program import formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.players.heuristic import HeuristicPlayer
 from whistdsl.resources import bundled_rulesets
+from whistdsl.rules.ruleset import Ruleset
 
 SEEDS = range(2)
 
@@ -108,6 +114,68 @@ def test_the_compiled_hand_is_used_where_it_can_be_and_says_what_it_leaves_to_th
     assert 0 < len(declined) < len(bundled_rulesets()) // 4  # most bundled rulesets are compiled
 
 
+
+def private_names(source: str) -> list[str]:
+    """Every attribute named in `source` that starts with `_` (a private member of what it is read of)."""
+    return sorted({node.attr for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute) and node.attr.startswith("_")})
+
+
+@pytest.mark.parametrize("name", sorted(bundled_rulesets()))
+def test_the_generated_code_calls_only_public_members_of_the_game(name):
+    # the generated source is invisible to type checkers, linters and renames: it may use the
+    # game only through its public, documented members
+    rules = bundled(name)
+    for n in range(rules.players_min, rules.players_max + 1):
+        if rules.table_problem(n) is None:
+            assert private_names(table_facts(rules, n).compiled.source) == [], f"{name} at {n} players"
+    assert private_names("g._begin(1)\ng.trick = g._cache") == ["_begin", "_cache"]  # the check itself finds them
+
+
+def test_every_field_of_a_ruleset_is_either_supported_by_a_piece_or_left_to_the_interpreter():
+    # the allow-list names fields that exist; a field nobody lists is not compiled unless left as by default
+    listed = [field for piece in compiled.PIECES for field in piece.supports]
+    assert len(listed) == len(set(listed))  # each rule in one piece
+    assert set(listed) <= {f.name for f in dataclasses.fields(Ruleset)}
+    unlisted = {f.name for f in dataclasses.fields(Ruleset)} - set(listed)
+    assert unlisted == {"calls", "blind_bids", "bids_together", "auction", "skip"}
+    assert all(compiled.why_not_compiled(bundled(name)) is None or bundled(name).has_decisions for name in bundled_rulesets())
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesetOfTomorrow(Ruleset):
+    """A ruleset with a rule added after the generated hand was written (issue 26's example)."""
+
+    redeal_when_no_trump: bool = False
+
+
+def test_a_rule_no_piece_lists_runs_on_the_interpreter_and_plays_the_same_games():
+    romanian = bundled("romanian")
+    as_ever = RulesetOfTomorrow(**{f.name: getattr(romanian, f.name) for f in dataclasses.fields(Ruleset)})
+    assert compiled.why_not_compiled(as_ever) is None  # the new rule left as by default: compiled as ever
+    tomorrow = dataclasses.replace(as_ever, redeal_when_no_trump=True)
+    assert compiled.why_not_compiled(tomorrow) == "the rule 'redeal_when_no_trump' is not compiled"
+    hand = compiled.compiled_hand(tomorrow, 4)
+    assert hand.play_hand is None and hand.play_game_random is None
+    assert hand.interpreted == ("every hand is interpreted: the rule 'redeal_when_no_trump' is not compiled",)
+
+
+def test_a_rule_taken_off_the_allow_list_runs_on_the_interpreter_and_still_agrees(monkeypatch):
+    # the scoring piece stops listing `points` (the rule every ruleset has): the generated hand is declined,
+    # and the game, played by the interpreter in its place, is the game the compiled hand plays
+    rules = bundled("romanian")
+    facts = table_facts(rules, 4)
+    expected = both_ways(rules, 4, 8, lambda: [RandomPlayer() for _ in range(4)])
+    assert expected[0] == expected[1]
+    pieces = tuple(compiled.Piece(p.name, {k: v for k, v in p.supports.items() if k != "points"}) for p in compiled.PIECES)
+    monkeypatch.setattr(compiled, "PIECES", pieces)
+    declined = compiled.compiled_hand(rules, 4)
+    assert declined.play_hand is None and "'points'" in declined.interpreted[0]
+    monkeypatch.setitem(facts.__dict__, "compiled", declined)
+    calls = []
+    monkeypatch.setattr(Game, "score_hand", lambda g, real=Game.score_hand: calls.append(g.hand_number) or real(g))
+    assert both_ways(rules, 4, 8, lambda: [RandomPlayer() for _ in range(4)]) == expected
+    assert len(calls) == 2 * 24  # every hand of both games scored by the interpreter
+
 def test_the_compiled_hand_really_plays_the_hands():
     # players with their own rule: each hand is one call of the generated play_hand
     rules = load_rules("romanian")
@@ -136,12 +204,12 @@ def test_the_compiled_hand_really_plays_the_hands():
 
 def test_random_games_run_in_one_generated_loop():
     # random players: the generated game loop is entered once, and sets up every later hand
-    # itself (game.py's _start_hand sets up the first hand only, when the game is made)
+    # itself (game.py's begin_hand sets up the first hand only, when the game is made)
     rules = load_rules("romanian")
     facts = table_facts(rules, 4)
     original = facts.compiled
     entered, set_up = [], []
-    real_loop, real_start = original.play_game_random, Game._start_hand
+    real_loop, real_start = original.play_game_random, Game.begin_hand
 
     def loop(g):
         entered.append(g.index)
@@ -152,7 +220,7 @@ def test_random_games_run_in_one_generated_loop():
         return real_start(g, index, reuse_hands)
 
     facts.__dict__["compiled"] = dataclasses.replace(original, play_game_random=loop)
-    Game._start_hand = start
+    Game.begin_hand = start
     try:
         for seed in (1, 2):  # the second game finds every hand's set-up worked out
             entered.clear()
@@ -161,7 +229,7 @@ def test_random_games_run_in_one_generated_loop():
             play_out(game, [RandomPlayer() for _ in range(4)])
     finally:
         facts.__dict__["compiled"] = original
-        Game._start_hand = real_start
+        Game.begin_hand = real_start
     assert game.over and len(game.history) == 24
     assert entered == [0] and set_up == [0]
 
@@ -189,12 +257,12 @@ def position(game: Game) -> dict:
     the scratch env the interpreter's bidding limits fill and the compiled hand never needs."""
     attributes = dict(vars(game), rng=game.rng.getstate(), tricks=list(game.tricks))
     attributes.pop("use_compiled", None)
-    del attributes["_bid_scratch"]
+    del attributes["bid_scratch"]
     return attributes
 
 
 def test_the_plain_set_up_leaves_the_position_game_py_leaves():
-    # start_hand(g, index) against game.py's _start_hand, from the same position (the end of the
+    # start_hand(g, index) against game.py's begin_hand, from the same position (the end of the
     # hand before): every attribute of the game and the generator's state are the same, for
     # rulesets of each version-1 trump step (turned card, cycle) and a dealer sitting out
     for name, n in (("romanian", 4), ("romanian", 6), ("kachuful", 5), ("oh-hell", 4)):
@@ -217,13 +285,13 @@ def test_the_plain_set_up_leaves_the_position_game_py_leaves():
                 g.stop_after_hand = False
             if ours.kind.name == ours.plan[index].kind and index in table_facts(rules, n).setups:
                 assert compiled.start_hand(ours, index), (name, index)
-                theirs._start_hand(index, reuse_hands=True)
+                theirs.begin_hand(index, reuse_hands=True)
                 assert ours.rng.getstate() == theirs.rng.getstate(), (name, index)
                 assert {k: v for k, v in vars(ours).items() if k != "rng"} == {k: v for k, v in vars(theirs).items() if k != "rng"}, (name, index)
                 compared += 1
             else:
                 assert not compiled.start_hand(ours, index)  # another kind, or not worked out yet: game.py sets it up
-                theirs._start_hand(index, reuse_hands=True)
+                theirs.begin_hand(index, reuse_hands=True)
             game = theirs
         assert compared >= 10, name  # most hands of the game compared
 
@@ -365,7 +433,7 @@ def test_aggregates_and_seat_facts_are_left_to_the_interpreter():
 
 
 def test_a_history_entry_has_every_field_of_hand_result_in_its_place():
-    # _record_hand builds the entry with tuple.__new__ (every field given, in order)
+    # record_hand builds the entry with tuple.__new__ (every field given, in order)
     from whistdsl.engine import HandResult
 
     for use_compiled in (True, False):
@@ -379,3 +447,48 @@ def test_a_history_entry_has_every_field_of_hand_result_in_its_place():
         assert len(first) == len(HandResult._fields)
         assert (first.number, first.size, first.kind, first.trump_from, first.declarer, first.auction_bid) == (1, 1, "normal", "", None, 0)
         assert len(first.tricks) == 1 and first.tricks[0].cards[0][0] == first.tricks[0].leader
+
+
+# ---------------------------------------------------------------- fuzzed rulesets
+
+#: The fuzzed rulesets (tests/fuzzing/rulesets.py's mutants of the bundled ones), derandomized
+#: and bounded: the same mutants on every run.
+FUZZED = settings(max_examples=150, derandomize=True, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@pytest.fixture(scope="module")
+def fuzz_work():
+    work = Workspace()
+    yield work
+    work.close()
+
+
+def both_ways_capped(rules, n: int, seed: int) -> list:
+    """`both_ways` for a fuzzed ruleset: random players that stop the game after `HAND_CAP` hands."""
+    out = []
+    for compiled in (True, False):
+        game = Game(rules, players=n, seed=seed)
+        game.use_compiled = compiled
+        try:
+            with hang_guard(HANG_SECONDS):
+                play_capped(game)
+            out.append((game.history, game.result, game.rng.getstate()))
+        except (RuleError, IllegalAction) as e:
+            out.append((type(e), str(e), game.history))
+    return out
+
+
+@FUZZED
+@given(mutant=mutants())
+def test_every_fuzzed_ruleset_plays_the_same_games_compiled_and_interpreted(fuzz_work, mutant):
+    # a mutant that lint refuses never reaches the engine; every other one is played both ways
+    path = fuzz_work.write(mutant)
+    rules = lint_path(path, mutant.target, **fuzz_work.root_option).ruleset
+    if rules is None:
+        return
+    n = rules.players_min + mutant.players_pick % (rules.players_max - rules.players_min + 1)
+    if rules.table_problem(n) is not None:
+        return
+    compiled, interpreted = both_ways_capped(rules, n, mutant.seed)
+    assert compiled == interpreted, mutant.report()

@@ -490,14 +490,14 @@ def test_resume_of_a_record_whose_next_hand_stops_with_a_rule_error_exits_1_and_
 
 def stop_in_hand(monkeypatch: pytest.MonkeyPatch, number: int) -> None:
     """The engine stops with a rule error when hand `number` begins (the hand before it has just ended)."""
-    real = engine.Game._start_hand
+    real = engine.Game.begin_hand
 
     def start(self: Game, index: int, reuse_hands: bool = False) -> None:
         if self.plan[index].number == number:
             raise RuleError(f"planted {OWNED}", hand=number, seat=1, origin="sits_out (planted.yaml:1:1)")
         real(self, index, reuse_hands)
 
-    monkeypatch.setattr(engine.Game, "_start_hand", start)
+    monkeypatch.setattr(engine.Game, "begin_hand", start)
 
 
 def test_a_rule_error_as_a_hand_ends_keeps_that_hand_in_the_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

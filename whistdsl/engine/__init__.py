@@ -1,7 +1,9 @@
 """The generic engine: cards, one game of any compiled ruleset, and its scoring.
 
-game.py the Game (its rules, the table's facts, one position, the actions); table.py the static
-facts of a table (TableFacts); state.py one position (State, Phase); observer.py what a seat
+game.py the Game (its rules, the table's facts, one position, the actions), whose phases are
+played by the parts in phases/ (deal, trump, decisions, bidding, play, scoring, next hand);
+table.py the static facts of a table (TableFacts); state.py one position (State, Phase) and a
+hand's and a game's results; observer.py what a seat
 sees (SeatView) and positions imagined from it for look-ahead; tricks.py the trick rules;
 cards.py the cards; scoring.py a seat's score; errors.py IllegalAction and RuleError.
 

@@ -149,3 +149,13 @@ def turn_up_facts(c: Card | None, specials: tuple[Special, ...] = ()) -> dict[st
     if c >> 4 == SPECIAL:
         return {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": card_words(c, specials)}
     return {"turn_up_suit": SUITS[c >> 4], "turn_up_rank": RANK_LETTERS[c & 15], "turn_up_special": ""}
+
+
+def by_suit(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the order people read them: spades, hearts, diamonds, clubs, then the specials;
+    high to low in a suit."""
+    return sorted(cards, key=_by_suit_key)
+
+
+def _by_suit_key(c: Card) -> tuple[int, int]:
+    return (SUIT_OF[c], -c if c < SPECIAL * 16 else c)  # the specials in the deck's order

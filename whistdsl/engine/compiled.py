@@ -24,8 +24,9 @@ score or to report, so rule errors read the same.
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from dataclasses import MISSING, dataclass, fields
+from functools import cache
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
 from ..language.errors import EvalError
@@ -75,7 +76,7 @@ class CompiledHand:
     #: plays this hand and the next ones at random for as long as their set-up is the plain one
     #: (None when the ruleset's set-up is left to game.py)
     play_game_random: Callable | None = None
-    #: the plain set-up of a hand (`start_hand(g, index)`; False: game.py's `_start_hand` sets it up)
+    #: the plain set-up of a hand (`start_hand(g, index)`; False: game.py's `begin_hand` sets it up)
     start_hand: Callable | None = None
     #: the tricks and scoring of a hand from the first card (`play_tricks(g, choose)`), its
     #: bidding done by game.py (None when the ruleset's hands are left to the interpreter)
@@ -113,19 +114,86 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
     )
 
 
+class Piece(NamedTuple):
+    """A piece of the generated hand and the rules it supports: the ruleset's fields it plays
+    as the interpreter does, each with the values it supports (a test of the ruleset; None: any
+    value the ruleset may hold)."""
+
+    name: str
+    supports: dict[str, Callable[["Ruleset"], bool] | None]
+
+
+def _trump_named_before_the_bidding(rules: "Ruleset") -> bool:
+    choice = rules.trump_choice
+    return choice is None or not (choice.after_bidding or choice.who == "declarer")
+
+
+#: The allow-list of the generated hand: each piece with the rules (the ruleset's fields) it
+#: supports. A ruleset that gives any other field a value other than its default, or a value a
+#: piece does not support, is played by the interpreter alone, every hand: a rule nobody lists
+#: here falls back to the interpreter, never played differently by generated code.
+PIECES: tuple[Piece, ...] = (
+    Piece("what the ruleset is (no rule of play)", dict.fromkeys(
+        ("name", "description", "version", "source", "lets", "parameters", "parameter_values", "players_range",
+         "players_min", "players_max", "players_default"))),
+    Piece("the table, the deck and the schedule (the table's facts: engine/table.py)", dict.fromkeys(
+        ("deal_direction", "bidding_direction", "play_direction", "suits", "ranks", "deck_size", "copies", "specials",
+         "first_dealer", "sits_out", "kinds", "schedule"))),
+    Piece("the set-up: the deal and the trump (start_hand, else game.py)", {
+        **dict.fromkeys(("trump_cycle", "turn_up", "trump_none_when", "trump_from", "trump_turned", "trump_seen",
+                         "trump_specials", "trump_specials_without", "first_bidder", "first_bidder_choice")),
+        "trump_choice": _trump_named_before_the_bidding}),
+    Piece("the bidding", {"allowed": None}),
+    Piece("the play (the standard trick rules written out, others called for each card)", dict.fromkeys(
+        ("when_void", "first_lead", "first_lead_choice", "trick_winner", "identical", "always_playable", "special_led"))),
+    Piece("the scoring", dict.fromkeys(("points", "bonus", "running"))),
+    Piece("the end of the game (game.py's next_hand)", dict.fromkeys(("rank", "wins_outright", "tiebreak", "end"))),
+)  # fmt: skip
+
+#: The words for a rule the generated hand does not support (a field not in `PIECES`, or a value
+#: its piece does not support); a field not here is named by its own name.
+RULE_WORDS = {
+    "trump_choice": "a seat names trump after the bidding",
+    "calls": "its hands have named calls",
+    "blind_bids": "its hands have blind bids",
+    "bids_together": "its hands have bids made together",
+    "auction": "its hands have an auction",
+    "skip": "its hands have seats excused from bidding",
+}
+
+
+@cache
+def _defaults(kind: type) -> dict[str, object]:
+    """Each field of the dataclass `kind` (a Ruleset) and its default value (`_NO_DEFAULT` for
+    a field without one)."""
+    out: dict[str, object] = {}
+    for f in fields(kind):
+        if f.default is not MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not MISSING:
+            out[f.name] = f.default_factory()
+        else:
+            out[f.name] = _NO_DEFAULT
+    return out
+
+
+_NO_DEFAULT = object()
+
+
 def why_not_compiled(rules: "Ruleset") -> str | None:
-    """Why hands of `rules` are played by the interpreter only (None: they are compiled)."""
-    if rules.trump_choice is not None and (rules.trump_choice.after_bidding or rules.trump_choice.who == "declarer"):
-        return "a seat names trump after the bidding"
-    for what, present in (
-        ("named calls", bool(rules.calls)),
-        ("blind bids", rules.blind_bids),
-        ("bids made together", rules.bids_together),
-        ("an auction", rules.auction is not None),
-        ("seats excused from bidding", rules.skip is not None),
-    ):
-        if present:
-            return f"its hands have {what}"
+    """Why hands of `rules` are played by the interpreter only (None: they are compiled): the
+    first rule it holds that no piece of `PIECES` supports."""
+    supported: dict[str, Callable[["Ruleset"], bool] | None] = {}
+    for piece in PIECES:
+        supported.update(piece.supports)
+    for name, default in _defaults(type(rules)).items():
+        if name in supported:
+            test = supported[name]
+            if test is None or test(rules):
+                continue
+        elif default is not _NO_DEFAULT and getattr(rules, name) == default:
+            continue  # a rule the generated hand does not know, left as by default
+        return RULE_WORDS.get(name, f"the rule {name!r} is not compiled")
     return None
 
 
@@ -190,14 +258,14 @@ class _Writer:
         if plain is not None and in_locals:
             loop_body += self._scoring(close=self._close_in_locals(), leave="break", in_locals=True)
         elif plain is not None:
-            close = None if rules.end is not None else [  # `end`: game.py's _close_hand asks it after each hand
+            close = None if rules.end is not None else [  # `end`: game.py's close_hand asks it after each hand
                 "    index = g.index",
                 "    if index + 1 < len(g.plan) and not g.stop_after_hand:  # the next hand of the schedule",
-                "        g._record_hand(points, bonuses, totals_after, running_after)",
+                "        g.record_hand(points, bonuses, totals_after, running_after)",
                 "        if not start_hand(g, index + 1):",
-                "            g._start_hand(index + 1, reuse_hands=True)",
+                "            g.begin_hand(index + 1, reuse_hands=True)",
                 "    else:",
-                "        g._close_hand(points, bonuses, totals_after, running_after)",
+                "        g.close_hand(points, bonuses, totals_after, running_after)",
             ]
             loop_body += self._scoring(close=close, leave="continue")
         binds = self._binds()
@@ -332,29 +400,29 @@ class _Writer:
             "    kind_name = kind.name",
             "    mark = kind.mark",
             # the hands the loop may set up: those of the schedule, not set-up deals, and none when
-            # `end` is asked after each hand (game.py's _next_hand asks it)
+            # `end` is asked after each hand (game.py's next_hand asks it)
             "    plain_until = 0 if g.deals or END is not None else min(len(plan), g.scheduled_hands)",
             "    keep_states = g.keep_rng_states",
             "    totals = g.totals",
             "    running = g.running",
             *[f"    {local} = g.{attribute}" for attribute, local in self._POSITION],
-            "    cached = (g.hand_env, g._bid_hand_key, g._score_hand_key)",
+            "    cached = (g.hand_env, g.bid_memo_key, g.score_memo_key)",
             "    E = cached[0]",
             "    p = plan[index]",
         ]
 
     def _write_position(self, played: bool = False) -> list[str]:
-        """The game loop's locals back to g: the position game.py's `_start_hand` leaves (the
+        """The game loop's locals back to g: the position game.py's `begin_hand` leaves (the
         bids, bid log and tricks taken are the lists the hand fills); `played`: the position once
-        the hand's tricks are played (game.py's `_begin_play`, then the last trick), with the
+        the hand's tricks are played (game.py's `begin_play`, then the last trick), with the
         totals from before this hand's scores."""
         return [
             *[f"    g.{attribute} = {local}" for attribute, local in self._POSITION],
-            "    g.hand_env, g._bid_hand_key, g._score_hand_key = cached",
-            "    g._bid_scratch = None",
-            "    g._legal_bids_cache = None",
+            "    g.hand_env, g.bid_memo_key, g.score_memo_key = cached",
+            "    g.bid_scratch = None",
+            "    g.legal_bids_memo = None",
             "    g.trick = []",
-            "    g._legal_cache = None",
+            "    g.legal_cards_memo = None",
             *(
                 [
                     "    g.bids_so_far = so_far",
@@ -387,7 +455,7 @@ class _Writer:
 
     def _close_in_locals(self) -> list[str]:
         """The hand's end in the game loop: its result in the history (as game.py's
-        `_record_hand` builds it), then the next hand's set-up in locals, or the position
+        `record_hand` builds it), then the next hand's set-up in locals, or the position
         written back and game.py goes on (the end of the game, a hand it sets up)."""
         return [
             "    history.append(",
@@ -426,14 +494,14 @@ class _Writer:
             *self._write_position(played=True),
             "    g.totals = totals_after",
             "    g.running = running_after",
-            "    g._next_hand()",
+            "    g.next_hand()",
             "    break",
         ]
 
     # ------------------------------------------------------------ the set-up of a hand
 
     def _plain_setup(self) -> list[str] | None:
-        """The source of `start_hand(g, index)`: game.py's `_start_hand` for a hand of the
+        """The source of `start_hand(g, index)`: game.py's `begin_hand` for a hand of the
         schedule already worked out (its set-up, seat orders and trump env kept on the table's
         facts), of the same kind as the last one, dealt at random with version 1's trump step.
         None when the ruleset's set-up has more (decisions, trump sources, a first bidder chosen
@@ -449,7 +517,7 @@ class _Writer:
         lines = [
             "",
             "def start_hand(g, index):",
-            "    # game.py _start_hand's plain case; False (having drawn nothing): game.py sets the hand up",
+            "    # game.py begin_hand's plain case; False (having drawn nothing): game.py sets the hand up",
             "    p = g.plan[index]",
             "    setup = SETUPS.get(index)",
             "    kind = g.kind",
@@ -493,7 +561,7 @@ class _Writer:
         rules, n = self.rules, self.players
         lines = [
             f"    dealer = rotation_dealer = (first_dealer + {rules.deal_direction} * index) % {n}",
-            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g._table(dealer, setup.dealer_sits_out)",
+            "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g.seat_orders(dealer, setup.dealer_sits_out)",
             "    sitting_out = table.sitting_out",
             "    order = table.bidding_order",
             "    position = table.position",
@@ -547,12 +615,12 @@ class _Writer:
             f"    bids = [None] * {n}",
             "    bid_log = []",
             f"    taken = [0] * {n}",
-            "    # the hand's env, as game.py _set_trump keeps it per (hand, trump)",
+            "    # the hand's env, as game.py set_trump keeps it per (hand, trump)",
             "    cached = HAND_ENVS.get((index, trump))",
             "    if cached is None:  # the first game at this table to reach it: game.py works it out",
             *[f"        g.{attribute} = {local}" for attribute, local in self._POSITION],
-            "        g._set_trump(trump)",
-            "        cached = (g.hand_env, g._bid_hand_key, g._score_hand_key)",
+            "        g.set_trump(trump)",
+            "        cached = (g.hand_env, g.bid_memo_key, g.score_memo_key)",
             "    E = cached[0]",
         ]
         return lines
@@ -619,24 +687,24 @@ class _Writer:
                 "                legal = None",
                 "            if not legal:  # the interpreter reports the rule error, naming the formula",
                 *(_indent(self._write_position(), 12) if in_locals else []),
-                "                g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
-                "                g._legal_bids()",
+                "                g.to_act, g.bids_so_far, g.legal_bids_memo = seat, so_far, None",
+                "                g.allowed_bids()",
                 "                raise AssertionError('the interpreter found legal bids where the compiled hand found none')",
                 "            legal_of[key] = legal",
             ]
         else:
             lines += [
-                "        g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, None",
-                "        legal = g._legal_bids()  # the interpreter's limits (formulas not written out)",
+                "        g.to_act, g.bids_so_far, g.legal_bids_memo = seat, so_far, None",
+                "        legal = g.allowed_bids()  # the interpreter's limits (formulas not written out)",
             ]
         if random:
             lines += ["        b = legal[int(rnd() * len(legal))]"]
         else:
             lines += [
-                "        g.to_act, g.bids_so_far, g._legal_bids_cache = seat, so_far, legal  # the position a player may look at",
+                "        g.to_act, g.bids_so_far, g.legal_bids_memo = seat, so_far, legal  # the position a player may look at",
                 "        b = choose[seat](legal)",
                 "        if type(b) is not int or b not in legal:",
-                "            raise g._bid_refusal(b, legal)",
+                "            raise g.bid_refusal(b, legal)",
             ]
         lines += [
             "        bids[seat] = b",
@@ -647,12 +715,12 @@ class _Writer:
             return lines
         lines += [
             "    g.bids_so_far = so_far",
-            "    g._legal_bids_cache = None",
+            "    g.legal_bids_memo = None",
         ]
-        if rules.first_lead_choice is None:  # game.py _begin_play, with the leader the seat orders name
+        if rules.first_lead_choice is None:  # game.py begin_play, with the leader the seat orders name
             lines += ["    g.phase = PLAY", "    g.decision = None", "    g.to_act = g.leader", "    g.trick_order = g.play_orders[g.leader]"]
         else:
-            lines += ["    g._begin_play()"]
+            lines += ["    g.begin_play()"]
         return lines
 
     #: the bidding's own names that follow from the bids so far and the turn (`k`) alone
@@ -687,7 +755,7 @@ class _Writer:
             lines += self._standard_tricks(rules.when_void)
         if in_locals:
             return [line.replace("    g.tricks = PlayedTricks(", "    tricks = PlayedTricks(") for line in lines]
-        lines += ["    g.trick = []", "    g._legal_cache = None"]
+        lines += ["    g.trick = []", "    g.legal_cards_memo = None"]
         return lines
 
     #: a uniformly random card of hand `h` holding `left` cards: the same card as the random
@@ -769,10 +837,10 @@ class _Writer:
             "        seats = play_orders[leader]",
             "        h = hands[leader]",
             "        legal = h[0] + h[1] + h[2] + h[3]",
-            "        g.to_act, g._legal_cache = leader, None  # the position a player may look at",
+            "        g.to_act, g.legal_cards_memo = leader, None  # the position a player may look at",
             "        c = choose[leader](legal)",
             "        if c not in legal:",
-            "            raise g._card_refusal(leader, c)",
+            "            raise g.card_refusal(leader, c)",
             "        s = SUIT_OF[c]",
             "        h[s].remove(c)",
             "        trick.append((leader, c))",
@@ -798,10 +866,10 @@ class _Writer:
         lines += [
             "            else:  # any card",
             "                legal = h[0] + h[1] + h[2] + h[3]",
-            "            g.to_act, g._legal_cache = seat, None",
+            "            g.to_act, g.legal_cards_memo = seat, None",
             "            c = choose[seat](legal)",
             "            if c not in legal:",
-            "                raise g._card_refusal(seat, c)",
+            "                raise g.card_refusal(seat, c)",
             "            s = SUIT_OF[c]",
             "            h[s].remove(c)",
             "            trick.append((seat, c))",
@@ -819,10 +887,10 @@ class _Writer:
             pick = ["                c = legal[int(rnd() * len(legal))]"]
         else:
             pick = [
-                "                g.to_act, g._legal_cache = seat, None  # the position a player may look at",
+                "                g.to_act, g.legal_cards_memo = seat, None  # the position a player may look at",
                 "                c = choose[seat](legal)",
                 "                if c not in legal:",
-                "                    raise g._card_refusal(seat, c)",
+                "                    raise g.card_refusal(seat, c)",
             ]
         return [
             "    legal_cards = g.tricks_play.legal",
@@ -835,7 +903,7 @@ class _Writer:
             *[line[4:] for line in pick],
             "            h[SUIT_OF[c]].remove(c)",
             "            trick.append((seat, c))",
-            "        win = g._trick_winner(trick)  # names the rule when none picks a card",
+            "        win = g.trick_winner(trick)  # names the rule when none picks a card",
             "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
             "        taken[win] += 1",
             "        leader = win",
@@ -844,11 +912,11 @@ class _Writer:
     # ------------------------------------------------------------ scoring
 
     def _scoring(self, close: list[str] | None = None, leave: str = "return", in_locals: bool = False) -> list[str]:
-        """The scoring, then `close` (the hand's end: by default game.py's `_close_hand`); `leave`
+        """The scoring, then `close` (the hand's end: by default game.py's `close_hand`); `leave`
         ends the generated function's hand where the interpreter took over (`in_locals`: after
         writing the game loop's position back)."""
         rules = self.rules
-        handed_back = ["    g._finish_hand()  # the interpreter scores the hand", f"    {leave}", ""]
+        handed_back = ["    g.score_hand()  # the interpreter scores the hand", f"    {leave}", ""]
         if rules.points is None or rules.scores_in_passes:
             self._note("the scoring reads the other seats' points: the interpreter scores each hand")
             return handed_back
@@ -910,9 +978,9 @@ class _Writer:
         lines += [
             "    except EvalError:",
             *(_indent(self._write_position(played=True), 4) if in_locals else []),
-            "        g._finish_hand()  # the interpreter scores the hand, and names a formula that fails",
+            "        g.score_hand()  # the interpreter scores the hand, and names a formula that fails",
             f"        {leave}",
-            *(close or ["    g._close_hand(points, bonuses, totals_after, running_after)"]),
+            *(close or ["    g.close_hand(points, bonuses, totals_after, running_after)"]),
             "",
         ]
         return lines

@@ -3,8 +3,10 @@ rules that cannot go on (`RuleError`, naming hand, seat and formula)."""
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
+from ..language.errors import EvalError
+from ..language.program import Formula
 from ..language.values import Value, value_text
 
 
@@ -64,3 +66,22 @@ class RuleError(Exception):
             shown = ", ".join(f"{k}={value_text(v)}" for k, v in sorted(self.values.items()))
             text += f" (it read {shown})"
         return text
+
+
+def formula_error(
+    error: EvalError, formulas: Iterable[Formula | None], env: Mapping[str, Value], *, hand: int | None, seat: int | None = None
+) -> RuleError:
+    """A RuleError naming the formula of `formulas` that raised `error` in `env`, and what it read.
+
+    The formulas are pure, so evaluating them again in order finds the one that fails.
+    """
+    for f in formulas:
+        if f is None:
+            continue
+        try:
+            f(env)  # type: ignore[arg-type]
+        except EvalError as again:
+            sets = {name for name, _ in f.seat_reads}
+            values = {n: env[n] for n in f.names if n in env and n not in sets}
+            return RuleError(str(again), hand=hand, seat=seat, origin=f.origin, values=values)
+    return RuleError(str(error), hand=hand, seat=seat)

@@ -23,6 +23,7 @@ from ..language.values import Number, Value
 from ..rules.ruleset import PlannedHand, Ruleset
 from .cards import NO_TRUMP, SPECIAL, Card, suit_name
 from .state import Phase
+from .table import table_facts
 
 if TYPE_CHECKING:
     from .game import Game, Trick
@@ -186,23 +187,12 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     if view.bids_hidden:
         raise ValueError("the bids are hidden in this view: a position cannot be built from it")
     rules, n = view.rules, view.players
-    game = Game.__new__(Game)
-    game._setup_game(rules, n, None, rng)
-    facts = game.facts
+    facts = table_facts(rules, n)
     index = view.hand_number - 1
     if view.extra:  # a tie-break hand: after the schedule
-        game.plan = [*facts.plan[:index], PlannedHand(view.hand_number, view.hand_size, view.kind)]
-        game.scheduled_hands = index
+        plan, scheduled = [*facts.plan[:index], PlannedHand(view.hand_number, view.hand_size, view.kind)], index
     else:  # the schedule's own hand: its set-up and env are the ones every game of the table shares
-        game.plan = list(facts.plan)
-        game.scheduled_hands = len(game.plan)
-    game.hands_total = int(view.hand_env.get("hands", game.scheduled_hands))  # type: ignore[arg-type]
-    game.extra_hands_left, game.extra_cards = 0, 0
-    game.names = [f"Player {i + 1}" for i in range(n)]
-    game.stop_after_hand = True
-    game.first_dealer = view.dealer
-    game.totals = list(view.totals)
-    game.running = [dict(r) for r in view.running]
+        plan, scheduled = list(facts.plan), len(facts.plan)
     # the deal: each seat's cards now and the cards it has played this hand (the dealer's own
     # last card, when it is the turned one, last)
     played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
@@ -217,8 +207,8 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
     preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
-    game.deals = {view.hand_number: preset}
-    game._start_hand(index)
+    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
+    game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low
         for suit in hand:
             suit.sort(reverse=True)
@@ -245,12 +235,12 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
             raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
         elif phase == PLAY and cards < len(played):
             seat, c = played[cards]
-            game._commit_card(seat, c)
+            game.commit_card(seat, c)
             cards += 1
         elif phase != PLAY and len(game.bid_log) < len(bids):
             seat, bid = bids[len(game.bid_log)]
             call = view.calls[seat] if view.calls else ""
-            game._commit_bid(call or bid)
+            game.commit_bid(call or bid)
         else:
             raise ValueError(f"hand {view.hand_number}: the view's position cannot be reached again")
     return game

@@ -4,23 +4,29 @@ As OpenSpiel separates them: the static facts of a table (engine/table.py `Table
 deck, the schedule, the seat orders, the trick rules, the memos) are fixed for every game of a
 ruleset and table size; a `State` is one position of one game; what a seat may see of it is
 the observer's (engine/observer.py). The Game (engine/game.py) is a State together with its
-rules and facts, and the methods that move it on (`act`, `legal_actions`, ...).
+rules and facts, and the methods that move it on (`act`, `legal_actions`, ...; each phase's in
+engine/phases/). The finished parts of a position are here too: a hand's result (`HandResult`,
+in `history`), the game's (`GameResult`), and a set-up deal (`PresetDeal`).
 
-A State is copied with `clone` (for look-ahead: a position played on in several ways).
+A State is copied with `clone` (for look-ahead: a position played on in several ways): every
+field of the position is copied, whatever its name; only the static facts it declares `SHARED`
+are shared.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, NamedTuple, Sequence, TypeVar, Union
 
 from ..language.values import Number, Value
 from .cards import Card
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import HandKind, HandSetup, PlannedHand
-    from .game import GameResult, HandResult, PresetDeal
+    from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Special
 
 
 _T = TypeVar("_T")
@@ -134,8 +140,60 @@ class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
         return self._players
 
 
+Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
+
+
+@dataclass(frozen=True)
+class PresetDeal:
+    """A set-up deal for one hand: each seat's cards (empty for a seat sitting out), and
+    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    dealer: int | None = None
+    turn_up: Card | None = None
+    trump: int | None = None
+
+
+class HandResult(NamedTuple):
+    """One finished hand, as raw numbers (see whistdsl.record for its JSON form)."""
+
+    number: int
+    size: int
+    kind: str
+    mark: str
+    extra: bool
+    dealer: int
+    sitting_out: tuple[int, ...]
+    trump: int  # suit number or NO_TRUMP
+    turn_up: Card | None
+    deal: tuple[tuple[Card, ...], ...]  # per seat, as dealt; () for a seat sitting out
+    bids: tuple[tuple[int, int], ...]  # (seat, bid) in bidding order
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    points: tuple[Number, ...]  # points + bonus, per seat (0 for a seat sitting out)
+    bonus: tuple[Number, ...]
+    totals: tuple[Number, ...]
+    running: tuple[dict[str, Number], ...]
+    rng_state: Any = None  # the generator's state after this hand (to resume from here)
+    specials: tuple[Special, ...] = ()  # the deck's special cards: what a card SPECIAL*16+i is
+    choices: tuple[tuple[int, str, str], ...] = ()  # (seat, decision, choice): trump named, blind or look
+    calls: tuple[str, ...] = ()  # per seat, the named call it made ("" for a number bid); () without calls
+    blind: tuple[bool, ...] = ()  # per seat, whether it bid blind by choice; () without blind bids
+    excused: tuple[bool, ...] = ()  # per seat, whether it was excused from bidding (`skip`); () without decisions
+    declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
+    auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
+    trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    totals: tuple[Number, ...]
+    winners: tuple[int, ...]
+    running: tuple[dict[str, Number], ...]
+
+
 class State:
-    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, `_start_hand`).
+    """One position of a game (the Game sets these up: engine/game.py `_setup_game`, engine/phases/deal.py `begin_hand`).
 
     The game so far: `totals` and `running` (per seat), `history` (the finished hands),
     `result` (once over), the schedule being played (`plan`, `index` of this hand in it), the
@@ -184,6 +242,24 @@ class State:
     trick: list[tuple[int, Card]]
     tricks: list[Trick]
     taken: list[int]
+    # the game's course beyond this hand: the schedule's length and the tie-break hands left,
+    # the first dealer (and the cards drawn for it), the dealer the deal rotates from
+    scheduled_hands: int
+    hands_total: int
+    extra_hands_left: int
+    extra_cards: int
+    first_dealer: int
+    first_dealer_draw: tuple[Card, ...]
+    rotation_dealer: int
+    stop_after_hand: bool
+    # this hand's trump source, its decisions' outcome, and what its memos are keyed by
+    turn_up_place: str
+    trump_from: str
+    declarer: int | None
+    auction_bid: int
+    excused: list[bool] | tuple[bool, ...]
+    bid_memo_key: tuple
+    score_memo_key: tuple
 
     @property
     def over(self) -> bool:
@@ -193,18 +269,170 @@ class State:
     def hand_number(self) -> int:
         return self.plan[self.index].number
 
+    #: The fields of a game that `clone` shares with the copy: the rules, the static facts of the
+    #: table and the memos every game of it shares (engine/table.py), the seat orders of this
+    #: hand (the table's, never changed in place), this hand's values for formulas (a dict the
+    #: table's memo keeps, never changed in place) and the generator. Nothing of the position.
+    SHARED: ClassVar[frozenset[str]] = frozenset(
+        {
+            "rules", "facts", "ranks", "full_deck", "tricks_play", "rng",
+            "_trump_step", "_bid_memo", "_hand_envs", "_setups", "_score_reads",
+            "position", "play_orders", "hand_env",
+        }
+    )  # fmt: skip
+    #: The fields worked out from the position and refilled in place (memos of the legal
+    #: actions, the scratch values of the bidding limits): a copy works them out again.
+    WORKED_OUT: ClassVar[dict[str, None]] = {"bid_scratch": None, "legal_cards_memo": None, "legal_bids_memo": None}
+
     def clone(self) -> "State":
-        """A copy of this position to play on without changing this one (it shares the
-        generator, the rules and the static facts, which it does not change)."""
+        """A copy of this position to play on without changing this one.
+
+        Every field of the position is copied, whatever its name: lists, dicts and sets (and
+        what they hold, nested), dataclasses that are not frozen (the auction) field by field;
+        other values are immutable (numbers, text, tuples, frozen dataclasses) and are shared. Only
+        the fields declared in `SHARED` are shared as they are, and those in `WORKED_OUT` are
+        left to be worked out again. So a new field of the position is copied without being
+        listed anywhere (tests/test_state.py checks every field of games in many positions).
+
+        The annotations of the class (State's and Game's) make it quick, not safe: a field they
+        declare of immutable types is not looked at, one declared a list or dict of immutable
+        values is copied by a line written out for it (`_declared_copier`); every other field's
+        value is looked at."""
         copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.hands = [[list(suit) for suit in hand] for hand in self.hands]
-        for name in ("totals", "running", "history", "plan", "deck", "bids", "bid_log", "taken", "tricks", "trick", "choices"):
-            setattr(copy, name, list(getattr(self, name)))
-        for name in ("calls", "blind", "looked"):  # lists when the hand has decisions
-            value = getattr(self, name, None)
-            if type(value) is list:
-                setattr(copy, name, list(value))
-        # what is worked out from the position and refilled in place: worked out again
-        copy.__dict__.update(_bid_scratch=None, _legal_cache=None, _legal_bids_cache=None)
+        fields = copy.__dict__
+        fields.update(self.__dict__)
+        kind = type(self)
+        _declared_copier(kind)(fields)  # the fields declared lists or dicts of immutable values
+        looked = _not_looked_at(kind)
+        if not fields.keys() <= looked:  # the others: each value looked at, replaced in place
+            for name in fields.keys() - looked:
+                value = fields[name]
+                if type(value) not in _IMMUTABLE:
+                    fields[name] = _copied(value)
+        fields.update(self.WORKED_OUT)
         return copy
+
+
+@cache
+def _not_looked_at(kind: type[State]) -> frozenset[str]:
+    """The fields `clone` leaves without a look: the shared ones, those worked out again, and
+    those `kind`'s annotations declare of immutable types only (`Phase`, `int | None`,
+    `tuple[int, ...]`, ...; a field not declared is looked at)."""
+    declared = set()
+    for klass in kind.__mro__:
+        for name, annotation in getattr(klass, "__annotations__", {}).items():
+            if isinstance(annotation, str) and not annotation.startswith("ClassVar"):
+                if set(re.findall(r"\w+", annotation)) <= _IMMUTABLE_NAMES | _IMMUTABLE_CLASSES:
+                    declared.add(name)
+    return kind.SHARED | frozenset(kind.WORKED_OUT) | frozenset(declared) | frozenset(_copiers(kind))
+
+
+#: Classes of the position that are immutable (frozen dataclasses, an enum), by name.
+_IMMUTABLE_CLASSES = frozenset({"Phase", "HandSetup", "HandKind", "GameResult"})
+
+
+@cache
+def _declared_copier(kind: type[State]) -> Callable[[dict[str, Any]], None]:
+    """A function that copies, in a game's fields, every field `kind` declares a list or dict of
+    immutable values (`_copiers`), written out once per class: one straight line a field."""
+    lines = ["def copy_declared(f):"]
+    for name, (held, copy) in sorted(_copiers(kind).items()):
+        lines += [f"    v = f.get({name!r}, ABSENT)"]
+        if held is not None:
+            lines += [f"    if type(v) is {held.__name__}:", f"        f[{name!r}] = {copy}", "    elif v is not ABSENT and type(v) not in IMMUTABLE:"]
+        else:
+            lines += ["    if v is not ABSENT and type(v) not in IMMUTABLE:"]
+        lines += [f"        f[{name!r}] = copied(v)"]
+    namespace = {"ABSENT": object(), "IMMUTABLE": _IMMUTABLE, "copied": _copied}
+    exec("\n".join(lines + ["    return None", ""]), namespace)  # our own source, from the class's annotations
+    return namespace["copy_declared"]  # type: ignore[no-any-return]
+
+
+#: Names of immutable types, as the State's annotations write them (see `_copiers`).
+_IMMUTABLE_NAMES = frozenset({"int", "str", "bool", "float", "None", "Number", "Card", "HandResult", "PlannedHand", "PresetDeal", "Trick", "tuple"})
+_LEAF = r"(tuple\[[^\[\]]*\]|[\w |]+)"
+#: The shapes of a field's annotation that have a copier of their own (anything else is copied
+#: by `_copied`, which looks at the values): a regular expression over the annotation, with the
+#: immutable leaf as its group, the type it holds, and the copy of `v` as Python.
+_SHAPES: tuple[tuple[re.Pattern[str], type, str], ...] = (
+    (re.compile(rf"list\[list\[list\[{_LEAF}\]\]\]"), list, "[[s.copy() for s in h] for h in v]"),
+    (re.compile(rf"list\[list\[{_LEAF}\]\]"), list, "[s.copy() for s in v]"),
+    (re.compile(rf"list\[dict\[\w+, {_LEAF}\]\]"), list, "[d.copy() for d in v]"),
+    (re.compile(rf"list\[{_LEAF}\]"), list, "v.copy()"),
+    (re.compile(rf"list\[{_LEAF}\] \| tuple\[[^\[\]]*\]"), list, "v.copy()"),  # a tuple is left as it is
+    (re.compile(rf"dict\[\w+, {_LEAF}\]"), dict, "v.copy()"),
+)
+
+
+@cache
+def _copiers(kind: type[State]) -> dict[str, tuple[type | None, str]]:
+    """For each field of `kind` that its annotations declare a list or a dict of immutable
+    values (nested lists, or dicts, of numbers, cards, tuples, ...): the type it holds and a
+    copy of it as Python (`v` the value) that copies it without looking at each value
+    (`clone`'s fast way; a value of another type is copied by `_copied`)."""
+    out = {}
+    for klass in reversed(kind.__mro__):
+        for name, annotation in getattr(klass, "__annotations__", {}).items():
+            if not isinstance(annotation, str) or annotation.startswith("ClassVar") or name in kind.SHARED or name in kind.WORKED_OUT:
+                continue
+            for shape, held, copier in _SHAPES:
+                match = shape.fullmatch(annotation)
+                if match and set(re.findall(r"\w+", match.group(1))) <= _IMMUTABLE_NAMES:
+                    out[name] = (held, copier)
+                    break
+            else:
+                if not set(re.findall(r"\w+", annotation)) <= _IMMUTABLE_NAMES | _IMMUTABLE_CLASSES:
+                    out[name] = (None, "copied(v)")  # declared, of another shape: looked at by `_copied`
+    return out
+
+
+#: The types `_copied` copies (what they hold is copied too).
+_CONTAINERS = (list, dict, set)
+#: Types whose values are immutable, shared without a closer look: these, and each type
+#: `_holds_state` finds immutable the first time it meets one (a tuple's kind, a frozen
+#: dataclass), added here once.
+_IMMUTABLE = {int, str, bool, float, type(None), Phase, tuple, frozenset}
+
+
+def _copied(value: _T) -> _T:
+    """`value` copied as a field of a position is (see `State.clone`): a list, dict or set with
+    what it holds, nested; a dataclass that is not frozen (the auction) field by field; an object
+    with a `clone` of its own by it; any other value (a number, text, a tuple, a frozen
+    dataclass) is immutable and is the value itself."""
+    kind = type(value)
+    if kind is list:
+        if _IMMUTABLE.issuperset(map(type, value)) or not any(_holds_state(v) for v in value):  # type: ignore[attr-defined]
+            return value.copy()  # type: ignore[attr-defined,no-any-return]
+        return [_copied(v) for v in value]  # type: ignore[attr-defined,return-value]
+    if kind is dict:
+        if _IMMUTABLE.issuperset(map(type, value.values())) or not any(_holds_state(v) for v in value.values()):  # type: ignore[attr-defined]
+            return value.copy()  # type: ignore[attr-defined,no-any-return]
+        return {k: _copied(v) for k, v in value.items()}  # type: ignore[attr-defined,return-value]
+    if kind is set:
+        return value.copy()  # type: ignore[attr-defined,no-any-return]
+    if not _holds_state(value):
+        return value
+    if getattr(value, "__dataclass_params__", None) is not None:
+        copy = object.__new__(kind)
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+            object.__setattr__(copy, name, _copied(getattr(value, name)))
+        return copy  # type: ignore[no-any-return]
+    return value.clone()  # type: ignore[attr-defined,no-any-return]
+
+
+def _holds_state(value: object) -> bool:
+    """Whether `value` is mutable, so that a copy of a position needs a copy of it. Mutability
+    is the type's: a type found immutable is remembered in `_IMMUTABLE`."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return False
+    if kind in _CONTAINERS:
+        return True
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None:
+        mutable = not params.frozen
+    else:
+        mutable = not issubclass(kind, (tuple, frozenset, _BuiltWhenRead)) and hasattr(kind, "clone")
+    if not mutable:
+        _IMMUTABLE.add(kind)
+    return mutable

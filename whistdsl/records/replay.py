@@ -540,7 +540,7 @@ def resume(record: dict[str, Any], rules: Ruleset | None = None, settings: Seque
     game = result.game
     game.keep_rng_states = True
     if not game.over:
-        game._start_hand(game.index)
+        game.begin_hand(game.index)
     return game
 
 

@@ -1,0 +1,219 @@
+"""The ruleset's own decisions (`decide`, language 2): a trump named by a seat, blind or look,
+the auction and its declarer, a seat excused from bidding; who is asked next.
+
+A part of `Game` (engine/game.py), which mixes in every phase; its entry point is `decide`.
+"""
+
+from __future__ import annotations
+
+from ...language.environment import auction_env, skip_env
+from ...language.errors import EvalError
+from ...language.program import Formula
+from ...rules.ruleset import HandSetup
+from ..auction import Auction
+from ..cards import NO_TRUMP, suit_name, suit_number, turn_up_facts
+from ..errors import IllegalAction, formula_error
+from ..state import Phase, State
+
+BIDDING = Phase.BIDDING
+DECISION = Phase.DECISION
+
+
+class Decisions(State):
+    """The part of `Game` that plays the ruleset's own decisions (entry point: `decide`)."""
+
+    def _begin_decisions(self, setup: HandSetup) -> None:
+        """The hand's own decisions before the bidding: a trump named by a seat, then each
+        bidder's choice to bid blind or look (the `decisions` of the ruleset)."""
+        n = self.players
+        self.calls: list[str] = [""] * n
+        self.blind: list[bool] = [False] * n
+        self.looked: list[bool] = [not self.rules.blind_bids] * n
+        self.choices: list[tuple[int, str, str]] = []
+        self.trump_named_by: int | None = None
+        self.decision: str | None = None
+        self.excused = [False] * n
+        self.declarer, self.auction_bid, self._auction = None, 0, None
+        choice = self.rules.trump_choice
+        self._names_trump = False
+        if choice is not None:
+            env = dict(setup.env, trump=suit_name(self.trump), **turn_up_facts(self.turn_up, self.rules.specials))
+            if choice.when is None:
+                self._names_trump = True
+            else:
+                try:
+                    self._names_trump = bool(choice.when(env))
+                except EvalError as e:
+                    raise formula_error(e, (choice.when,), env, hand=self.hand_number) from None
+            if self._names_trump and not choice.after_bidding and choice.who != "declarer":
+                self._ask(self._trump_chooser(), "trump")
+                return
+        if self.rules.auction is not None:
+            self._begin_auction(setup)
+            return
+        self._next_bidder(self.bidding_order[0])
+
+    def _begin_auction(self, setup: HandSetup) -> None:
+        """The auction before the bidding (engine/auction.py): everyone bids looking at its cards."""
+        rule = self.rules.auction
+        low = rule.min  # type: ignore[union-attr]
+        if isinstance(low, Formula):
+            env = auction_env(setup.env)
+            try:
+                low = int(low(env))  # type: ignore[arg-type]
+            except EvalError as e:
+                raise formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]
+        self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
+        self.looked = [True] * self.players
+        if self._auction.done:  # cannot happen with 2 or more seats
+            self._end_auction()
+            return
+        self._ask(self._auction.to_act, "auction")
+
+    def _end_auction(self) -> None:
+        """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
+        it names trump (`who: declarer`)."""
+        declarer, tricks, suit = self._auction.contract()  # type: ignore[union-attr]
+        self.declarer, self.auction_bid = declarer, tricks
+        self.decision = None
+        if declarer is None:  # every seat passed: the trump rule stands, everyone bids
+            self._next_bidder(self.bidding_order[0])
+            return
+        self._seat_table(self.seat_orders(self.dealer, self.setup.dealer_sits_out, declarer))
+        self.bid_scratch = None
+        self._keep_bid_hand_key()
+        if suit is not None:
+            self.trump_named_by = declarer
+            self.set_trump(NO_TRUMP if suit == "none" else suit_number(suit))
+        choice = self.rules.trump_choice
+        if choice is not None and choice.who == "declarer" and self._names_trump and not choice.after_bidding:
+            self._ask(declarer, "trump")
+            return
+        self._next_bidder(self.bidding_order[0])
+
+    def _made_for(self, seat: int) -> int | None:
+        """The bid made for `seat` at its turn: the declarer's contract, 0 for a seat excused
+        from bidding (`skip`); None when the seat bids itself."""
+        if seat == self.declarer:
+            return self.auction_bid
+        skip = self.rules.skip
+        if skip is None:
+            return None
+        env = skip_env(
+            self.hand_env,
+            total=self.totals[seat],
+            is_dealer=seat == self.dealer,
+            position=len(self.bid_log) + 1,
+            running=self.running[seat],
+            is_declarer=False,
+            auction_bid=self.auction_bid,
+        )
+        try:
+            excused = bool(skip(env))
+        except EvalError as e:
+            raise formula_error(e, (skip,), env, hand=self.hand_number, seat=seat) from None
+        if excused:
+            self.excused[seat] = True  # type: ignore[index]
+            return 0
+        return None
+
+    def _trump_chooser(self) -> int:
+        who = self.rules.trump_choice.who  # type: ignore[union-attr]
+        if who == "dealer":
+            return self.dealer
+        if who == "highest_bidder":
+            return self.highest_bidder()
+        if who == "declarer" and self.declarer is not None:
+            return self.declarer
+        return self.bidding_order[0]
+
+    def _ask(self, seat: int, decision: str) -> None:
+        self.phase = DECISION
+        self.decision = decision
+        self.to_act = seat
+        if decision == "trump":
+            self.looked[seat] = True  # naming trump, the seat has looked at its cards
+
+    def _next_bidder(self, seat: int) -> None:
+        """`seat` bids next: first its choice to bid blind, when it has not looked yet; a bid
+        made for it (the declarer's contract, an excused seat's 0) is made at once."""
+        made = self._made_for(seat) if self.declarer is not None or self.rules.skip is not None else None
+        if made is not None:
+            self.phase = BIDDING
+            self.decision = None
+            self.to_act = seat
+            self.commit_bid(made)
+            return
+        if not self.looked[seat]:
+            self._ask(seat, "blind")
+            return
+        self.phase = BIDDING
+        self.decision = None
+        self.to_act = seat
+
+    def decision_options(self) -> list[str]:
+        """The options of the decision the seat to act makes now ([] out of the decision phase)."""
+        if self.phase != DECISION:
+            return []
+        if self.decision == "trump":
+            return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
+        if self.decision == "auction":
+            return self._auction.options()  # type: ignore[union-attr]
+        return ["look", "blind"]
+
+    def decide(self, choice: str) -> None:
+        """Make the decision of the seat to act: a trump's name (`none` for no trump), or
+        `blind` / `look` before a bid. Raises IllegalAction (and changes nothing)."""
+        if self.phase != DECISION:
+            raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
+        options = self.decision_options()
+        if type(choice) is not str or choice not in options:
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]
+            return_text = f"choose {what}: one of {', '.join(options)}"
+            raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
+        seat: int = self.to_act  # type: ignore[assignment]
+        self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
+        if self.decision == "auction":
+            auction = self._auction
+            auction.apply(choice)  # type: ignore[union-attr]
+            if auction.done:  # type: ignore[union-attr]
+                self._end_auction()
+            else:
+                self.to_act = auction.to_act  # type: ignore[union-attr]
+            return
+        if self.decision == "trump":
+            self.trump_named_by = seat
+            self.set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
+            if self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+                self.begin_play()
+            else:
+                self._next_bidder(self.bidding_order[0])
+            return
+        self.looked[seat] = True
+        self.blind[seat] = choice == "blind"
+        self.legal_bids_memo = None
+        self.phase = BIDDING
+        self.decision = None
+
+    def trump_to_be_named(self) -> str | None:
+        """Who is still to name this hand's trump: `auction` (the auction's winning bid names
+        it), or the `who` of the ruleset's trump decision (`dealer`, `first_bidder`,
+        `highest_bidder`, `declarer`); None when trump is known (or shown later by its rule), and
+        when there is no declarer to name it (every seat passed: the trump rule stands)."""
+        if self.trump_named_by is not None:
+            return None
+        over = self._auction is None or self._auction.done
+        if self.rules.auction is not None and self.rules.auction.suits and self.declarer is None and not over:
+            return "auction"
+        if self._names_trump:
+            who = self.rules.trump_choice.who  # type: ignore[union-attr]
+            return None if who == "declarer" and self.declarer is None and over else who
+        return None
+
+    def highest_bidder(self) -> int:
+        """The seat with the highest bid (a tie goes to the one who bid first)."""
+        best_seat, best = self.bid_log[0]
+        for seat, bid in self.bid_log[1:]:
+            if bid > best:
+                best_seat, best = seat, bid
+        return best_seat
