@@ -19,13 +19,13 @@ import sys
 import time
 
 from whistdsl import load_rules
-from whistdsl.tournament.cluster import local_cluster
 from whistdsl.cli.simulate import TIMING_KEYS, summary_json
+from whistdsl.tournament.cluster import local_cluster
 from whistdsl.tournament.games import Simulation
 from whistdsl.tournament.runner import simulate
 
 
-def numbers(summary) -> dict:  # noqa: ANN001
+def numbers(summary) -> dict:
     return {k: v for k, v in summary_json(summary).items() if k not in TIMING_KEYS}
 
 

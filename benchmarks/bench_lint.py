@@ -17,9 +17,9 @@ import time
 import timeit
 from pathlib import Path
 
-from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.engine.scoring import result_env
 from whistdsl.resources import bundled_rulesets, data_dir
+from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.rules.ruleset import PlannedHand, hand_setup
 
 

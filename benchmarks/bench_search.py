@@ -48,12 +48,12 @@ from pathlib import Path
 import pyspiel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from openspiel_oh_hell import NUM_CARDS, os_card  # noqa: E402
+from openspiel_oh_hell import NUM_CARDS, os_card
 
-from whistdsl import load_rules  # noqa: E402
-from whistdsl.engine import Game  # noqa: E402
-from whistdsl.players.mc import DealSampler  # noqa: E402
-from whistdsl.players.search import SearchPlayer, work_units  # noqa: E402
+from whistdsl import load_rules
+from whistdsl.engine import Game
+from whistdsl.players.mc import DealSampler
+from whistdsl.players.search import SearchPlayer, work_units
 
 PLAYERS = 4
 SIZES = range(3, 11)

@@ -38,7 +38,7 @@ ADDRESS = re.compile(r"^whistdsl serve: (http://127\.0\.0\.1:\d+)/ ")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
@@ -91,7 +91,7 @@ async def person(ws_address: str, table_id: str, token: str, answers: int, until
         while given < answers and time.monotonic() < until:
             try:
                 frame = json.loads(await asyncio.wait_for(socket.recv(), max(0.1, until - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             if frame["type"] != "state":
                 continue

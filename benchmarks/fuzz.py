@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fuzzing import keystrokes, records, rulesets  # noqa: E402
-from fuzzing.oracle import OTHER, Outcome  # noqa: E402
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from fuzzing import keystrokes, records, rulesets
+from fuzzing.oracle import OTHER, Outcome
+from hypothesis import HealthCheck, Phase, given, seed, settings
 
 MEMORY_CAP = 3 * 1024**3
 KEEP_PER_FAILURE = 3

@@ -168,12 +168,12 @@ def _forked(command, folder, environment, input, timeout, memory_cap, preexec_fn
                 if fd >= 0:
                     os.close(fd)
             code = _be_python_m_whistdsl(command, folder, environment, (stdin_read, out_write, err_write), limit, names_write)
-        except BaseException:  # noqa: BLE001 - nothing may return into the test's process
+        except BaseException:
             try:
                 import traceback
 
                 os.write(2, traceback.format_exc().encode("utf-8", "backslashreplace"))
-            except BaseException:  # noqa: BLE001
+            except BaseException:
                 pass
         finally:
             os._exit(code)
@@ -211,7 +211,7 @@ def _import(names: list[str]) -> None:
         if name not in sys.modules and not name.endswith("__main__") and not name.startswith("__"):
             try:
                 importlib.import_module(name)
-            except Exception:  # noqa: BLE001 - it is only a head start
+            except Exception:
                 pass
 
 
@@ -347,18 +347,18 @@ def _be_python_m_whistdsl(command, folder, environment, fds, limit, names) -> in
     os.close(names)
     try:
         threading._shutdown()  # as the interpreter ends: wait for its threads, then run its exit hooks
-    except Exception:  # noqa: BLE001 - the interpreter says nothing either
+    except Exception:
         pass
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except Exception:  # noqa: BLE001 - the interpreter's own way: say it and exit 120
+        except Exception:
             if stream is sys.stdout:
                 try:
                     sys.stderr.write("Exception ignored on flushing sys.stdout:\n")
                     sys.stderr.flush()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
                 code = code or 120
     return code
@@ -380,7 +380,7 @@ def _run_as_main() -> int:  # pragma: no cover - the child
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)  # the interpreter ends by the signal, as here
         return 130
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         sys.excepthook(type(error), error, error.__traceback__)
         return 1
     return 0
@@ -393,7 +393,7 @@ def _exit_code(code: object) -> int:  # pragma: no cover - the child
         return code & 0xFF
     try:
         sys.stderr.write(f"{code}\n")
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     return 1
 

@@ -282,7 +282,8 @@ def linked(markdown: str, page: Path) -> str:
 
 def codes_table() -> str:
     """The index of finding codes, from the one table of codes (diagnostics/codes.py)."""
-    from whistdsl.diagnostics.codes import DOCS as CODES, WARNINGS
+    from whistdsl.diagnostics.codes import DOCS as CODES
+    from whistdsl.diagnostics.codes import WARNINGS
 
     rows = "".join(
         f"| [{code}]({code}.md) | {'warning' if code in WARNINGS else 'error'} | {d.finds} | {d.example} | {d.write_instead} |\n"
@@ -293,7 +294,8 @@ def codes_table() -> str:
 
 def code_page(code: str) -> str:
     """The page of one finding code: what it means, an example, the fix (as ruff's rule pages)."""
-    from whistdsl.diagnostics.codes import DOCS as CODES, WARNINGS
+    from whistdsl.diagnostics.codes import DOCS as CODES
+    from whistdsl.diagnostics.codes import WARNINGS
 
     doc = CODES[code]
     page = CODES_PAGE.parent / f"{code}.md"

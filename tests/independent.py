@@ -16,8 +16,8 @@ game's test describes its own `Rules` and calls `check_record`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 RANKS = "23456789TJQKA"  # low to high, as card faces are ordered in every game here
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn, websockets) is not installed")
 pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the test extra)")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from whistdsl.web.app import create_app  # noqa: E402
-from whistdsl.web.tables import Limits, Table  # noqa: E402
+from whistdsl.web.app import create_app
+from whistdsl.web.tables import Limits, Table
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -83,7 +84,7 @@ class Server:
         self.client = TestClient(self.app)
         self._sockets: list[Any] = []
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         self.client.__enter__()
         return self
 

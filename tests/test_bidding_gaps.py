@@ -323,7 +323,7 @@ def test_an_excused_seat_makes_no_bid_and_is_scored_by_excused(tmp_path, bots):
                 assert h.points[seat] == (10 + b["bid"] if tricks == b["bid"] else -abs(tricks - b["bid"]))
         # the hook falls on the last seat that bids itself: the bids of the others never add up
         # to the hand size when the last of them bid itself
-        if not (h.bids[-1][0] in excused):
+        if h.bids[-1][0] not in excused:
             assert sum(b for _, b in h.bids) != h.size
     assert replay(record).complete
     # a record that says the excused dealer bid itself is refused

@@ -14,10 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import docs_pages
 import pytest
 import yaml
-
-import docs_pages
 from docs_pages import DOCS, EXAMPLES, ROOT
 
 PAGE = DOCS / "ci.md"

@@ -39,7 +39,7 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def _listening(psutil) -> set[tuple[str, int]]:  # noqa: ANN001 (the psutil module)
+def _listening(psutil) -> set[tuple[str, int]]:
     """(address, port) of every socket this process and its children listen on."""
     me = psutil.Process()
     found = set()

@@ -26,7 +26,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whistdsl import load_rules
-from whistdsl.rules.lint import lint_path
 from whistdsl.engine import Game, IllegalAction, RuleError, compiled
 from whistdsl.engine.table import table_facts
 from whistdsl.language.codegen import HELPERS, Untranslatable, python_source
@@ -36,6 +35,7 @@ from whistdsl.language.program import formula
 from whistdsl.players import RandomPlayer, play_out
 from whistdsl.players.heuristic import HeuristicPlayer
 from whistdsl.resources import bundled_rulesets
+from whistdsl.rules.lint import lint_path
 from whistdsl.rules.ruleset import Ruleset
 
 SEEDS = range(2)

@@ -23,11 +23,11 @@ import sys
 from pathlib import Path
 
 import click
+import docs_pages
 import pytest
 import typer.main
-
-import docs_pages
 from docs_pages import DOCS, EXAMPLES, ROOT, table_after
+
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import CODES
 from whistdsl.language import limits as formula_limits

@@ -16,12 +16,12 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.rules.lint import load_rules
 from whistdsl.explain import diff, explain, markdown, print_rules
 from whistdsl.explain.words import condition_words, limit_words, points_words, written
 from whistdsl.language.parser import parse
 from whistdsl.language.program import formula
 from whistdsl.resources import bundled_rulesets
+from whistdsl.rules.lint import load_rules
 
 runner = CliRunner()
 

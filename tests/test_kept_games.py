@@ -23,9 +23,9 @@ from test_play_cli import RECORD_SCHEMA, STARTED, TINY, YOU, Terminal, inputs_fo
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game
 from whistdsl.players import RandomPlayer, decide
+from whistdsl.rules.lint import load_rules
 
 runner = CliRunner()
 

@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, render_json
-from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.engine import Game, RuleError
-from whistdsl.players import RandomPlayer, play_out
 from whistdsl.language import limits as formula_limits
+from whistdsl.players import RandomPlayer, play_out
 from whistdsl.rules import domain
+from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
 
 PLAIN = """\

@@ -22,18 +22,18 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import jsonschema
 import pytest
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game
 from whistdsl.engine.cards import card_text
 from whistdsl.players import RandomPlayer, decide
+from whistdsl.rules.lint import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))

@@ -10,16 +10,16 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from cli_runner import whistdsl
 from test_play_cli import TINY, YOU, Terminal, inputs_for_the_whole_game
+from typer.testing import CliRunner
+
 from whistdsl.cli import app
 
 runner = CliRunner()
 
 
-def play(*args: str, env: dict[str, str] | None = None):  # noqa: ANN201 (a click Result)
+def play(*args: str, env: dict[str, str] | None = None):
     return runner.invoke(app, ["play", *args], env=env)
 
 

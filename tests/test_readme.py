@@ -13,6 +13,7 @@ from pathlib import Path
 
 import docs_pages
 from docs_pages import DOCS, EXAMPLES, ROOT
+
 from whistdsl.resources import bundled_rulesets
 
 README = ROOT / "README.md"

@@ -12,7 +12,7 @@ whose bonus reads running values, with a dead hand, forehead and blind hands.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

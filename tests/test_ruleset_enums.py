@@ -23,7 +23,7 @@ from whistdsl.rules.ruleset import FirstBidder, FirstLead, Identical, SpecialsWi
         (WhenVoid, ("play", "when_void"), {"free", "must_trump", "must_overtrump"}),
     ],
 )
-def test_each_enum_takes_the_words_the_schema_allows(enum, where, words) -> None:  # noqa: ANN001
+def test_each_enum_takes_the_words_the_schema_allows(enum, where, words) -> None:
     schema = json.loads(schema_path().read_text(encoding="utf-8"))
     allowed = schema["properties"][where[0]]["properties"][where[1]]["enum"]
     assert set(allowed) == words

@@ -30,11 +30,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
-from whistdsl.rules.lint import _sources_of_findings, lint_path
 from whistdsl.records.reading import MAX_RECORD_BYTES, MAX_RECORD_DEPTH, MAX_RECORD_VALUES
 from whistdsl.records.replay import MAX_RECORD_HANDS, RecordError, check_record_shape, read_record
 from whistdsl.resources import bundled_rulesets, record_schema_path, schema_path
 from whistdsl.rules import load
+from whistdsl.rules.lint import _sources_of_findings, lint_path
 from whistdsl.rules.load import ExtendsRoot, Merger, NotReadable, parse_document, read_regular_file, read_text
 from whistdsl.rules.ruleset import MAX_GAME_HANDS
 

@@ -26,13 +26,13 @@ from typer.testing import CliRunner
 
 from whistdsl.cli import app
 from whistdsl.diagnostics.findings import Finding, render_github, render_json, render_text
-from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game, RuleError
 from whistdsl.engine import game as engine
 from whistdsl.players import BOTS, decide
 from whistdsl.printable import json_text, printable
 from whistdsl.records import record
 from whistdsl.records.record import RecordWriter, WriteError, game_record, write_text_atomically
+from whistdsl.rules.lint import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_SCHEMA = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))

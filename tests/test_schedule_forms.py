@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from whistdsl import load_rules
-from whistdsl.rules.lint import lint_path
 from whistdsl.language.errors import EvalError, ExprError
 from whistdsl.language.limits import MAP_BUDGET, MAX_LIST
 from whistdsl.language.program import evaluate, formula
+from whistdsl.rules.lint import lint_path
 
 TABLE = {"players": 4, "deck_size": 52}
 

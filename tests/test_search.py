@@ -259,7 +259,7 @@ def test_each_kind_of_decision_has_its_own_work(tmp_path):
         twin.act(action)
     game = Game(load_rules("openspiel", settings=["tricks=3"]), players=4, seed=9)
     game.keep_rng_states = True
-    record = game_record(game, ["search"] * 4, {s: (300, 400) for s in range(4)})
+    record = game_record(game, ["search"] * 4, dict.fromkeys(range(4), (300, 400)))
     path = tmp_path / "old.json"
     path.write_text(json.dumps(record))
     resumed = CliRunner().invoke(app, ["play", "--resume", str(path), "--watch"])

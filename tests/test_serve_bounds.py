@@ -10,7 +10,7 @@ import json
 import random
 import sqlite3
 
-from serve_client import Server  # noqa: I001  (skips without the web extra)
+from serve_client import Server
 from starlette.testclient import TestClient
 from test_serve_protocol import play
 

@@ -67,7 +67,7 @@ def screenshots(tmp_path: Path) -> Path:
     return folder
 
 
-def answer_if_asked(page) -> bool:  # noqa: ANN001 (a Playwright page)
+def answer_if_asked(page) -> bool:
     """Click the first legal answer the page offers; whether there was one."""
     enabled = page.locator("button.answer:not([disabled])")
     if enabled.count() == 0:
@@ -79,7 +79,7 @@ def answer_if_asked(page) -> bool:  # noqa: ANN001 (a Playwright page)
     return True
 
 
-def take_seat(browser, address: str, invite: str, seat: int, name: str, width: int, ready: str):  # noqa: ANN001, ANN201 (Playwright)
+def take_seat(browser, address: str, invite: str, seat: int, name: str, width: int, ready: str):
     """A person's page: the invite link opened in a browser context of its own, `seat` taken as
     `name`, and the seat's page once it shows `ready` (a selector)."""
     page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
@@ -93,7 +93,7 @@ def take_seat(browser, address: str, invite: str, seat: int, name: str, width: i
     return page
 
 
-def status(page) -> str:  # noqa: ANN001
+def status(page) -> str:
     return page.locator("#status").inner_text()
 
 
@@ -182,7 +182,7 @@ schedule:
 """
 
 
-def foreheads(page) -> dict[str, list[str]]:  # noqa: ANN001
+def foreheads(page) -> dict[str, list[str]]:
     """The cards a person's page shows on the others' foreheads, by the name shown beside them."""
     shown = {}
     for row in page.locator("#hand p.cards").all():

@@ -17,9 +17,9 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn, websockets) is not installed")
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from whistdsl.cli import app  # noqa: E402
+from whistdsl.cli import app
 
 ADDRESS = re.compile(r"^whistdsl serve: (http://[^ ]+/) \(tables kept in (.+); Ctrl-C stops\)$")
 
@@ -46,7 +46,7 @@ class Running:
         """The address a posted form leads to (its redirect, not followed)."""
 
         class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+            def redirect_request(self, *args, **kwargs):
                 return None
 
         opener = urllib.request.build_opener(NoRedirect)

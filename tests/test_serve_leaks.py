@@ -18,8 +18,7 @@ import json
 import random
 
 import pytest
-
-from serve_client import Server  # noqa: I001  (skips without the web extra)
+from serve_client import Server
 from test_serve_protocol import play
 
 from whistdsl.engine.cards import RANK_LETTERS, SUIT_LETTERS, card_text

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from serve_client import Server  # noqa: I001  (skips without the web extra)
+from serve_client import Server
 
 from whistdsl.web.app import CSP
 

@@ -12,8 +12,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from serve_client import Server, Socket, settled  # noqa: I001  (skips without the web extra)
+from serve_client import Server, Socket, settled
 from starlette.websockets import WebSocketDisconnect
 
 from whistdsl.players.base import RandomPlayer
@@ -328,9 +327,9 @@ def test_the_message_check_refuses_a_schema_keyword_it_does_not_know():
 
 @pytest.mark.parametrize("name", ["wizard", "romanian-forehead"])
 def test_a_view_as_a_frame_holds_it_is_the_view_s_json(name):
-    from whistdsl.rules.lint import load_rules
     from whistdsl.engine.game import Game
     from whistdsl.players.bots import make_bot
+    from whistdsl.rules.lint import load_rules
     from whistdsl.web.protocol import view_json, view_text
 
     game = Game(load_rules(name), 4, seed=5)

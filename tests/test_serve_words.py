@@ -8,7 +8,7 @@ import html
 import json
 import re
 
-from serve_client import Server  # noqa: I001  (skips without the web extra)
+from serve_client import Server
 
 from whistdsl.words import LANGUAGES
 

@@ -18,10 +18,10 @@ from typer.testing import CliRunner, Result
 
 from whistdsl.cli import app
 from whistdsl.cli.simulate import TIMING_KEYS, summary_json
+from whistdsl.players import BOTS, RandomPlayer
 from whistdsl.tournament.games import CHUNKS_PER_WORKER, Simulation, chunks, in_flight
 from whistdsl.tournament.runner import Summary, simulate
 from whistdsl.tournament.tally import MAX_BINS, Histogram, Moments, Tally
-from whistdsl.players import BOTS, RandomPlayer
 
 runner = CliRunner()
 
@@ -175,7 +175,7 @@ class IllegalBot:
     kind = "illegal"
     observes = False
 
-    def act(self, view, legal, rng):  # noqa: ANN001, ANN201
+    def act(self, view, legal, rng):
         return 99  # never a legal bid
 
 
@@ -330,7 +330,7 @@ def test_local_workers_keep_a_bounded_number_of_chunks_in_flight(monkeypatch: py
     limits = []
     real = module.in_flight
 
-    def watched(work, submit, first_done, limit):  # noqa: ANN001, ANN202
+    def watched(work, submit, first_done, limit):
         limits.append(limit)
         return real(work, submit, first_done, limit)
 
@@ -413,7 +413,7 @@ def test_ctrl_c_at_a_terminal_stops_the_workers_quietly_and_shows_the_partial_re
         os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "simulate", "oh-hell", "-n", "1000000", "-s", "3", "-w", "2", "--bots", "random"], env)
     raw = b""
 
-    def read_until(done, timeout: float = 120) -> str:  # noqa: ANN001
+    def read_until(done, timeout: float = 120) -> str:
         nonlocal raw
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pytest
 from rich.console import Console
 from rich.text import Text
-
 from test_play_cli import TINY
 
 from whistdsl import load_rules

@@ -15,9 +15,8 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
-
 import docs_pages
+import pytest
 from docs_pages import DOCS
 
 TUTORIAL = [DOCS / "tutorial" / "house-rule.md", DOCS / "tutorial" / "wizard.md"]

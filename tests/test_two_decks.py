@@ -37,9 +37,7 @@ def winner(cards: list[str], trump: str | None) -> int:
     best = 0
     for i, c in enumerate(cards):
         b = cards[best]
-        if trump is not None and c[1] == trump and b[1] != trump:
-            best = i
-        elif c[1] == b[1] and RANKS.index(c[0]) >= RANKS.index(b[0]):
+        if trump is not None and c[1] == trump and b[1] != trump or c[1] == b[1] and RANKS.index(c[0]) >= RANKS.index(b[0]):
             best = i
     return best
 

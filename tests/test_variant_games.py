@@ -21,15 +21,15 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
+from docs_pages import DOCS, table_after
 from test_engine import check_record
 from test_play_cli import Terminal
-from docs_pages import DOCS, table_after
 from test_variant_rulesets import SCORING
 from typer.testing import CliRunner
 
@@ -558,7 +558,7 @@ def test_two_zero_bids_in_a_row_cancel_the_streak_bonus_in_the_no_zeros_sibling(
 def tricks_of_every_hand(name: str, players: int, seed: int) -> list[list[int]]:
     """The tricks each seat takes in every hand of the seed's deals, every card the first legal one
     (the bids do not change them)."""
-    game = play_scripted(name, players, seed, lambda number, size, taken: {s: ANY for s in range(players)})
+    game = play_scripted(name, players, seed, lambda number, size, taken: dict.fromkeys(range(players), ANY))
     return [list(h.taken) for h in game.history]
 
 
@@ -694,7 +694,7 @@ def test_a_tie_that_lasts_stops_after_as_many_0_hands_as_players():
     # seat 2 holds the aces and kings: it takes every trick of every extra hand (-8), the tied
     # seats each make their 0 (+5) and stay tied
     top = PresetDeal(tuple(cards(" ".join(r + s for s in "SHDC" for r in ranks)) for ranks in ("QJ", "T9", "AK", "87")))
-    game = play_from_the_last_hand({n: top for n in (25, 26, 27, 28)})
+    game = play_from_the_last_hand(dict.fromkeys((25, 26, 27, 28), top))
     hands = game.history
     assert [h.number for h in hands] == [24, 25, 26, 27, 28]
     assert all(h.taken == (0, 0, 8, 0) for h in hands[1:])

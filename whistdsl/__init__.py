@@ -13,6 +13,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 
 from .version import __version__
+
 __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "__version__"]
 
 #: Where each public name lives.

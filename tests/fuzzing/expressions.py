@@ -10,7 +10,7 @@ lint's meaning checks and the engine), sometimes not.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 

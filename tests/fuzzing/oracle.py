@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import signal
 import traceback
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 from test_hostile import RAW_CONTROL  # what may never be printed raw: one rule for every input
 

@@ -22,20 +22,21 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 from test_play_cli import TINY  # the short ruleset of the play tests: a normal, a forehead and a blind hand
 from typer.testing import CliRunner
 
 from whistdsl.cli import app
-from whistdsl.rules.lint import load_rules
 from whistdsl.engine import Game
 from whistdsl.players import play_out
 from whistdsl.records.record import FORMAT, game_record
+from whistdsl.rules.lint import load_rules
 
 from .expressions import Draw
 from .oracle import OTHER, Hang, Outcome, failure, hang_guard, printed_badly

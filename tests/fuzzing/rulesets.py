@@ -27,22 +27,23 @@ import json
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import yaml
 from hypothesis import strategies as st
 
 from whistdsl.diagnostics.findings import render_github, render_json, render_text
-from whistdsl.rules.lint import lint_path
 from whistdsl.engine import Game, RuleError
 from whistdsl.language.catalogue import CONTEXTS, Type
 from whistdsl.players import BOTS, RandomPlayer, play_out
 from whistdsl.records.record import game_record
 from whistdsl.records.replay import Disagreement, RecordError, replay
 from whistdsl.resources import bundled_rulesets, data_dir, schema_path
+from whistdsl.rules.lint import lint_path
 from whistdsl.rules.load import dotted, load_ruleset
 
 from .expressions import Draw, expressions

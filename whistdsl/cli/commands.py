@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -48,7 +48,7 @@ class _LaterCommands(dict):
     """The group's commands by name: those built, and those of LATER_COMMANDS, built when first
     looked up (`commands["play"]`)."""
 
-    def __missing__(self, name: str):  # noqa: ANN204 (a click command)
+    def __missing__(self, name: str):
         if name not in LATER_COMMANDS:
             raise KeyError(name)
         import importlib
@@ -79,7 +79,7 @@ class _Command(typer.core.TyperCommand):
                 pieces.append(name if param.required else f"[{name}]")
         return pieces
 
-    def format_options(self, ctx: typer.Context, formatter) -> None:  # noqa: ANN001 (click's HelpFormatter)
+    def format_options(self, ctx: typer.Context, formatter) -> None:
         arguments, options = [], []
         for param in self.get_params(ctx):
             param._get_number_range_help_str = lambda: None  # the help says the range in words
@@ -96,7 +96,7 @@ class _Command(typer.core.TyperCommand):
                     formatter.write_dl(rows)
 
 
-def _argument_name(param) -> str:  # noqa: ANN001 (a click parameter)
+def _argument_name(param) -> str:
     name = param.metavar or param.name.upper()
     return name + ("..." if param.nargs != 1 else "")
 
@@ -105,7 +105,7 @@ class _Commands(typer.core.TyperGroup):
     """The group of whistdsl's commands, with those of LATER_COMMANDS made when first asked for.
     Its help lists each command with the whole first line of its help (never cut with "...")."""
 
-    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 (click's own)
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.commands = _LaterCommands(self.commands)
 
@@ -113,7 +113,7 @@ class _Commands(typer.core.TyperGroup):
         names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
         return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
 
-    def format_commands(self, ctx: typer.Context, formatter) -> None:  # noqa: ANN001 (click's HelpFormatter)
+    def format_commands(self, ctx: typer.Context, formatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
@@ -123,7 +123,7 @@ class _Commands(typer.core.TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str):  # noqa: ANN201 (a click command)
+    def get_command(self, ctx: typer.Context, cmd_name: str):
         if cmd_name in LATER_COMMANDS:
             self.commands[cmd_name]  # built on first use
         return super().get_command(ctx, cmd_name)
@@ -184,23 +184,23 @@ class OutputFormat(str, Enum):
 @app.command(cls=_Command, short_help="Check ruleset files: every finding, with file:line:col.")
 def lint(
     paths: Annotated[
-        Optional[list[Path]],
+        list[Path] | None,
         typer.Argument(metavar="PATH", help="Ruleset files, folders to search for *.yaml / *.yml, or bundled rulesets' names."),
     ] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
     select: Annotated[
-        Optional[list[str]], typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
+        list[str] | None, typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
     ] = None,
     ignore: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--ignore", metavar="CODES", help="Do not show these codes (or codes beginning so): --ignore W209,W407."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the findings and nothing else (no summary line).")] = False,
     explain: Annotated[
-        Optional[str], typer.Option("--explain", metavar="CODE", help="Say what a finding code means, with an example and the fix (`all`: every code).")
+        str | None, typer.Option("--explain", metavar="CODE", help="Say what a finding code means, with an example and the fix (`all`: every code).")
     ] = None,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, SET_OPTION] = None,
 ) -> None:
     """Check rulesets and say exactly what is wrong and where (file:line:col).
 
@@ -309,9 +309,9 @@ def explain(
         bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base); with one, against the ruleset it extends.")
     ] = False,
     format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, SET_OPTION] = None,
 ) -> None:
     """Print the rules of a ruleset in words, as a person would write them for the table.
 
@@ -360,9 +360,9 @@ def _base_of(argument: str, root: Path | None) -> Ruleset:
 @app.command("compile", cls=_Command, short_help="Print the Python the compiled engine writes for a ruleset.")
 def compile_ruleset(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, SET_OPTION] = None,
 ) -> None:
     """Print the Python the compiled engine writes for a ruleset's hands at one table size.
 
@@ -398,16 +398,16 @@ def _number(value: int | Fraction) -> str:
 def score(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
     cards: Annotated[int, typer.Option("--cards", "-c", metavar="N", help="The hand size (1 or more).", min=1)],
-    bid: Annotated[Optional[int], typer.Option("--bid", "-b", metavar="N", help="The bid.", min=0)] = None,
-    tricks: Annotated[Optional[int], typer.Option("--tricks", "-t", metavar="N", help="Tricks taken.", min=0)] = None,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    bid: Annotated[int | None, typer.Option("--bid", "-b", metavar="N", help="The bid.", min=0)] = None,
+    tricks: Annotated[int | None, typer.Option("--tricks", "-t", metavar="N", help="Tricks taken.", min=0)] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     trump: Annotated[str, typer.Option("--trump", metavar="SUIT", help="spades, hearts, diamonds, clubs or none.")] = "none",
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The hand's kind: normal, or a name from the ruleset's `kinds`.")] = "normal",
     hand: Annotated[int, typer.Option("--hand", metavar="N", help="The hand's number in the game (1 or more).", min=1)] = 1,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
-    others: Annotated[Optional[str], typer.Option("--others", metavar="B/T,B/T,...", help=OTHERS_HELP)] = None,
-    dealer: Annotated[Optional[int], typer.Option("--dealer", metavar="PLACE", help=DEALER_HELP, min=1)] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help=SCORE_SET_HELP)] = None,
+    others: Annotated[str | None, typer.Option("--others", metavar="B/T,B/T,...", help=OTHERS_HELP)] = None,
+    dealer: Annotated[int | None, typer.Option("--dealer", metavar="PLACE", help=DEALER_HELP, min=1)] = None,
 ) -> None:
     """Print the points the scoring formula gives (one cell, or the whole bid x tricks table).
 
@@ -499,7 +499,7 @@ SCORE_SET_HELP = (
 )
 #: Names of the scoring context that `score` sets with an option of their own.
 _SCORE_OPTIONS = {
-    **{name: "--others" for name in ("seats", "others", "earlier", "later")},
+    **dict.fromkeys(("seats", "others", "earlier", "later"), "--others"),
     "bid": "--bid",
     "tricks": "--tricks",
     "hand_size": "--cards",
@@ -641,12 +641,12 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
 @app.command(cls=_Command, short_help="Check a game record against its rules, show its score sheet.")
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON) written by `whistdsl play --record`.")],
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help="Check against this ruleset instead of the copy in the record.")] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", metavar="RULESET", help="Check against this ruleset instead of the copy in the record.")] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
     settings: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option(
             "--set",
             metavar="NAME=VALUE",
@@ -681,7 +681,7 @@ def _show_record(data: dict, game, with_tricks: bool) -> None:
         _print_record(console, game, with_tricks)
 
 
-def _print_record(console, game, with_tricks: bool) -> None:  # noqa: ANN001 (a rich Console)
+def _print_record(console, game, with_tricks: bool) -> None:
     from ..engine.cards import card_text, sort_hand, suit_name
     from ..printable import printable_text
     from .sheet import legend, print_sheet, score_sheet

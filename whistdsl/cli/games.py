@@ -13,7 +13,7 @@ from ..suggest import NO_BREAK, command, unbroken
 from .terminal import wrap_width
 
 
-def _state(game) -> str:  # noqa: ANN001 (a KeptGame)
+def _state(game) -> str:
     if game.problem:
         return f"unreadable: {game.problem}"
     if game.finished:

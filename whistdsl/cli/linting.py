@@ -9,8 +9,9 @@ the same code for every other form.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ..rules.lint import LintResult
@@ -218,9 +219,8 @@ def report(
         if findings:
             say(render_text(findings, sources, colour))
         if not quiet:
-            from ..rules.lint import LintResult
-
             from ..printable import printable
+            from ..rules.lint import LintResult
 
             for f in files:
                 if f.bundled is not None:

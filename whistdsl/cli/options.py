@@ -5,9 +5,10 @@ The commands (commands.py, play.py, simulate.py) import from here, never from ea
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import typer
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Callable, Optional, Sequence
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -910,21 +911,21 @@ LANG_HELP = (
 
 
 def play_command(
-    ruleset: Annotated[Optional[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
+    ruleset: Annotated[str | None, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
     seat: Annotated[int, typer.Option("--seat", metavar="K", help="Your seat, 0 to N-1 (seat K+1 sits to your left).")] = 0,
     watch: Annotated[bool, typer.Option("--watch", help="Computer players in every seat; nothing is asked.")] = False,
-    names: Annotated[Optional[str], typer.Option("--names", metavar="A,B,C,D", help="The players' names, by seat.")] = None,
+    names: Annotated[str | None, typer.Option("--names", metavar="A,B,C,D", help="The players' names, by seat.")] = None,
     bots: Annotated[str, typer.Option("--bots", metavar="KIND[,KIND...]", help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.")] = DEFAULT_BOT,
-    record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
-    first_dealer: Annotated[Optional[int], typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
-    resume: Annotated[Optional[str], typer.Option("--resume", metavar="[RECORD]", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).")] = None,
-    deal: Annotated[Optional[Path], typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
-    think: Annotated[Optional[float], THINK_OPTION] = None,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
-    lang: Annotated[Optional[str], typer.Option("--lang", metavar="TAG", envvar="WHISTDSL_LANG", show_envvar=True, help=LANG_HELP)] = None,
+    record: Annotated[Path | None, typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
+    first_dealer: Annotated[int | None, typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
+    resume: Annotated[str | None, typer.Option("--resume", metavar="[RECORD]", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).")] = None,
+    deal: Annotated[Path | None, typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
+    think: Annotated[float | None, THINK_OPTION] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="TAG", envvar="WHISTDSL_LANG", show_envvar=True, help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch).
 
@@ -1048,7 +1049,7 @@ def _play(
     searching = [s for s, k in enumerate(kinds) if k != HUMAN and thinks(k) and s not in work]
     if searching:
         units = work_units(think if think is not None else DEFAULT_THINK, game.rules, game.players)
-        work.update({s: units for s in searching})
+        work.update(dict.fromkeys(searching, units))
     writer = None
     if record is not None:
         writer = RecordWriter(record, game, kinds, work)
@@ -1131,7 +1132,7 @@ def _say_last(message: str, say: Callable[[str], None] | None = None) -> None:
         _to_nowhere(sys.stderr)
 
 
-def _to_nowhere(stream) -> None:  # noqa: ANN001 (a text stream)
+def _to_nowhere(stream) -> None:
     """Send what is still to be written to `stream`, and all after, to /dev/null."""
     import os
 
@@ -1246,7 +1247,7 @@ def _latest_when_left_out(args: list[str]) -> list[str]:
     return out
 
 
-def _adjust_command(command) -> None:  # noqa: ANN001 (a click command)
+def _adjust_command(command) -> None:
     parse_args = command.parse_args
     command.parse_args = lambda ctx, args: parse_args(ctx, _latest_when_left_out(args))
 

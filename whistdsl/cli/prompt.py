@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -74,7 +74,7 @@ _WITHOUT = {
 }
 
 
-def _line_editing():  # noqa: ANN202 (the readline module)
+def _line_editing():
     """The `readline` module, set up for the table, or None where Python has none (Windows)."""
     try:
         import readline

@@ -5,8 +5,9 @@ typer command (commands.py) runs the same code for every form, and adds `--show`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..printable import printable
 from .common import error_line

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -49,7 +49,7 @@ def _bound(host: str, port: int) -> socket.socket:
 def serve_command(
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="The address to listen on; another than 127.0.0.1 lets anyone on the network reach the tables.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="The port (0: a free one, printed).")] = 8000,
-    db: Annotated[Optional[Path], typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")] = None,
+    db: Annotated[Path | None, typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the start page in the browser.")] = False,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card.")] = 0.6,
     close_after: Annotated[float, typer.Option("--close-after", metavar="HOURS", min=0.01, max=24 * 365, help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).")] = 24.0,

@@ -13,7 +13,8 @@ given (`play --lang`).
 from __future__ import annotations
 
 import io
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from rich import box
 from rich.console import Console

@@ -10,7 +10,7 @@ import io
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -291,7 +291,7 @@ def progress_columns() -> tuple[Any, ...]:
 def simulate_command(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="How many games to play (1 or more).", min=1)] = 1000,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     bots: Annotated[
         str,
         typer.Option(
@@ -300,16 +300,16 @@ def simulate_command(
             "(by default the computer players of `play`).",
         ),
     ] = DEFAULT_BOT,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="S", help="The tournament's seed (default: a random one, reported).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: every core).", min=1)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", metavar="S", help="The tournament's seed (default: a random one, reported).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: every core).", min=1)] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table, json or csv.")] = ReportFormat.table,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
-    think: Annotated[Optional[float], THINK_OPTION] = None,
-    root: Annotated[Optional[Path], ROOT_OPTION] = None,
-    settings: Annotated[Optional[list[str]], SET_OPTION] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+    think: Annotated[float | None, THINK_OPTION] = None,
+    root: Annotated[Path | None, ROOT_OPTION] = None,
+    settings: Annotated[list[str] | None, SET_OPTION] = None,
     scheduler: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--scheduler", metavar="ADDRESS", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
     ] = None,
 ) -> None:

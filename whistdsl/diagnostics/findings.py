@@ -55,7 +55,7 @@ class Position:
     line: int
     column: int
 
-    def finding(self, code: str, message: str, severity: str = "error", end: "Position | None" = None, help: str = "") -> Finding:
+    def finding(self, code: str, message: str, severity: str = "error", end: Position | None = None, help: str = "") -> Finding:
         """A finding here; `end`: where the text it is about ends (just after it), when known;
         `help`: what to write, when the fix is known."""
         assert code in CODES, code
@@ -65,7 +65,7 @@ class Position:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
 
-    def shifted(self, line_offset: int, column: int) -> "Position":
+    def shifted(self, line_offset: int, column: int) -> Position:
         return Position(self.path, self.line + line_offset, column)
 
 

@@ -14,7 +14,7 @@ Input accepts `10h`, lower case, the suit symbols, and a special's mark or name.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..language.catalogue import SUITS
 from ..rules.ruleset import Special, suited_card_text

@@ -24,9 +24,10 @@ score or to report, so rule errors read the same.
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
 from ..language.errors import EvalError
@@ -83,7 +84,7 @@ class CompiledHand:
     play_tricks: Callable | None = None
 
 
-def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
+def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
     """The generated hand of `rules` at `players` seats (kept on the table's facts)."""
     writer = _Writer(rules, players)
     source = writer.module()
@@ -120,10 +121,10 @@ class Piece(NamedTuple):
     value the ruleset may hold)."""
 
     name: str
-    supports: dict[str, Callable[["Ruleset"], bool] | None]
+    supports: dict[str, Callable[[Ruleset], bool] | None]
 
 
-def _trump_named_before_the_bidding(rules: "Ruleset") -> bool:
+def _trump_named_before_the_bidding(rules: Ruleset) -> bool:
     choice = rules.trump_choice
     return choice is None or not (choice.after_bidding or choice.who == "declarer")
 
@@ -180,10 +181,10 @@ def _defaults(kind: type) -> dict[str, object]:
 _NO_DEFAULT = object()
 
 
-def why_not_compiled(rules: "Ruleset") -> str | None:
+def why_not_compiled(rules: Ruleset) -> str | None:
     """Why hands of `rules` are played by the interpreter only (None: they are compiled): the
     first rule it holds that no piece of `PIECES` supports."""
-    supported: dict[str, Callable[["Ruleset"], bool] | None] = {}
+    supported: dict[str, Callable[[Ruleset], bool] | None] = {}
     for piece in PIECES:
         supported.update(piece.supports)
     for name, default in _defaults(type(rules)).items():
@@ -206,7 +207,7 @@ def _indent(lines: list[str], by: int) -> list[str]:
 class _Writer:
     """Writes the source of `play_hand` for one ruleset and table size."""
 
-    def __init__(self, rules: "Ruleset", players: int):
+    def __init__(self, rules: Ruleset, players: int):
         self.rules, self.players = rules, players
         self.notes: list[str] = []
         self.constants: dict[str, object] = {}

@@ -3,7 +3,7 @@ rules that cannot go on (`RuleError`, naming hand, seat and formula)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..language.errors import EvalError
 from ..language.program import Formula

@@ -19,7 +19,7 @@ game's seed; its state at the end of each hand is kept so a game can be resumed 
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..language.environment import seat_row
 from ..language.values import Number, Value
@@ -152,7 +152,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self._score_reads = facts.score
 
     @classmethod
-    def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> "Game":
+    def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:
         """A private game positioned where `view` is, with `hands` as every playing seat's cards
         now: for computer players that look ahead (engine/observer.py `look_ahead`, built
         through the same set-up as every game). It stops at the end of this hand."""
@@ -171,7 +171,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         totals: Sequence[Number],
         running: Sequence[Mapping[str, Number]],
         deal: PresetDeal,
-    ) -> "Game":
+    ) -> Game:
         """A private game at the start of hand `index` of `plan`, dealt `deal` (its dealer and
         turned card too), with the totals and running values given: a position imagined from a
         seat's view, for look-ahead (engine/observer.py `look_ahead`). It draws from `rng`,

@@ -16,8 +16,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..language.values import Number, Value
 from ..rules.ruleset import PlannedHand, Ruleset

@@ -7,7 +7,7 @@ they were before the hand; the new ones are returned, not stored.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..language.environment import result_env
 from ..language.errors import EvalError

@@ -22,8 +22,9 @@ the seat's legal cards. `answer` returns the answer as a record keeps it, with t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .cards import CardSyntaxError, card_text, parse_card
 from .errors import IllegalAction

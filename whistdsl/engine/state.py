@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, NamedTuple, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
 
 from ..language.values import Number, Value
 from .cards import Card
@@ -70,7 +71,7 @@ class _BuiltWhenRead(Sequence[_T]):
             built = self._built = self._build()
         return built
 
-    def __getitem__(self, index):  # type: ignore[override]  # noqa: ANN001, ANN204 (an index or a slice)
+    def __getitem__(self, index):  # type: ignore[override]
         return self.built()[index]
 
     def __iter__(self) -> Iterator[_T]:
@@ -87,7 +88,7 @@ class _BuiltWhenRead(Sequence[_T]):
     def __repr__(self) -> str:
         return repr(self.built())
 
-    def __reduce__(self):  # noqa: ANN204 (pickled as the tuple it stands for)
+    def __reduce__(self):
         return (tuple, (self.built(),))
 
 
@@ -284,7 +285,7 @@ class State:
     #: actions, the scratch values of the bidding limits): a copy works them out again.
     WORKED_OUT: ClassVar[dict[str, None]] = {"bid_scratch": None, "legal_cards_memo": None, "legal_bids_memo": None}
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """A copy of this position to play on without changing this one.
 
         Every field of the position is copied, whatever its name: lists, dicts and sets (and

@@ -19,10 +19,11 @@ Everything here is read-only once built; a game keeps its own position (engine/g
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..language.errors import EvalError
 from ..language.program import Formula, Memo
@@ -68,7 +69,7 @@ class SeatOrders:
     first_leader: int
 
     @staticmethod
-    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool, chosen: int | None = None) -> "SeatOrders":
+    def build(rules: Ruleset, n: int, dealer: int, sits_out: bool, chosen: int | None = None) -> SeatOrders:
         """`chosen`: the first bidder, when `bidding.first` chose it."""
         out = (dealer,) if sits_out else ()
 
@@ -125,7 +126,7 @@ class TableFacts:
     score_memo: Memo = field(default_factory=lambda: Memo(8192))  # (points, bonus, running), by what the scoring reads
 
     @cached_property
-    def compiled(self) -> "CompiledHand":
+    def compiled(self) -> CompiledHand:
         """This table's hand as generated Python (engine/compiled.py), written the first time a
         game asks for it."""
         from .compiled import compiled_hand

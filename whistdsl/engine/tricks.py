@@ -18,8 +18,8 @@ of (seat, card) in playing order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..rules.ruleset import Remembered, Ruleset, WinnerRule
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card

@@ -17,7 +17,8 @@ records give the same games.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..rules.ruleset import Remembered, Ruleset
 
@@ -149,7 +150,7 @@ class TrumpStep:
         rng_random: Callable[[], float],
         d: list[Card],
         undealt: int,
-        preset: "PresetDeal | None" = None,
+        preset: PresetDeal | None = None,
     ) -> Found:
         """The trump of hand `number` from the sources in order. `turned` is what the deal step
         turned (a set-up deal: its recorded card; its recorded suit for `random`); `d[undealt:]`

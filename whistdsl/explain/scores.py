@@ -46,8 +46,8 @@ def grid_with_others(rules: Ruleset, players: int, size: int, call: str = "") ->
     dealer bids last, or first when the ruleset has the dealer bid first). The same numbers as
     `whistdsl score --others 0/0,...,L/L`. Raises EvalError."""
     from ..engine.scoring import hand_points
-    from ..rules.ruleset import start_running
     from ..language.environment import result_facts, seat_row, seat_sets, trump_env
+    from ..rules.ruleset import start_running
 
     setup = hand_setup(rules, players, PlannedHand(1, size, NORMAL), len(rules.planned_hands(players)))
     env = trump_env(setup.env, "none")

@@ -7,7 +7,7 @@ evaluated here with the ruleset's own helpers, so the counts are the ones a game
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..language.errors import EvalError
 from ..language.values import value_text

@@ -10,9 +10,9 @@ explained from the catalogue: never guessed. Nothing here knows a game; only the
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 from ..language.catalogue import CONTEXTS, FUNCTIONS, SUITS
 from ..language.program import Formula

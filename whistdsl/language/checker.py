@@ -5,8 +5,9 @@ finding code (W301 unknown name, W302 types, W303 not available here, ...)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .catalogue import AGGREGATES, CONSTANTS, CONTEXTS, FUNCTIONS, ME, ROLES, SEAT_SETS, Context, Type
 from .errors import ExprError, ExprProblem
@@ -105,7 +106,7 @@ class _Checker:
         known: dict[str, Type] = dict(parameters) if context.sees_parameters else {}
         known.update({v.name: v.type for v in context.variables})
         if context.sees_running:
-            known.update({r: Type.NUMBER for r in running})
+            known.update(dict.fromkeys(running, Type.NUMBER))
         if context.sees_lets:
             known.update(lets)
         self.known = known
@@ -469,8 +470,6 @@ def list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
     """The nodes of `tree` that build a list when evaluated, in the order they are written."""
     found: list[Node] = []
     for node in walk(tree):
-        if isinstance(node, (ListOf, TurningRange)) or (isinstance(node, Call) and node.function in ("repeat", "map")):
-            found.append(node)
-        elif isinstance(node, Binary) and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST)):
+        if isinstance(node, (ListOf, TurningRange)) or (isinstance(node, Call) and node.function in ("repeat", "map")) or isinstance(node, Binary) and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST)):
             found.append(node)
     return sorted(found, key=lambda n: (start(n), n.line, n.column))

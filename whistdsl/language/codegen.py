@@ -15,8 +15,8 @@ formula using one raises `Untranslatable`, and the caller keeps the interpreter 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 from . import operations as op
 from . import tree

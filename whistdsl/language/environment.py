@@ -15,7 +15,7 @@ caller) instead of copying: the engine builds thousands of them a second.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from .values import Number, Value
 

@@ -5,8 +5,8 @@ here (`num`), so both give the same values, exact fractions and EvalErrors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 from .catalogue import FUNCTIONS
 from .errors import EvalError

@@ -7,10 +7,11 @@ lark."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..resources import grammar_path
 from .errors import ExprError, ExprProblem
@@ -301,7 +302,7 @@ def _token_hint(text: str, tok: Token, expected: Iterable[str]) -> str:
 _NOT_OPERATIONS = frozenset({"number", "string", "name", "seat_fact", "arguments", "call_arguments"})
 
 
-def _tree_depth(tree: Tree, Tree: type) -> int:  # noqa: N803 (lark's class, imported by parse)
+def _tree_depth(tree: Tree, Tree: type) -> int:
     """How many operations nest inside each other (`1 + 2 * 3` is 2; `7` is 0)."""
     deepest = 0
     stack: list[tuple[Tree, int]] = [(tree, 0)]
@@ -317,7 +318,7 @@ def _tree_depth(tree: Tree, Tree: type) -> int:  # noqa: N803 (lark's class, imp
     return deepest
 
 
-def _pos(item: Tree | Token, Token: type) -> tuple[int, int]:  # noqa: N803 (lark's class, imported by parse)
+def _pos(item: Tree | Token, Token: type) -> tuple[int, int]:
     if isinstance(item, Token):
         return item.line or 1, item.column or 1
     meta = item.meta
@@ -340,7 +341,7 @@ class _Spot(NamedTuple):
     Token: type
 
 
-def _to_ast(item: Tree | Token, Token: type) -> Node:  # noqa: N803 (lark's class, imported by parse)
+def _to_ast(item: Tree | Token, Token: type) -> Node:
     """Lark tree -> AST (recursive; the depth was bounded before), by the tree's kind (`_TREES`)."""
     if isinstance(item, Token):  # a bare token where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")

@@ -10,8 +10,9 @@ Nothing here calls Python's `eval`; a formula sees only the variables it is give
 from __future__ import annotations
 
 from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from .catalogue import CONSTANTS, CONTEXTS, ME, Context, Type
 from .checker import Checked, check, list_builders
@@ -21,7 +22,6 @@ from .operations import ARITH, CALLS, COMPARE, concat, map_items, num, number_ra
 from .parser import parse
 from .tree import Aggregate, Binary, Call, Conditional, Each, ListOf, Literal, Name, Node, SeatFact, TurningRange, Unary, walk
 from .values import Env, Value
-
 
 Compiled = Callable[[Env], Value]
 
@@ -36,7 +36,7 @@ class Formula:
     evaluate: Compiled = field(compare=False, repr=False)
     constant: Value | None = None
     key_names: tuple[str, ...] = ()  # the names it uses, in a fixed order (for `cached`)
-    _memo: "Memo" = field(default_factory=lambda: Memo(_MEMO_LIMIT), compare=False, repr=False)
+    _memo: Memo = field(default_factory=lambda: Memo(_MEMO_LIMIT), compare=False, repr=False)
     #: where the formula is written, for rule errors: `scoring.points (house.yaml:12:11)`
     origin: str = field(default="", compare=False)
     #: the checked tree it was compiled from (lint looks inside it for divisions)

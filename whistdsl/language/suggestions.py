@@ -7,7 +7,7 @@ sentence. It is here, at the bottom of the layers, so that every layer may use i
 from __future__ import annotations
 
 import difflib
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 #: How alike (0 to 1, difflib's ratio) a name must be to be suggested: difflib's own default.
 CUTOFF = 0.6

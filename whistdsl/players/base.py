@@ -14,7 +14,8 @@ player that sees nothing, `seat_chooser(window, rng)` for one that reads its sea
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ..engine.game import PLAY, Action, Game, SeatView, uniform_chooser
 from ..engine.tricks import TrickPlay

@@ -6,7 +6,7 @@ and named only here, so that the players' common ground (base.py) imports none o
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .base import Player, RandomPlayer
 from .heuristic import HeuristicPlayer

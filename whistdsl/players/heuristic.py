@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from ..engine.cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, strength, suit_number, suit_of
@@ -206,7 +207,7 @@ def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Ca
 
 
 #: the chances worked out by `_sampled_chance`, per trick rules
-_CHANCES: "WeakKeyDictionary[TrickPlay, Memo]" = WeakKeyDictionary()
+_CHANCES: WeakKeyDictionary[TrickPlay, Memo] = WeakKeyDictionary()
 
 
 def _sample_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], playing: int, samples: int) -> float:

@@ -241,8 +241,8 @@ class MonteCarloPlayer:
         assert legal is not None
         sign = -1.0 if lowest_wins(view) else 1.0
         seat = view.seat
-        totals = {a: 0.0 for a in legal}
-        played = {a: 0 for a in legal}  # samples whose rollout the rules let finish
+        totals = dict.fromkeys(legal, 0.0)
+        played = dict.fromkeys(legal, 0)  # samples whose rollout the rules let finish
         done = 0
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         while done < self.samples and (deadline is None or done < 4 or time.perf_counter() < deadline):

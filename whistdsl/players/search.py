@@ -39,7 +39,7 @@ import math
 import random
 import statistics
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine.cards import SPECIAL, SUIT_OF, Card
 from ..engine.game import BIDDING, PLAY, Game, RuleError
@@ -86,10 +86,10 @@ class Position:
 
     __slots__ = ("hands", "trick", "leader", "taken", "bids", "facts")
 
-    def __init__(self, hands: list[list[list[Card]]], trick: list, leader: int, taken: list[int], bids: list[int], facts: "HandFacts"):
+    def __init__(self, hands: list[list[list[Card]]], trick: list, leader: int, taken: list[int], bids: list[int], facts: HandFacts):
         self.hands, self.trick, self.leader, self.taken, self.bids, self.facts = hands, trick, leader, taken, bids, facts
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         return Position([[list(s) for s in h] for h in self.hands], list(self.trick), self.leader, list(self.taken), self.bids, self.facts)
 
     def to_act(self) -> int:

@@ -12,21 +12,22 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..rules.lint import RulesetError, rules_from_data
 from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
 from ..language.errors import EvalError
 from ..language.values import value_text
 from ..resources import record_schema_path
+from ..rules.lint import RulesetError, rules_from_data
 from ..rules.load import MAX_FILE_BYTES
 from ..rules.ruleset import MAX_GAME_HANDS, Ruleset, SettingError, Special, read_settings, unknown_parameter
-from .record import FORMAT, exact, read_exact
 from .reading import NotARecord, read_record_json
+from .record import FORMAT, exact, read_exact
 
 if TYPE_CHECKING:  # jsonschema is imported when a record is first checked (it is slow to import)
     import jsonschema

@@ -12,9 +12,10 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..diagnostics.findings import Finding, Position
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
@@ -52,8 +53,8 @@ from .ruleset import (
     FirstBidder,
     FirstLead,
     HandKind,
-    Identical,
     HandSetup,
+    Identical,
     LetError,
     Parameter,
     PlannedHand,
@@ -87,18 +88,18 @@ DEFAULT_RANK = "highest total"
 #: Names a running value may not take: the language's own words and every built-in name.
 _TAKEN_NAMES = (
     {v.name: "a built-in variable" for c in CONTEXTS.values() for v in c.variables}
-    | {n: "a constant" for n in CONSTANTS}
-    | {n: "a function" for n in FUNCTIONS}
-    | {n: "a word of the language" for n in KEYWORDS}
+    | dict.fromkeys(CONSTANTS, "a constant")
+    | dict.fromkeys(FUNCTIONS, "a function")
+    | dict.fromkeys(KEYWORDS, "a word of the language")
 )
 #: Names a parameter may not take: the language's own words, and the built-in names known for
 #: the whole game (which would hide it everywhere). Another built-in name (`tricks`) is allowed:
 #: it hides the parameter only in the contexts that have it.
 _TAKEN_PARAMETER_NAMES = (
     {v.name: "a built-in variable of every formula" for v in CONTEXTS["let"].variables}
-    | {n: "a constant" for n in CONSTANTS}
-    | {n: "a function" for n in FUNCTIONS}
-    | {n: "a word of the language" for n in KEYWORDS}
+    | dict.fromkeys(CONSTANTS, "a constant")
+    | dict.fromkeys(FUNCTIONS, "a function")
+    | dict.fromkeys(KEYWORDS, "a word of the language")
 )
 _PARAMETER_TYPES = {"number": Type.NUMBER, "yes/no": Type.BOOL, "text": Type.TEXT}
 #: The most combinations of parameter values lint checks one by one; past it, it checks each
@@ -281,9 +282,7 @@ class _Compiler:
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
         for key in path:
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            if isinstance(node, dict) and key in node or isinstance(node, list) and isinstance(key, int) and key < len(node):
                 node = node[key]
             else:
                 return default

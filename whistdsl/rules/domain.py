@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets, trump_env, winner_env
 from ..language.errors import EvalError
@@ -73,7 +74,7 @@ class Target:
     formula: Formula
     path: JsonPath
     name: str  # the env name its value goes to: "points", "bonus", a running value, or ""
-    before: tuple["Target", ...] = ()  # points and bonus, when it reads them
+    before: tuple[Target, ...] = ()  # points and bonus, when it reads them
     memo: dict[tuple, tuple[bool, Any]] = field(default_factory=dict)
 
     @cached_property
@@ -116,7 +117,7 @@ def samples(names: Iterable[str], start: dict[str, Number]) -> list[dict[str, Nu
     names = sorted(names)
     out: list[dict[str, Number]] = [{n: start[n] for n in names}]
     for v in SPREAD:
-        out.append({n: v for n in names})
+        out.append(dict.fromkeys(names, v))
         if len(names) > 1:
             out.extend({**{m: start[m] for m in names}, n: v} for n in names)
     unique: dict[tuple, dict[str, Number]] = {}
@@ -971,7 +972,7 @@ def no_legal_bid(
 
     for position in range(1, setup.playing + 1):
         for trump in trumps:
-            for so_far in range(0, size * (position - 1) + 1) if uses_sum else [0]:
+            for so_far in range(size * (position - 1) + 1) if uses_sum else [0]:
                 failing = [blind for blind in blinds if not legal_bids(position, so_far, trump, True, blind)]
                 if not failing:
                     continue

@@ -13,9 +13,10 @@ its work.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ..diagnostics.findings import Finding
 from ..resources import bundled_rulesets

@@ -120,7 +120,7 @@ class Loaded:
     values: dict[JsonPath, NodeRef]
     keys: dict[JsonPath, NodeRef]
     documents: list[Document]
-    layers: list["Loaded"] = field(default_factory=list)  # each file of an extends chain, child first
+    layers: list[Loaded] = field(default_factory=list)  # each file of an extends chain, child first
 
     def ref(self, path: JsonPath) -> NodeRef | None:
         """The node of `path`, or of its nearest ancestor that has one."""
@@ -820,7 +820,7 @@ class ExtendsRoot:
         return "the current folder" if shown == "." else f"`{_quoted(shown)}`"
 
     @classmethod
-    def for_ruleset(cls, path: Path, root: Path | None = None) -> "ExtendsRoot":
+    def for_ruleset(cls, path: Path, root: Path | None = None) -> ExtendsRoot:
         folder = os.path.abspath(root) if root is not None else default_root(path)
         own = os.path.dirname(os.path.realpath(path))
         return cls(folder, os.path.realpath(folder), os.path.realpath(data_dir("rulesets")), own)

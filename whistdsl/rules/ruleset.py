@@ -12,10 +12,11 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..language import environment
 from ..language.errors import EvalError
@@ -472,7 +473,7 @@ class Ruleset:
                 return p
         return None
 
-    def with_parameters(self, values: Mapping[str, Value]) -> "Ruleset":
+    def with_parameters(self, values: Mapping[str, Value]) -> Ruleset:
         """This ruleset with some parameters set (the others keep their value here). Raises
         ValueError for an unknown name or a value the parameter cannot take, and EvalError for
         a players.min/max/default formula that cannot be evaluated with these values."""
@@ -683,7 +684,7 @@ def split_setting(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-def read_settings(rules: "Ruleset", texts: Sequence[str]) -> dict[str, Value]:
+def read_settings(rules: Ruleset, texts: Sequence[str]) -> dict[str, Value]:
     """The parameter values of `--set NAME=VALUE` options, each read by its parameter's type.
     Raises SettingError: an unknown name (with a did-you-mean), a wrong type, out of range."""
     values: dict[str, Value] = {}
@@ -701,7 +702,7 @@ def read_settings(rules: "Ruleset", texts: Sequence[str]) -> dict[str, Value]:
     return values
 
 
-def unknown_parameter(rules: "Ruleset", name: str, others: Sequence[str] = ()) -> str:
+def unknown_parameter(rules: Ruleset, name: str, others: Sequence[str] = ()) -> str:
     """`ruleset has no parameter `trick`; did you mean `tricks`? (its parameters: tricks, hook)`."""
     known = [p.name for p in rules.parameters]
     close = difflib.get_close_matches(name, [*known, *others], n=1, cutoff=0.6)

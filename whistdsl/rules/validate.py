@@ -10,8 +10,9 @@ import copy
 import difflib
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics.findings import Finding
 from ..resources import schema_path
@@ -422,9 +423,7 @@ def _prune_targets(error: ValidationError) -> list[tuple[Any, ...]]:
 def _remove(data: Any, path: tuple[Any, ...]) -> None:
     node = data
     for key in path[:-1]:
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+        if isinstance(node, dict) and key in node or isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
             node = node[key]
         else:
             return  # already left out with an ancestor

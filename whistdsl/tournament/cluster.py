@@ -49,8 +49,8 @@ _COMPILED: dict[tuple[str, str, str], Ruleset] = {}
 
 
 def _rules_for(job: ClusterJob) -> Ruleset:
-    from ..version import __version__
     from ..rules.lint import RulesetError, rules_from_data
+    from ..version import __version__
 
     key = (job.sha256, repr(sorted(job.parameters.items())), job.version)
     rules = _COMPILED.get(key)

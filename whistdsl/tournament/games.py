@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 from ..engine.game import Game, RuleError
 from ..players.base import play_out

@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..rules.lint import load_rules
 from ..rules.ruleset import Ruleset

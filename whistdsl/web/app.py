@@ -20,9 +20,10 @@ import asyncio
 import gc
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from starlette.applications import Starlette
@@ -100,7 +101,7 @@ async def read_form(request: Request) -> dict[str, str]:
         return {}
 
 
-def lint_choice(chosen: str, text: str, settings: list[str]):  # noqa: ANN201 (a LintResult and the name shown)
+def lint_choice(chosen: str, text: str, settings: list[str]):
     """Lint a bundled ruleset, or a pasted one written alone into a new private folder (so its
     `extends:` reaches only bundled rulesets): the checks and limits of `whistdsl lint`."""
     from ..rules.lint import lint_path
@@ -137,7 +138,7 @@ def create_app(
             manager.close_abandoned()
 
     @asynccontextmanager
-    async def lifespan(app: Starlette):  # noqa: ANN202
+    async def lifespan(app: Starlette):
         gc.freeze()  # the modules loaded so far stay for good: a full collection (a pause of the loop) no longer scans them
         manager.start()
         sweeper = asyncio.get_running_loop().create_task(sweep())
@@ -253,8 +254,8 @@ def create_app(
         return RedirectResponse(f"/t/{table.id}/host/{host}", status_code=303)
 
     async def rules_words(request: Request) -> Response:
-        from ..rules.lint import RulesetError, load_rules
         from ..explain import explain
+        from ..rules.lint import RulesetError, load_rules
 
         w = page_words(request)
         name = request.query_params.get("ruleset", "")
@@ -368,7 +369,7 @@ def create_app(
         try:
             first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
             hello = read_message(first) if first is not None else None
-        except (asyncio.TimeoutError, BadMessage):
+        except (TimeoutError, BadMessage):
             hello = None
         who = table.role_of(hello["token"]) if hello is not None and hello.get("type") == "hello" else None
         if who is None:
@@ -434,7 +435,7 @@ async def _close_after_sending(websocket: WebSocket, connection: Connection, sen
     connection.finish()
     try:
         await asyncio.wait_for(sender, HELLO_SECONDS)
-    except (asyncio.TimeoutError, Exception):
+    except (TimeoutError, Exception):
         pass
     await websocket.close(code=code)
 

@@ -15,8 +15,9 @@ page's script needs travel in its `data-words` attribute, as escaped JSON. The r
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..diagnostics.findings import Finding
 from ..language.values import value_text

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..engine.cards import Card, card_text, suit_name
 from ..engine.game import HandResult

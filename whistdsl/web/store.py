@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: The scripts that take the database from version n to n + 1 (MIGRATIONS[n]).
 MIGRATIONS: tuple[str, ...] = (

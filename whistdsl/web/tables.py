@@ -34,9 +34,10 @@ import random
 import secrets
 import time
 from collections import Counter, OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from ..engine.game import Game, IllegalAction, RuleError
 from ..engine.seat import NotYourTurn, Seat, spectator_view

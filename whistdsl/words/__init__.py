@@ -12,8 +12,8 @@ Accept-Language header; English when none fits).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from . import en, ro, sr_latn
 from .plurals import FORMS, plural_form

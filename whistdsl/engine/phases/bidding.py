@@ -7,7 +7,7 @@ A part of `Game` (engine/game.py), which mixes in every phase; its entry point i
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ...language.environment import bidding_env, seat_sets
 from ...language.errors import EvalError

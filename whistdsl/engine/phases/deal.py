@@ -7,7 +7,7 @@ A part of `Game` (engine/game.py), which mixes in every phase; its entry point i
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ...language.environment import first_bidder_env, first_lead_env, seat_sets
 from ...language.errors import EvalError

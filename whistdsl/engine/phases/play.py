@@ -8,7 +8,8 @@ A part of `Game` (engine/game.py), which mixes in every phase; its entry point i
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..cards import SUIT_OF, Card, card_words, suit_name
 from ..errors import IllegalAction, RuleError

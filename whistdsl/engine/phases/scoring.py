@@ -6,8 +6,8 @@ A part of `Game` (engine/game.py), which mixes in every phase; its entry point i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from ...language.environment import seat_sets
 from ...language.errors import EvalError
