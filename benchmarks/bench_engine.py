@@ -121,7 +121,7 @@ def machine() -> str:
     return f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, {platform.system()}"
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:  # noqa: C901 an option a branch, read top to bottom
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="length of each timed run (default 2)")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; medians are reported (default 5)")

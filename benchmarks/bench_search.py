@@ -143,7 +143,7 @@ def resample_leak(sizes=(3, 6, 10), deals: int = 20, samples: int = 50) -> str:
             while state.is_chance_node():
                 state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             seat = state.current_player()
-            theirs = lambda st: {c for i, c in enumerate(st.history()[2 : 2 + PLAYERS * tricks]) if i % PLAYERS != seat}  # noqa: E731
+            theirs = lambda st: {c for i, c in enumerate(st.history()[2 : 2 + PLAYERS * tricks]) if i % PLAYERS != seat}  # noqa: E731, B023 called in this iteration
             truth = theirs(state)
             for k in range(samples):
                 guess = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(1000 * deal + k, 0.0, 1.0))

@@ -68,9 +68,9 @@ def bundled(name: str):
 def both_ways(rules, n: int, seed: int, players) -> list:
     """(history, result) of one game, compiled then interpreted (or the error each raised)."""
     out = []
-    for compiled in (True, False):
+    for use_compiled in (True, False):
         game = Game(rules, players=n, seed=seed)
-        game.use_compiled = compiled
+        game.use_compiled = use_compiled
         try:
             play_out(game, players())
             out.append((game.history, game.result, game.rng.getstate()))
@@ -86,9 +86,9 @@ def test_every_bundled_ruleset_plays_the_same_games_compiled_and_interpreted(nam
     assert tables
     for n in tables:  # every table size it allows
         for seed in SEEDS:
-            compiled, interpreted = both_ways(rules, n, seed, lambda: [RandomPlayer() for _ in range(n)])
+            compiled, interpreted = both_ways(rules, n, seed, lambda: [RandomPlayer() for _ in range(n)])  # noqa: B023 called in this iteration
             assert compiled == interpreted, f"{name} at {n} players, seed {seed}"
-        compiled, interpreted = both_ways(rules, n, 11, lambda: [LastLegal(pick_random=s % 2 == 1) for s in range(n)])
+        compiled, interpreted = both_ways(rules, n, 11, lambda: [LastLegal(pick_random=s % 2 == 1) for s in range(n)])  # noqa: B023 called in this iteration
         assert compiled == interpreted, f"{name} at {n} players, players with their own rule"
 
 
@@ -242,9 +242,9 @@ def test_the_game_loop_leaves_the_position_the_interpreter_leaves():
         rules = bundled(name)
         for seed in (0, 5):
             games = []
-            for compiled in (True, False):
+            for use_compiled in (True, False):
                 game = Game(rules, players=n, seed=seed)
-                game.use_compiled = compiled
+                game.use_compiled = use_compiled
                 play_out(game, [RandomPlayer() for _ in range(n)])
                 games.append(game)
             ours, theirs = (position(g) for g in games)
@@ -344,9 +344,9 @@ def test_totals_near_the_number_limit_stop_with_the_interpreters_rule_error():
     # checked hand by hand, and stops with the same rule error, after the same hands
     rules = load_rules("romanian")
     out = []
-    for compiled in (True, False):
+    for use_compiled in (True, False):
         game = Game(rules, players=4, seed=2)
-        game.use_compiled = compiled
+        game.use_compiled = use_compiled
         game.totals = [MAX_NUMBER - 40] * 4
         with pytest.raises(RuleError) as e:
             play_out(game, [RandomPlayer() for _ in range(4)])
@@ -407,7 +407,7 @@ def test_a_formula_written_as_python_computes_what_its_closures_compute(text, bi
     for small in (frozenset(), frozenset(names)):
         source = python_source(f, names, small)
         code = compile(source, "<formula>", "eval")
-        got = value_or_error(lambda: eval(code, dict(HELPERS), dict(env)))  # our own source, from a checked tree
+        got = value_or_error(lambda: eval(code, dict(HELPERS), dict(env)))  # noqa: B023 called in this iteration; our own source, from a checked tree
         assert got == expected and type(got) is type(expected), (text, source)
 
 
@@ -467,9 +467,9 @@ def fuzz_work():
 def both_ways_capped(rules, n: int, seed: int) -> list:
     """`both_ways` for a fuzzed ruleset: random players that stop the game after `HAND_CAP` hands."""
     out = []
-    for compiled in (True, False):
+    for use_compiled in (True, False):
         game = Game(rules, players=n, seed=seed)
-        game.use_compiled = compiled
+        game.use_compiled = use_compiled
         try:
             with hang_guard(HANG_SECONDS):
                 play_capped(game)

@@ -35,7 +35,7 @@ def first_difference(ours: str, theirs: str) -> str:
 
 def test_every_bundled_ruleset_has_golden_records_and_every_kept_file_is_a_case():
     assert {case.ruleset for case in CASES} == set(bundled_rulesets())
-    assert {p for p in FOLDER.rglob("*.json.gz")} == {case.path for case in CASES}
+    assert set(FOLDER.rglob("*.json.gz")) == {case.path for case in CASES}
     drivers = {(case.driver, case.bots) for case in CASES}
     assert {("play_out", "heuristic"), ("play_out", "random"), ("act", "heuristic"), ("act", "mc4")} <= drivers
 

@@ -139,7 +139,7 @@ def test_a_damaged_entry_is_ignored_and_written_again(cache_dir: Path) -> None:
     truth = said(case)
     assert said(case, cached=True) == truth
     (entry,) = entries(cache_dir, "lint")
-    for damage in ("", "{", '{"key": "%s", "checksum": "x", "value": {}}' % entry.stem, "[1, 2]"):
+    for damage in ("", "{", f'{{"key": "{entry.stem}", "checksum": "x", "value": {{}}}}', "[1, 2]"):
         entry.write_text(damage, encoding="utf-8")
         assert said(case, cached=True) == truth
     assert cache.read("lint", entry.stem) is not None

@@ -125,7 +125,7 @@ def check_openspiel_hand(record: dict, tricks: int) -> None:
             held[seat].remove(card)
         trump_letter = hand["turn_up"][1]
         def power(card: str) -> tuple[int, int]:
-            return (2 if card[1] == trump_letter else 1 if card[1] == led else 0, RANKS.index(card[0]))
+            return (2 if card[1] == trump_letter else 1 if card[1] == led else 0, RANKS.index(card[0]))  # noqa: B023 called in this iteration
         winner = max(trick["cards"], key=lambda c: power(c["card"]))["seat"]
         assert trick["winner"] == winner
         taken[winner] += 1

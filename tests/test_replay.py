@@ -326,7 +326,8 @@ def test_an_unfinished_hand_may_not_list_results_the_rules_never_computed(tmp_pa
 
 def test_a_set_up_file_of_deals_only_replays_as_far_as_it_goes_and_checks_every_deal(tmp_path):
     # Romanian at 3 players (24 cards, A to 9) starts with three 1-card hands: deals of the first two
-    hand = lambda number, dealer, cards: {"number": number, "dealer": dealer, "deal": cards, "turn_up": "9H"}
+    def hand(number, dealer, cards):
+        return {"number": number, "dealer": dealer, "deal": cards, "turn_up": "9H"}
     record = {"format": "whistdsl-record/1", "hands": [hand(1, 0, [["AS"], ["KS"], ["QS"]]), hand(2, 1, [["AD"], ["KD"], ["QD"]])]}
     result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
     assert result.exit_code == 0, result.output

@@ -507,7 +507,7 @@ def test_a_record_nested_100000_deep_is_refused_before_it_is_parsed(tmp_path: Pa
 
 def test_brackets_inside_texts_do_not_count_as_nesting(tmp_path: Path) -> None:
     name = '[[[[{{{{\\"' * 100
-    (tmp_path / "r.json").write_text('{"format": "whistdsl-record/1", "hands": [], "ruleset": {"name": "%s", "source": {}}}' % name[:190])
+    (tmp_path / "r.json").write_text(f'{{"format": "whistdsl-record/1", "hands": [], "ruleset": {{"name": "{name[:190]}", "source": {{}}}}}}')
     assert read_record(tmp_path / "r.json")["ruleset"]["source"] == {}
 
 

@@ -216,7 +216,7 @@ def test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_th
             assert sorted(ana) == ["Bojan", "heuristic 3", "heuristic 4"] and sorted(bojan) == ["Ana", "heuristic 3", "heuristic 4"]
             assert all(len(cards) == 1 for cards in [*ana.values(), *bojan.values()])
             assert ana["heuristic 3"] == bojan["heuristic 3"] and ana["heuristic 4"] == bojan["heuristic 4"]
-            for me, other, seen_by_other in (("Ana", "Bojan", bojan["Ana"][0]), ("Bojan", "Ana", ana["Bojan"][0])):
+            for me, _other, seen_by_other in (("Ana", "Bojan", bojan["Ana"][0]), ("Bojan", "Ana", ana["Bojan"][0])):
                 page = people[me]
                 assert page.locator("#hand div.cards").count() == 0  # no row of one's own cards
                 labels = [c.get_attribute("aria-label") for c in page.locator(".card").all()]

@@ -153,7 +153,7 @@ def test_every_seat_knows_the_dealer_holds_the_shown_card_and_mc_deals_it_to_the
 def test_the_terminal_says_the_dealers_last_card_gives_trump():
     result = runner.invoke(app, ["play", NAME, "--watch", "--seed", "5", "--bots", "random"])
     assert result.exit_code == 0, result.output
-    line = next(l for l in result.output.splitlines() if l.startswith("13 cards"))
+    line = next(line for line in result.output.splitlines() if line.startswith("13 cards"))
     assert "the dealer's last card, " in line and "gives trump" in line and "held by" in line
 
 
@@ -366,6 +366,6 @@ def test_replay_shows_where_each_hands_trump_came_from(tmp_path):
     path.write_text(json.dumps(record), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path), "--show", "--tricks"])
     assert result.exit_code == 0, result.output
-    thirteen = next(l for l in result.output.splitlines() if l.startswith("Hand 13:"))
+    thirteen = next(line for line in result.output.splitlines() if line.startswith("Hand 13:"))
     assert f"the dealer's last card {record['hands'][12]['turn_up']}" in thirteen
-    assert "turned up" in next(l for l in result.output.splitlines() if l.startswith("Hand 12:"))
+    assert "turned up" in next(line for line in result.output.splitlines() if line.startswith("Hand 12:"))

@@ -10,9 +10,9 @@ engine before it needs them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
-
 from .version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on the way to --version
 
 __all__ = ["LintResult", "Ruleset", "RulesetError", "lint_path", "load_rules", "__version__"]
 

@@ -257,10 +257,10 @@ def write(kind: str, key: str, value: object) -> None:
     temporary = os.path.join(folder, f".{key}.json.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         try:
-            made = open(temporary, "x", encoding="ascii")  # never through a name already there
+            made = open(temporary, "x", encoding="ascii")  # noqa: SIM115 closed by the `with made` below  # never through a name already there
         except FileExistsError:  # left by a process of the same number that was stopped
             os.unlink(temporary)
-            made = open(temporary, "x", encoding="ascii")
+            made = open(temporary, "x", encoding="ascii")  # noqa: SIM115 closed by the `with made` below
         with made as f:
             f.write(text)
         os.replace(temporary, path)

@@ -198,7 +198,8 @@ def legal_bids(k, bids_so_far, is_last):
 def legal_cards(n, hand, trick, trump):
     """The cards of `hand` (a set of ids) the rules allow on `trick` (the cards played so far)
     at a table of n players."""
-    suit = lambda c: c // ranks_per_suit(n)
+    def suit(c):
+        return c // ranks_per_suit(n)
     if not trick:
         return set(hand)
     led = suit(trick[0])
@@ -211,7 +212,8 @@ def legal_cards(n, hand, trick, trump):
 
 def trick_winner(trick, trump, ranks):
     """The index in `trick` of the winning card: the highest trump, else the highest of the led suit."""
-    suit = lambda c: c // ranks
+    def suit(c):
+        return c // ranks
     trumps = [i for i, c in enumerate(trick) if suit(c) == trump]
     cands = trumps or [i for i, c in enumerate(trick) if suit(c) == suit(trick[0])]
     return max(cands, key=lambda i: trick[i])
@@ -248,14 +250,14 @@ def check_trace(n, trace):
         tag, bidlog = next(it)
         assert tag == "bids" and [p for p, _ in bidlog] == playing
         so_far = 0
-        for i, (p, b) in enumerate(bidlog):
+        for i, (_p, b) in enumerate(bidlog):
             assert b in legal_bids(k, so_far, i == len(playing) - 1), "bid out of range or hooked"
             so_far += b
         bid = dict(bidlog)
         hand = [set(h) for h in dealt]
         tricks = [0] * n
         leader = playing[0]
-        for t in range(k):
+        for _t in range(k):
             trick = []
             order = [(leader + i) % n for i in range(n) if (leader + i) % n not in out]
             for p_expected in order:

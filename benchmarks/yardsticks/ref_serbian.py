@@ -211,7 +211,8 @@ def check_trace(n, trace):
     """Independently re-verify a one-game trace against the rules; return the final totals."""
     sched = schedule(n)
     scores = [0] * n
-    right = lambda p, i=1: (p - i) % n
+    def right(p, i=1):
+        return (p - i) % n
     it = iter(trace)
     first = None
     for hi, k in enumerate(sched):
@@ -229,14 +230,14 @@ def check_trace(n, trace):
         assert tag == "bids"
         assert [p for p, _ in bidlog] == [right(dealer, i) for i in range(1, n + 1)]
         so_far = 0
-        for i, (p, b) in enumerate(bidlog):
+        for i, (_p, b) in enumerate(bidlog):
             assert b in legal_bids(k, so_far, i == n - 1), "bid out of range or hooked"
             so_far += b
         bid = dict(bidlog)
         hand = [set(h) for h in dealt]
         tricks = [0] * n
         leader = right(dealer)
-        for t in range(k):
+        for _t in range(k):
             trick = []
             for i in range(n):
                 tag, p, c = next(it)

@@ -286,13 +286,13 @@ def check_trace(n, trace):
             assert trump == (-1 if turned == JESTER else suit(turned))
         tag, bidlog = record
         assert tag == "bids" and [p for p, _ in bidlog] == [(dealer + i) % n for i in range(1, n + 1)]
-        for i, (p, b) in enumerate(bidlog):
+        for i, (_p, b) in enumerate(bidlog):
             assert b in legal_bids(k, 0, i == n - 1)
         bid = dict(bidlog)
         hand = [list(h) for h in dealt]
         tricks = [0] * n
         leader = (dealer + 1) % n
-        for t in range(k):
+        for _t in range(k):
             trick = []
             for i in range(n):
                 tag, p, c = next(it)

@@ -395,7 +395,7 @@ def _number(value: int | Fraction) -> str:
 
 
 @app.command(cls=_Command, short_help="Print the points of a bid and its tricks, or the whole table.")
-def score(
+def score(  # noqa: C901 an option a branch
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name.")],
     cards: Annotated[int, typer.Option("--cards", "-c", metavar="N", help="The hand size (1 or more).", min=1)],
     bid: Annotated[int | None, typer.Option("--bid", "-b", metavar="N", help="The bid.", min=0)] = None,

@@ -691,7 +691,7 @@ class HumanPlayer:
     def act(self, view: SeatView | None, legal: list[int] | None, rng: object) -> None:  # pragma: no cover
         raise TypeError("a human player takes its turn with take_turn()")
 
-    def take_turn(self) -> None:
+    def take_turn(self) -> None:  # noqa: C901 one branch per kind of turn
         """Ask the person for the seat's answer now, until the seat takes one."""
         question = self.seat.question()
         assert question is not None, "a person is asked on its seat's turn"
@@ -815,7 +815,7 @@ class HumanPlayer:
         self.talk.say(f"{reason[:1].upper()}{reason[1:]}.", style="red")
 
 
-def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk, writer: RecordWriter | None) -> None:
+def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk, writer: RecordWriter | None) -> None:  # noqa: C901 the table's steps in the order of play
     """Play `game` to the end, telling the table what happens and writing the record after every hand."""
     announced = -1
     person = next((p for p in seats if isinstance(p, HumanPlayer)), None)
@@ -910,7 +910,7 @@ LANG_HELP = (
 )
 
 
-def play_command(
+def play_command(  # noqa: C901 an option a branch
     ruleset: Annotated[str | None, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
@@ -1021,7 +1021,7 @@ def _check_deals(game: Game, deals: dict[int, PresetDeal]) -> None:
         raise _usage(f"--deal: {e}") from None
 
 
-def _play(
+def _play(  # noqa: C901 an option a branch
     game: Game,
     rules,
     seat_names: list[str],

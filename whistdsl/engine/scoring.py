@@ -47,7 +47,7 @@ def score_in_passes(
 
     def each(formula: Formula | None, name: str) -> list[Number]:
         values: list[Number] = []
-        for index, (env, row) in enumerate(zip(envs, rows)):
+        for index, (env, _row) in enumerate(zip(envs, rows)):
             try:
                 value = formula.cached(env) if formula is not None else 0
             except EvalError as e:

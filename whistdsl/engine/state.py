@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from ..language.values import Number, Value
 from .cards import Card
@@ -141,7 +141,7 @@ class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
         return self._players
 
 
-Action = Union[int, None]  # a bid, a card, or None: "play the card I cannot see" (forehead)
+Action = int | None  # a bid, a card, or None: "play the card I cannot see" (forehead)
 
 
 @dataclass(frozen=True)
@@ -322,9 +322,12 @@ def _not_looked_at(kind: type[State]) -> frozenset[str]:
     declared = set()
     for klass in kind.__mro__:
         for name, annotation in getattr(klass, "__annotations__", {}).items():
-            if isinstance(annotation, str) and not annotation.startswith("ClassVar"):
-                if set(re.findall(r"\w+", annotation)) <= _IMMUTABLE_NAMES | _IMMUTABLE_CLASSES:
-                    declared.add(name)
+            if (
+                isinstance(annotation, str)
+                and not annotation.startswith("ClassVar")
+                and set(re.findall(r"\w+", annotation)) <= _IMMUTABLE_NAMES | _IMMUTABLE_CLASSES
+            ):
+                declared.add(name)
     return kind.SHARED | frozenset(kind.WORKED_OUT) | frozenset(declared) | frozenset(_copiers(kind))
 
 

@@ -104,7 +104,7 @@ def trick_play(rules: Ruleset) -> TrickPlay:
     return _GENERAL(rules)
 
 
-def _general(rules: Ruleset) -> TrickPlay:
+def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases in one closure, for speed
     index = {s.name: i for i, s in enumerate(rules.specials)}
     playable = frozenset(special_card(index[n]) for n in rules.always_playable if n in index)
     # a special led that passes the lead on (`pass`) lets the next card set the suit; one that
@@ -175,7 +175,7 @@ def _general(rules: Ruleset) -> TrickPlay:
 
     rule_tests = [(r.pick, matcher(r)) for r in rules.trick_winner]
 
-    def winner(trick: TrickCards, trump: int) -> int:
+    def winner(trick: TrickCards, trump: int) -> int:  # noqa: C901 one branch per kind of special card, in the inner loop
         suit = led(trick, trump)
         if top and trump < 0:
             mine = [(seat, c) for seat, c in trick if c in top]

@@ -270,7 +270,7 @@ _WHO = {
 }
 
 
-def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:
+def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # noqa: C901 one sentence per trump rule
     lines = []
     plan = _plan(rules, players)
     if rules.auction is not None and rules.auction.suits:

@@ -414,7 +414,7 @@ def _made_with_bid(node: Binary) -> str | None:
     return None
 
 
-def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:
+def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901 one wording per shape of comparison
     op, left, right = node.op, node.left, node.right
     if _constant(left) is not None and _constant(right) is None:  # `0 == tricks`: the name first
         op, left, right = _FLIP[op], right, left

@@ -57,7 +57,7 @@ class Untranslatable(Exception):
 
 def literal(value: Value) -> str:
     """A value as Python source (exact: a fraction stays a Fraction)."""
-    if isinstance(value, bool) or isinstance(value, (int, str)):
+    if isinstance(value, (bool, int, str)):
         return repr(value)
     if isinstance(value, Fraction):
         return f"Fraction({value.numerator}, {value.denominator})"

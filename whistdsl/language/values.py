@@ -5,13 +5,12 @@ checked against the number limit (`within_limit`)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Union
 
 from .catalogue import SUITS, Type
 from .limits import MAX_NUMBER
 
-Number = Union[int, Fraction]
-Value = Union[int, Fraction, bool, str, tuple]
+Number = int | Fraction
+Value = int | Fraction | bool | str | tuple
 Env = dict[str, Value]
 
 

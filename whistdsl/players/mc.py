@@ -162,7 +162,7 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
         if source == "dealer_last_card":
             pool, place = list(hands.get(view.dealer, ())), "dealer"
         elif source == "before_deal" and rules.trump_turned == TurnedCard.DEALT:
-            pool, place = [c for c in unseen] + list(view.hand or ()), "pack"
+            pool, place = list(unseen) + list(view.hand or ()), "pack"
         else:
             pool, place = undealt, "table"
         if pool:

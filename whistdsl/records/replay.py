@@ -192,7 +192,7 @@ def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> 
     return deals
 
 
-def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:
+def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 one check per decision kind
     """Replay a hand's decisions and bids in the order the rules ask for them (language 2): each
     recorded choice and bid (its named call, whether blind) through the engine's own checks."""
     number = hand["number"]
@@ -269,7 +269,7 @@ def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> 
             raise Disagreement(
                 number, "bidding", f"the record says seat {seat}'s bid {b['bid']} was made for it ({b['made_for']}); by the rules it is {game.bids[seat]} ({why})"
             )
-    for seat, b in recorded.items():
+    for seat in recorded:
         raise Disagreement(number, "bidding", f"the record has a bid made for seat {seat}, which does not bid this hand")
 
 
@@ -318,7 +318,7 @@ class ReplayResult:
     complete: bool  # the record holds the whole game, `final` included
 
 
-def replay(
+def replay(  # noqa: C901 each check a record gets, in the order of play
     record: dict[str, Any],
     rules: Ruleset | None = None,
     on_hand: Callable[[Game, HandResult], None] | None = None,

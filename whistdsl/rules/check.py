@@ -222,10 +222,9 @@ class _Compiler:
         finally:
             self.parameters[name] = own
         low, high = bounds
-        if not isinstance(low, Formula) and not isinstance(high, Formula):
-            if low > high:
-                self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({value_text(low)}) is above max ({value_text(high)})")
-                return None
+        if not isinstance(low, Formula) and not isinstance(high, Formula) and low > high:
+            self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({value_text(low)}) is above max ({value_text(high)})")
+            return None
         for key, bound in (("min", low), ("max", high)):
             if not isinstance(bound, Formula) and (Fraction(bound) / step).denominator != 1:
                 self.report((*where, key), "W212", f"the {key} of parameter `{name}` ({value_text(bound)}) is not a multiple of its step ({value_text(step)})")
@@ -519,7 +518,7 @@ def expression_findings(
     return sorted(found)
 
 
-def _compile_formulas(
+def _compile_formulas(  # noqa: C901 one formula a branch
     loaded: Loaded, running_names: Iterable[str] | None = None, parameter_names: Iterable[str] = ()
 ) -> tuple[_Compiler, Ruleset]:
     """Compile every formula of the (validated) data; findings are left in the compiler."""
@@ -538,7 +537,7 @@ def _compile_formulas(
     ranks = tuple("T" if str(r) == "10" else str(r) for r in deck.get("ranks", STANDARD_RANKS))
 
     lets: list[tuple[str, Formula]] = []
-    for name, value in (d.get("let") or {}).items():
+    for name in d.get("let") or {}:
         taken = c.taken.get(name) or ("a running value" if name in c.running_names else None)
         if taken:
             c.report(("let", name), "W203", f"`let` value `{name}` has the name of {taken}; choose another name", key=True)
@@ -798,7 +797,7 @@ def _not_suits_of_the_deck(names: tuple[str, ...], rules: Ruleset) -> str:
     return f"{', '.join(strange)}, which {'is' if len(strange) == 1 else 'are'} not a suit of the deck ({', '.join(rules.suits)})"
 
 
-def _check_decisions(c: _Compiler, rules: Ruleset) -> None:
+def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check per decision rule
     """What the decisions mean together with the rest of the ruleset (W423-W426)."""
     path = _decision_path(c, "trump")
     choice = rules.trump_choice
@@ -1059,7 +1058,7 @@ def _check_players(c: _Compiler, rules: Ruleset) -> bool:
     return not c.errors()
 
 
-def _check_trump(c: _Compiler, rules: Ruleset) -> None:
+def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check per trump rule
     """Where trump comes from (language 2's `trump.from`, `turned`, `seen`): keys that do not go
     together (W210), a formula that reads what it cannot know (W428), a source never reached or
     one that can find nothing (W429), a `none_when` that reads the turned card to no effect (W430)."""
@@ -1300,7 +1299,7 @@ _WINNER_START = re.compile(r"^\s*(first|last|highest|lowest)\s+[a-z_]")  # the s
 WINNER_SETS = ("trump", "led", "suited")
 
 
-def _check_cards(c: _Compiler, rules: Ruleset) -> None:
+def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check per card rule
     """The deck's special cards and the trick rules: every name a special of the deck, marks that
     cannot be mistaken for cards or for each other, and a winner for every trick."""
     names = [s.name for s in rules.specials]
@@ -1454,7 +1453,7 @@ def _unknown_kind(name: str, rules: Ruleset) -> str:
     return f"hand kind `{name}` is not defined under `kinds` (known: {', '.join(rules.kinds)})"
 
 
-def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: FormulaCases, budget: Budget, deal_only: bool = False) -> None:
+def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: FormulaCases, budget: Budget, deal_only: bool = False) -> None:  # noqa: C901 one check per rule that depends on the table size
     """The meaning checks at one player count; `deal_only`: only those of the deal (the deck,
     the schedule, who plays), which read no formula of the bidding, play or scoring."""
     with_n = f"with {players} players"

@@ -440,9 +440,8 @@ class FormulaCases:
                 if self._first_time(t, "exact", setup):
                     self._exact(t, players, setup, entry, start)
                 continue
-            if first and self._first_time(t, "start", setup):
-                if self._exact(t, players, setup, entry, start, show=unknown):
-                    continue
+            if first and self._first_time(t, "start", setup) and self._exact(t, players, setup, entry, start, show=unknown):
+                continue
             if not first and t.can_fail and id(t) not in self.warned and self._first_time(t, "sampled", setup):
                 self._sampled(t, players, setup, entry, start, unknown)
 
@@ -897,7 +896,7 @@ def _holds_or_raise(test: Formula, env: dict[str, Value], path: JsonPath, positi
         raise BidCheckError(path, e, case + (f", trump {trump}" if "trump" in used else "")) from None
 
 
-def no_legal_bid(
+def no_legal_bid(  # noqa: C901 one case per bidding rule
     rules: Ruleset,
     setup: HandSetup,
     limits: BidTests,

@@ -184,7 +184,7 @@ def _findings(loaded: Loaded, errors: list[ValidationError]) -> list[Finding]:
     return [f for error in errors for f in _finding(loaded, error)]
 
 
-def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:
+def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: C901 one wording per kind of schema error
     path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     v = error.validator

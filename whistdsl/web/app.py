@@ -118,7 +118,7 @@ def lint_choice(chosen: str, text: str, settings: list[str]):
     return lint_path(path, f"{chosen}.yaml", None, settings), chosen
 
 
-def create_app(
+def create_app(  # noqa: C901 the routes are closures over the app's state
     db: Path | str,
     limits: Limits | None = None,
     bot_pause: float = 0.6,
