@@ -62,7 +62,7 @@ class Auction:
         out = [PASS]
         low = max(self.lowest, 0)
         for tricks in range(low, self.most + 1):
-            for place, suit in enumerate(self.suits or (None,)):  # type: ignore[arg-type]
+            for place, suit in enumerate(self.suits or (None,)):
                 if self.best is None or (tricks, place) > self.best:
                     out.append(bid_text(tricks, suit))
         return out

@@ -175,7 +175,7 @@ class Seat(_Window):
         word) for this seat now, as an answer `answer` takes."""
         key = _KEY_OF_PHASE[self._game.phase]
         if key == "card" and action is not None:
-            return {"card": card_text(action, self._game.rules.specials)}  # type: ignore[arg-type]
+            return {"card": card_text(action, self._game.rules.specials)}
         return {key: action}
 
 

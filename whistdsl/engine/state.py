@@ -71,7 +71,7 @@ class _BuiltWhenRead(Sequence[_T]):
             built = self._built = self._build()
         return built
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         return self.built()[index]
 
     def __iter__(self) -> Iterator[_T]:
@@ -349,7 +349,7 @@ def _declared_copier(kind: type[State]) -> Callable[[dict[str, Any]], None]:
         lines += [f"        f[{name!r}] = copied(v)"]
     namespace = {"ABSENT": object(), "IMMUTABLE": _IMMUTABLE, "copied": _copied}
     exec("\n".join(lines + ["    return None", ""]), namespace)  # our own source, from the class's annotations
-    return namespace["copy_declared"]  # type: ignore[no-any-return]
+    return namespace["copy_declared"]
 
 
 #: Names of immutable types, as the State's annotations write them (see `_copiers`).
@@ -420,7 +420,7 @@ def _copied(value: _T) -> _T:
         copy = object.__new__(kind)
         for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
             object.__setattr__(copy, name, _copied(getattr(value, name)))
-        return copy  # type: ignore[no-any-return]
+        return copy
     return value.clone()  # type: ignore[attr-defined,no-any-return]
 
 

@@ -84,7 +84,7 @@ def score_changes(base: Ruleset, house: Ruleset, players: int) -> list[str]:
     moved: dict[str, dict[tuple[int, int, int], Number]] = {g: {} for g, _ in GROUPS}  # (size, bid, tricks): the change
     for size, (old, new) in grids.items():
         for (b, t), value in new.items():
-            moved[_group(b, t)][size, b, t] = value - old[b, t]  # type: ignore[operator]
+            moved[_group(b, t)][size, b, t] = value - old[b, t]
     said = dict(GROUPS)
     steady = {g: next(iter(set(d.values()))) for g, d in moved.items() if len(set(d.values())) == 1}
     misses = ("over", "under", "nothing")
@@ -201,4 +201,4 @@ def _moves(delta: Number, made: bool = False) -> str:
     """+5: "scores 5 more"; -10: "costs 10 more" (a made bid: "scores 10 less")."""
     if delta > 0:
         return f"scores {number(delta)} more"
-    return f"scores {number(-delta)} less" if made else f"costs {number(-delta)} more"  # type: ignore[operator]
+    return f"scores {number(-delta)} less" if made else f"costs {number(-delta)} more"

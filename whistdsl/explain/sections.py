@@ -81,7 +81,7 @@ def ranges(numbers: list[int]) -> str:
     """`1 to 3, 7` for [1, 2, 3, 7]."""
     out: list[str] = []
     start = prev = None
-    for n in numbers + [None]:  # type: ignore[list-item]
+    for n in numbers + [None]:
         if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
             out.append(str(start) if start == prev else f"{start} to {prev}")
             start = None

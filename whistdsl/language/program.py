@@ -292,9 +292,9 @@ def _aggregate(name: str, key: str, each: Compiled, mine: tuple[str, ...] = ()) 
     if name == "sum":
         return lambda env: num(sum(values(env)))  # type: ignore[arg-type]
     if name == "max":
-        return lambda env: max(values(env), default=0)  # type: ignore[type-var]
+        return lambda env: max(values(env), default=0)
     if name == "min":
-        return lambda env: min(values(env), default=0)  # type: ignore[type-var]
+        return lambda env: min(values(env), default=0)
     if name == "all":
         return lambda env: all(values(env))
     if name == "any":

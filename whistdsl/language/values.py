@@ -47,7 +47,7 @@ def read_value(t: Type, text: str) -> Value:
         return text.lower()
     if t is Type.LIST:
         items = [item for item in text.split(",") if item.strip()]
-        return tuple(read_value(Type.NUMBER, item) for item in items)  # type: ignore[misc]
+        return tuple(read_value(Type.NUMBER, item) for item in items)
     return text
 
 

@@ -380,7 +380,7 @@ def choose_bid(view: SeatView, legal: Sequence[int | str]) -> int | str:
     calls = dict(view.rules.calls)
     mean = _mean(dist)
     values = bid_values(view, legal, dist)
-    best = max(range(len(legal)), key=lambda i: (sign * values[i], -abs(calls.get(legal[i], legal[i]) - mean)))  # type: ignore[arg-type,operator]
+    best = max(range(len(legal)), key=lambda i: (sign * values[i], -abs(calls.get(legal[i], legal[i]) - mean)))  # type: ignore[arg-type]
     return legal[best]
 
 

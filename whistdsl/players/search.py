@@ -667,7 +667,7 @@ class SearchPlayer:
         legal = sim.legal_bids()
         expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]
         calls = dict(sim.rules.calls)
-        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]
+        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[operator]
 
 
 #: how far (in tricks) a seat's bid strays from the estimate of its hand, for reading bids
@@ -714,7 +714,7 @@ class LikelyDeals:
             hands = self.sampler.sample(rng)
             w = 1.0
             for seat, bid in self.bids:
-                d = (bid - estimate.tricks([*hands.get(seat, ()), *played.get(seat, ())])) / BID_SPREAD  # type: ignore[operator]
+                d = (bid - estimate.tricks([*hands.get(seat, ()), *played.get(seat, ())])) / BID_SPREAD
                 w *= math.exp(-0.5 * d * d)
             if rng.random() < w:
                 return hands

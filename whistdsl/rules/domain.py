@@ -376,7 +376,7 @@ class FormulaCases:
         me = env.get("position", 1)
         dealer_at = self._dealer_position(setup)
         running = {r.name: env[r.name] for r in self.rules.running if r.name in env}
-        rest = size - int(env.get("tricks", 0))  # type: ignore[call-overload]
+        rest = size - int(env.get("tricks", 0))
         for label, table in self.TABLES:
             others = iter(table(rest, playing - 1, size))
             rows = []

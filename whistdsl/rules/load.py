@@ -223,7 +223,7 @@ class _StrictLoader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
         event = self.peek_event()
         if isinstance(event, AliasEvent):
             raise _Refused(event.start_mark, f"YAML alias *{event.anchor} is not allowed: write the value out")

@@ -224,7 +224,7 @@ class Parameter:
 
     def _grid(self, low: Number, high: Number) -> tuple[int, int]:
         """The multiples of `step` within low..high, as the first and last multiplier."""
-        return -((-Fraction(low)) // self.step), Fraction(high) // self.step  # type: ignore[return-value]
+        return -((-Fraction(low)) // self.step), Fraction(high) // self.step
 
     def count(self) -> int:
         if self.type == "number":
@@ -237,7 +237,7 @@ class Parameter:
         if self.type != "number":
             return self.values()
         first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
-        return tuple(sorted({_whole(self.step * first), _whole(self.step * last), self.default}))  # type: ignore[type-var]
+        return tuple(sorted({_whole(self.step * first), _whole(self.step * last), self.default}))
 
     @property
     def ranged(self) -> bool:

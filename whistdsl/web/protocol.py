@@ -149,7 +149,7 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         raise BadMessage("bad_message", f"unknown message type; known: {', '.join(_checks())}")
     if not check(data):
         raise BadMessage("bad_message", f"not a valid {kind} message (see schemas/table-message.schema.json)")
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def _cards(cards: Sequence[Card], specials: tuple) -> list[str]:

@@ -202,7 +202,7 @@ class Connection:
                     text = self._errors.popleft()
                 else:
                     text, self._state = self._state, None  # type: ignore[assignment]
-                await self.send(text)  # type: ignore[arg-type]
+                await self.send(text)
             if self.closed:
                 return
 

@@ -14,3 +14,80 @@ A hand runs deal -> trump -> decisions -> bidding -> play -> scoring -> next han
 Each part reads and changes the position (engine/state.py `State`) and calls the others through
 the game; none imports another.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..state import State
+
+if TYPE_CHECKING:
+    from ...language.program import Memo
+    from ...language.values import Value
+    from ...rules.ruleset import HandSetup, Ruleset
+    from ..cards import Card
+    from ..state import Action, PresetDeal
+    from ..table import ScoreReads, SeatOrders, TableFacts
+    from ..tricks import TrickPlay
+    from ..trump import TrumpStep
+
+
+class Part(State):
+    """What a part of `Game` may use of the game and of the other parts: declared here for the
+    type checker only (nothing of it exists at run time, so `State.clone` reads the same
+    annotations as before); engine/game.py and each phase's module define them."""
+
+    if TYPE_CHECKING:
+        # the game's own facts (engine/game.py `_setup_game`)
+        rules: Ruleset
+        players: int
+        facts: TableFacts
+        full_deck: tuple[Card, ...]
+        tricks_play: TrickPlay
+        looked: list[bool]
+        _trump_step: TrumpStep
+        _specials: bool
+        _decides: bool
+        _names_trump: bool
+        _bid_tests: tuple
+        _bid_seat_names: tuple
+        _bid_sets: tuple
+        _bid_memo: Memo
+        _setups: dict[int, HandSetup]
+        _hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]]
+        _score_reads: ScoreReads
+
+        # engine/game.py
+        def act(self, action: Action) -> None: ...
+        def _seat_value(self, seat: int, name: str) -> Value: ...
+        def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]: ...
+
+        # deal.py
+        def begin_hand(self, index: int, reuse_hands: bool = False) -> None: ...
+        def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders: ...
+        def _choose_first_leader(self) -> int: ...
+        def _keep_bid_hand_key(self) -> None: ...
+        def _seat_table(self, table: SeatOrders) -> None: ...
+
+        # trump.py
+        def set_trump(self, trump: int) -> None: ...
+        def _find_trump(self, preset: PresetDeal | None, setup: HandSetup, turned: Card | None, undealt: int, none_first: bool) -> int: ...
+        def _no_trump(self, setup: HandSetup, turned: Card | None) -> bool: ...
+
+        # decisions.py
+        def decide(self, choice: str) -> None: ...
+        def decision_options(self) -> list[str]: ...
+        def _begin_decisions(self, setup: HandSetup) -> None: ...
+        def _ask(self, seat: int, decision: str) -> None: ...
+        def _next_bidder(self, seat: int) -> None: ...
+        def _trump_chooser(self) -> int: ...
+
+        # bidding.py
+        def commit_bid(self, bid: int | str) -> None: ...
+        def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None: ...
+
+        # play.py, scoring.py, next_hand.py
+        def begin_play(self) -> None: ...
+        def score_hand(self) -> None: ...
+        def next_hand(self) -> None: ...

@@ -14,13 +14,14 @@ from ...language.errors import EvalError
 from ...language.program import Formula
 from ...language.values import Value, value_text
 from ..errors import IllegalAction, RuleError, formula_error
-from ..state import Phase, State
+from ..state import Phase
+from . import Part
 
 BIDDING = Phase.BIDDING
 DECISION = Phase.DECISION
 
 
-class Bidding(State):
+class Bidding(Part):
     """The part of `Game` that plays the bidding (entry point: `bid`)."""
 
     def _bid_env(self, seat: int) -> dict[str, Value]:
@@ -75,7 +76,7 @@ class Bidding(State):
                         for name, counts_as in self.rules.calls:
                             env["bid"], env["call"] = counts_as, name
                             if all(t(env) for t in tests):
-                                legal.append(name)  # type: ignore[arg-type]
+                                legal.append(name)
                         env["call"] = ""
                     except EvalError as e:
                         raise formula_error(e, tests, env, hand=self.hand_number, seat=seat) from None

@@ -15,15 +15,16 @@ from ...language.values import Value
 from ...rules.ruleset import HandKind, HandSetup, SeatChoice, hand_env, hand_setup
 from ..cards import SUIT_OF, Card, card_words, new_hand
 from ..errors import RuleError, formula_error
-from ..state import Phase, PresetDeal, State, Trick
+from ..state import Phase, PresetDeal, Trick
 from ..table import SeatOrders
+from . import Part
 
 BIDDING = Phase.BIDDING
 DEAL = Phase.DEAL
 TRUMP = Phase.TRUMP
 
 
-class Dealing(State):
+class Dealing(Part):
     """The part of `Game` that plays the deal (entry point: `begin_hand`)."""
 
     def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:

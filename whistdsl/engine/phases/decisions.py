@@ -13,13 +13,14 @@ from ...rules.ruleset import HandSetup
 from ..auction import Auction
 from ..cards import NO_TRUMP, suit_name, suit_number, turn_up_facts
 from ..errors import IllegalAction, formula_error
-from ..state import Phase, State
+from ..state import Phase
+from . import Part
 
 BIDDING = Phase.BIDDING
 DECISION = Phase.DECISION
 
 
-class Decisions(State):
+class Decisions(Part):
     """The part of `Game` that plays the ruleset's own decisions (entry point: `decide`)."""
 
     def _begin_decisions(self, setup: HandSetup) -> None:
@@ -73,7 +74,7 @@ class Decisions(State):
     def _end_auction(self) -> None:
         """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
         it names trump (`who: declarer`)."""
-        declarer, tricks, suit = self._auction.contract()  # type: ignore[union-attr]
+        declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
         if declarer is None:  # every seat passed: the trump rule stands, everyone bids
@@ -158,7 +159,7 @@ class Decisions(State):
         if self.decision == "trump":
             return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
         if self.decision == "auction":
-            return self._auction.options()  # type: ignore[union-attr]
+            return self._auction.options()
         return ["look", "blind"]
 
     def decide(self, choice: str) -> None:
@@ -175,11 +176,11 @@ class Decisions(State):
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
         if self.decision == "auction":
             auction = self._auction
-            auction.apply(choice)  # type: ignore[union-attr]
-            if auction.done:  # type: ignore[union-attr]
+            auction.apply(choice)
+            if auction.done:
                 self._end_auction()
             else:
-                self.to_act = auction.to_act  # type: ignore[union-attr]
+                self.to_act = auction.to_act
             return
         if self.decision == "trump":
             self.trump_named_by = seat

@@ -12,12 +12,13 @@ from ...language.program import Formula
 from ...language.values import Value
 from ...rules.ruleset import PlannedHand
 from ..errors import formula_error
-from ..state import GameResult, Phase, State
+from ..state import GameResult, Phase
+from . import Part
 
 OVER = Phase.OVER
 
 
-class NextHand(State):
+class NextHand(Part):
     """The part of `Game` that plays the next hand (entry point: `next_hand`)."""
 
     def next_hand(self) -> None:

@@ -13,15 +13,16 @@ from typing import Any
 
 from ..cards import SUIT_OF, Card, card_words, suit_name
 from ..errors import IllegalAction, RuleError
-from ..state import Phase, State, Trick
+from ..state import Phase, Trick
 from ..tricks import NO_SUIT, NoWinner
+from . import Part
 
 BIDDING = Phase.BIDDING
 PLAY = Phase.PLAY
 DECISION = Phase.DECISION
 
 
-class Play(State):
+class Play(Part):
     """The part of `Game` that plays the play (entry point: `play`)."""
 
     def begin_play(self) -> None:
@@ -180,9 +181,9 @@ class Play(State):
         the led suit it breaks (must follow, must trump, must over-trump)."""
         if type(card) is not int or card not in self.deck:
             return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
-        text = card_words(card, self.rules.specials)  # type: ignore[arg-type]
+        text = card_words(card, self.rules.specials)
         h = self.hands[seat]
-        if card not in h[SUIT_OF[card]]:  # type: ignore[index]
+        if card not in h[SUIT_OF[card]]:
             return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
         led = self.tricks_play.led(self.trick, self.trump)
         if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal

@@ -15,10 +15,11 @@ from ...language.limits import MAX_NUMBER
 from ...language.values import Number, Value, within_limit
 from ..errors import RuleError, formula_error
 from ..scoring import ScoreError, result_env, score_in_passes, score_seat
-from ..state import HandResult, PlayedTricks, State
+from ..state import HandResult, PlayedTricks
+from . import Part
 
 
-class Scoring(State):
+class Scoring(Part):
     """The part of `Game` that plays the scoring (entry point: `score_hand`)."""
 
     def points_if(self, taken: Sequence[int], bids: Sequence[int] | None = None, calls: Sequence[str] = ()) -> tuple[Number, ...]:

@@ -12,10 +12,11 @@ from ...language.values import Value
 from ...rules.ruleset import HandSetup
 from ..cards import NO_TRUMP, Card, suit_name, turn_up_facts
 from ..errors import formula_error
-from ..state import PresetDeal, State
+from ..state import PresetDeal
+from . import Part
 
 
-class FindingTrump(State):
+class FindingTrump(Part):
     """The part of `Game` that plays the trump (entry point: `set_trump`)."""
 
     def _find_trump(self, preset: PresetDeal | None, setup: HandSetup, turned: Card | None, undealt: int, none_first: bool) -> int:
