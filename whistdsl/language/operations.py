@@ -5,6 +5,7 @@ here (`num`), so both give the same values, exact fractions and EvalErrors."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -84,10 +85,10 @@ _MAP_BUDGET = "\x00map"
 
 def spend(env: Env, built: tuple) -> tuple:
     """Count a list built inside a map() formula against the map's budget."""
-    budget = env.get(_MAP_BUDGET)
+    budget: list[int] | None = env.get(_MAP_BUDGET)  # type: ignore[assignment]  # the one entry of an env that is not a Value
     if budget is not None:
-        budget[0] -= len(built) or 1  # type: ignore[index]
-        if budget[0] < 0:  # type: ignore[index]
+        budget[0] -= len(built) or 1
+        if budget[0] < 0:
             raise EvalError(f"map() builds more than {MAP_BUDGET} numbers in lists in one evaluation; the limit is {MAP_BUDGET}")
     return built
 
@@ -95,9 +96,10 @@ def spend(env: Env, built: tuple) -> tuple:
 def map_items(items: tuple, param: str, body: Callable[[Env], Value], env: Env) -> tuple:
     """map(items, param -> body): body for each item, numbers and lists joined into one list."""
     scratch = dict(env)
-    budget = scratch.get(_MAP_BUDGET)
+    budget: list[int] | None = scratch.get(_MAP_BUDGET)  # type: ignore[assignment]  # the one entry of an env that is not a Value
     if budget is None:
-        scratch[_MAP_BUDGET] = budget = [MAP_BUDGET]
+        budget = [MAP_BUDGET]
+        scratch[_MAP_BUDGET] = budget  # type: ignore[assignment]  # likewise
     out: list = []
     for x in items:
         scratch[param] = x
@@ -106,10 +108,10 @@ def map_items(items: tuple, param: str, body: Callable[[Env], Value], env: Env) 
             out.extend(v)
         else:
             out.append(v)
-        budget[0] -= len(v) if isinstance(v, tuple) else 1  # type: ignore[index]
+        budget[0] -= len(v) if isinstance(v, tuple) else 1
         if len(out) > MAX_LIST:
             raise EvalError(f"a list may hold at most {MAX_LIST} numbers")
-        if budget[0] < 0:  # type: ignore[index]
+        if budget[0] < 0:
             raise EvalError(f"map() builds more than {MAP_BUDGET} numbers in lists in one evaluation; the limit is {MAP_BUDGET}")
     return tuple(out)
 
@@ -164,11 +166,12 @@ ARITH: dict[str, Callable[[Number, Number], Number]] = {
     "^": power,
 }
 
+#: The comparisons: Python's own (the checker lets only numbers be ordered).
 COMPARE: dict[str, Callable[[Value, Value], bool]] = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .catalogue import CONSTANTS, CONTEXTS, ME, Context, Type
 from .checker import Checked, check, list_builders
@@ -21,9 +21,13 @@ from .limits import MAX_LIST
 from .operations import ARITH, CALLS, COMPARE, concat, map_items, num, number_range, spend, turning_range
 from .parser import parse
 from .tree import Aggregate, Binary, Call, Conditional, Each, ListOf, Literal, Name, Node, SeatFact, TurningRange, Unary, walk
-from .values import Env, Value
+from .values import Env, Number, Value
 
 Compiled = Callable[[Env], Value]
+#: A closure the checker has typed a number, or a list: the same function, seen as such by the
+#: type checker (`cast` once where the closure is built, nothing when it runs).
+NumberFn = Callable[[Env], Number]
+ListFn = Callable[[Env], tuple]
 
 
 @dataclass(frozen=True)
@@ -197,7 +201,8 @@ class _Closures:
         a, ac, _ = self.const(node.first)
         b, bc, _ = self.const(node.turn)
         c, cc, _ = self.const(node.last)
-        return (lambda env: turning_range(a(env), b(env), c(env))), ac and bc and cc
+        an, bn, cn = cast(NumberFn, a), cast(NumberFn, b), cast(NumberFn, c)
+        return (lambda env: turning_range(an(env), bn(env), cn(env))), ac and bc and cc
 
     def list_of(self, node: ListOf) -> Built:
         parts = [self.const(a) for a in node.items]
@@ -209,7 +214,8 @@ class _Closures:
     def unary(self, node: Unary) -> Built:
         f, c, _ = self.const(node.operand)
         if node.op == "-":
-            return (lambda env: -f(env)), c
+            fn = cast(NumberFn, f)
+            return (lambda env: -fn(env)), c
         return (lambda env: not f(env)), c
 
     def binary(self, node: Binary) -> Built:
@@ -218,11 +224,13 @@ class _Closures:
         if node.op != "+":
             return _binary(node.op, lf, rf), lc and rc
         if self.types.get(id(node)) == Type.LIST:
-            return (lambda env: concat(lf(env), rf(env))), lc and rc
+            ll, rl = cast(ListFn, lf), cast(ListFn, rf)
+            return (lambda env: concat(ll(env), rl(env))), lc and rc
+        ln, rn = cast(NumberFn, lf), cast(NumberFn, rf)
         if rc:  # the common `x + 3`: one closure call fewer
-            k = rf({})
-            return (lambda env: num(lf(env) + k)), lc
-        return (lambda env: num(lf(env) + rf(env))), lc and rc
+            k = rn({})
+            return (lambda env: num(ln(env) + k)), lc
+        return (lambda env: num(ln(env) + rn(env))), lc and rc
 
     def conditional(self, node: Conditional) -> Built:
         tf, tc, tv = self.const(node.test)
@@ -254,15 +262,16 @@ def _binary(op: str, lf: Compiled, rf: Compiled) -> Compiled:
         return lambda env: lf(env) and rf(env)
     if op == "or":
         return lambda env: lf(env) or rf(env)
-    if op == "..":
-        return lambda env: number_range(lf(env), rf(env))
     if op in COMPARE:
         cmp = COMPARE[op]
         return lambda env: cmp(lf(env), rf(env))
+    ln, rn = cast(NumberFn, lf), cast(NumberFn, rf)  # the other operators take numbers
+    if op == "..":
+        return lambda env: number_range(ln(env), rn(env))
     if op == "-":
-        return lambda env: num(lf(env) - rf(env))
+        return lambda env: num(ln(env) - rn(env))
     arith = ARITH[op]
-    return lambda env: arith(lf(env), rf(env))
+    return lambda env: arith(ln(env), rn(env))
 
 
 #: Where an aggregate's per-seat formula finds this seat's own facts (`me.bid`): `_ME + "bid"`.
