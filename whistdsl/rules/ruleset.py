@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypedDict, TypeVar, cast
 
 from ..language import environment
 from ..language.errors import EvalError
@@ -140,7 +140,7 @@ class Special(NamedTuple):
 
     name: str
     mark: str
-    count: int
+    count: int  # type: ignore[assignment]  # the schema's word; it hides tuple.count, which nothing calls
 
 
 #: A suited card as written: rank, then suit (`TS`, `ts`, `10s`, `10♠`; the suit symbols too).
@@ -715,20 +715,28 @@ def unknown_parameter(rules: Ruleset, name: str, others: Sequence[str] = ()) -> 
 MAX_PLAYERS = 10
 
 
-def players_for(written: tuple[int | Formula, int | Formula, int | Formula] | None, values: Mapping[str, Value]) -> dict[str, int]:
+class PlayerCounts(TypedDict, total=False):
+    """The fields of a Ruleset that `players_for` works out (none when they are not formulas)."""
+
+    players_min: int
+    players_max: int
+    players_default: int
+
+
+def players_for(written: tuple[int | Formula, int | Formula, int | Formula] | None, values: Mapping[str, Value]) -> PlayerCounts:
     """players_min, players_max and players_default for these parameter values (EvalError if a
     formula cannot be evaluated, or gives something other than a whole number)."""
     if written is None:
         return {}
-    out: dict[str, int] = {}
+    counts: list[int] = []
     for key, value in zip(("min", "max", "default"), written):
         if not isinstance(value, int):
             got = value(dict(values))
             if not isinstance(got, int) or isinstance(got, bool):
                 raise EvalError(f"players.{key} gives {got}; it must be a whole number")
             value = got
-        out[f"players_{key}"] = value
-    return out
+        counts.append(value)
+    return {"players_min": counts[0], "players_max": counts[1], "players_default": counts[2]}
 
 
 def as_sizes(value: Value, where: str) -> tuple[int, ...]:
@@ -764,7 +772,7 @@ def hand_env(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, 
 def hand_setup(rules: Ruleset, players: int, plan: PlannedHand, hands_total: int, extra: bool = False) -> HandSetup:
     """Evaluate the per-hand rules that come before the deal (the dead hand, the trump rule's env)."""
     env = hand_env(rules, players, plan, hands_total, extra)
-    deck = env["deck_size"]
+    deck = cast(int, env["deck_size"])  # a whole number (language/environment.py `hand_env`)
     sits_out = bool(rules.sits_out(env)) if rules.sits_out is not None else False
     playing = players - 1 if sits_out else players
     cards_left = deck - plan.size * playing
