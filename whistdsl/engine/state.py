@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar
 
 from ..language.values import Number, Value
 from .cards import Card
@@ -285,7 +285,7 @@ class State:
     #: actions, the scratch values of the bidding limits): a copy works them out again.
     WORKED_OUT: ClassVar[dict[str, None]] = {"bid_scratch": None, "legal_cards_memo": None, "legal_bids_memo": None}
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """A copy of this position to play on without changing this one.
 
         Every field of the position is copied, whatever its name: lists, dicts and sets (and

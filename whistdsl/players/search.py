@@ -39,7 +39,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..engine.cards import SPECIAL, SUIT_OF, Card
 from ..engine.game import BIDDING, PLAY, Game, RuleError
@@ -134,7 +134,7 @@ class HandFacts:
             self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)
 
 
-def flat_hands(hands: dict[int, Sequence[Card]], players: int, specials: bool) -> list[list[list[Card]]]:
+def flat_hands(hands: Mapping[int, Sequence[Card]], players: int, specials: bool) -> list[list[list[Card]]]:
     """Every seat's cards as lists by suit, each high to low (sitting-out seats hold none)."""
     out = []
     for seat in range(players):
@@ -147,7 +147,7 @@ def flat_hands(hands: dict[int, Sequence[Card]], players: int, specials: bool) -
     return out
 
 
-def view_position(view: SeatView, hands: dict[int, Sequence[Card]], sign: float, rng: random.Random) -> Position:
+def view_position(view: SeatView, hands: Mapping[int, Sequence[Card]], sign: float, rng: random.Random) -> Position:
     """The flat position of the hand in play as `view` shows it, with every playing seat holding
     its cards in `hands` (a guess at what the seat cannot see): the trick in progress, its
     leader, the tricks taken and the bids are the view's; the seat orders, trump, trick rules and
@@ -651,7 +651,7 @@ class SearchPlayer:
                     continue
                 facts = HandFacts(sim, scorer, sim.trump)
                 bids = [x if x is not None else 0 for x in sim.bids]
-                pos = Position(flat_hands(hands, view.players, specials), [], sim.leader, [0] * view.players, bids, facts)  # type: ignore[arg-type]
+                pos = Position(flat_hands(hands, view.players, specials), [], sim.leader, [0] * view.players, bids, facts)
                 v = play_on(pos, budget, rng.random)  # random cards: see the module's docstring
                 if v is not None:
                     out[b] = v[seat]
@@ -660,7 +660,7 @@ class SearchPlayer:
         return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]
 
     @staticmethod
-    def _their_bid(sim: Game, hands: dict[int, Sequence[Card]]) -> int | str:
+    def _their_bid(sim: Game, hands: Mapping[int, Sequence[Card]]) -> int | str:
         """A later seat's bid in a sampled deal: the legal bid nearest the tricks its cards are
         expected to take (each card's chance: no higher card of its suit out, trumps ruff)."""
         seat = sim.to_act
