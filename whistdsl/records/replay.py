@@ -339,11 +339,11 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
         raise Disagreement(1, "set-up", f"the record has {players} players; {rules.name} allows {rules.players_min} to {rules.players_max}")
     if rules.table_problem(players) is not None:
         raise Disagreement(1, "set-up", f"the record has {players} players: {rules.table_problem(players)}")
-    plan = rules.planned_hands(players)
+    planned = rules.planned_hands(players)
     for hand in hands:  # the schedule first: a deal of the wrong size says less
         number = hand["number"]
-        if number <= len(plan) and hand.get("cards", plan[number - 1].size) != plan[number - 1].size:
-            raise Disagreement(number, "deal", f"the record says {hand['cards']} cards; the rules deal {plan[number - 1].size}")
+        if number <= len(planned) and hand.get("cards", planned[number - 1].size) != planned[number - 1].size:
+            raise Disagreement(number, "deal", f"the record says {hand['cards']} cards; the rules deal {planned[number - 1].size}")
     deals = preset_deals(record, rules.specials)
     first_dealer = record.get("first_dealer", hands[0].get("dealer", 0) if hands else 0)
     try:
@@ -510,8 +510,8 @@ def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
                     number, "scoring", f"seat {seat}: the record says {what} {recorded}; the rules say {exact(computed)}"
                 )
     if "running" in hand:
-        for seat, (got, want) in enumerate(zip(hand["running"], result.running)):
-            want_json = {k: exact(v) for k, v in want.items()}
+        for seat, (got, running) in enumerate(zip(hand["running"], result.running)):
+            want_json = {k: exact(v) for k, v in running.items()}
             if got != want_json:
                 raise Disagreement(number, "scoring", f"seat {seat}: the record's running values are {got}; the rules say {want_json}")
 
