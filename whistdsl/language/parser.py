@@ -302,7 +302,7 @@ def _token_hint(text: str, tok: Token, expected: Iterable[str]) -> str:
 _NOT_OPERATIONS = frozenset({"number", "string", "name", "seat_fact", "arguments", "call_arguments"})
 
 
-def _tree_depth(tree: Tree, Tree: type) -> int:
+def _tree_depth(tree: Tree, tree_class: type[Tree]) -> int:
     """How many operations nest inside each other (`1 + 2 * 3` is 2; `7` is 0)."""
     deepest = 0
     stack: list[tuple[Tree, int]] = [(tree, 0)]
@@ -314,12 +314,12 @@ def _tree_depth(tree: Tree, Tree: type) -> int:
             deepest = depth
             if deepest > MAX_DEPTH:
                 return deepest
-        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+        stack.extend((child, depth) for child in node.children if isinstance(child, tree_class))
     return deepest
 
 
-def _pos(item: Tree | Token, Token: type) -> tuple[int, int]:
-    if isinstance(item, Token):
+def _pos(item: Tree | Token, token_class: type[Token]) -> tuple[int, int]:
+    if isinstance(item, token_class):
         return item.line or 1, item.column or 1
     meta = item.meta
     return getattr(meta, "line", 1), getattr(meta, "column", 1)
@@ -341,14 +341,14 @@ class _Spot(NamedTuple):
     Token: type
 
 
-def _to_ast(item: Tree | Token, Token: type) -> Node:
+def _to_ast(item: Tree | Token, token_class: type[Token]) -> Node:
     """Lark tree -> AST (recursive; the depth was bounded before), by the tree's kind (`_TREES`)."""
-    if isinstance(item, Token):  # a bare token where a tree with one child was inlined
+    if isinstance(item, token_class):  # a bare token where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")
     build = _TREES.get(item.data)
     if build is None:
         raise AssertionError(f"unknown tree {item.data}")
-    return build(item.children, _Spot(*_pos(item, Token), _end(item), Token))
+    return build(item.children, _Spot(*_pos(item, token_class), _end(item), token_class))
 
 
 def _number(ch: list, at: _Spot) -> Node:
