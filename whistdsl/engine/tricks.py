@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from ..rules.ruleset import Remembered, Ruleset, WinnerRule
 from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
 
-Hand = list  # list[list[Card]]: one list per suit
-TrickCards = list  # list[tuple[int, Card]]
+Hand = list[list[Card]]  # one list per suit
+TrickCards = list[tuple[int, Card]]  # (seat, card) in the order played
 NO_SUIT = -2  # what a trick asks to follow when nothing is to be followed (a led Wizard)
 
 
