@@ -57,6 +57,10 @@ class Part(State):
         _setups: dict[int, HandSetup]
         _hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]]
         _score_reads: ScoreReads
+        # worked out again by a copy (State.WORKED_OUT)
+        bid_scratch: dict[str, Value] | None
+        legal_bids_memo: list[int] | None
+        legal_cards_memo: tuple[int, int, list[Card]] | None
 
         # engine/game.py
         def act(self, action: Action) -> None: ...
