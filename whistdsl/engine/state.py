@@ -61,6 +61,7 @@ class _BuiltWhenRead(Sequence[_T]):
     (`_build`): it reads, compares, hashes and pickles as that tuple."""
 
     __slots__ = ("_built",)
+    _built: tuple[_T, ...] | None
 
     def _build(self) -> tuple[_T, ...]:
         raise NotImplementedError
@@ -303,8 +304,8 @@ class State:
         fields = copy.__dict__
         fields.update(self.__dict__)
         kind = type(self)
-        _declared_copier(kind)(fields)  # the fields declared lists or dicts of immutable values
-        looked = _not_looked_at(kind)
+        _declared_copier(kind)(fields)  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__; the fields declared lists or dicts of immutable values
+        looked = _not_looked_at(kind)  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
         if not fields.keys() <= looked:  # the others: each value looked at, replaced in place
             for name in fields.keys() - looked:
                 value = fields[name]
@@ -328,7 +329,7 @@ def _not_looked_at(kind: type[State]) -> frozenset[str]:
                 and set(re.findall(r"\w+", annotation)) <= _IMMUTABLE_NAMES | _IMMUTABLE_CLASSES
             ):
                 declared.add(name)
-    return kind.SHARED | frozenset(kind.WORKED_OUT) | frozenset(declared) | frozenset(_copiers(kind))
+    return kind.SHARED | frozenset(kind.WORKED_OUT) | frozenset(declared) | frozenset(_copiers(kind))  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
 
 
 #: Classes of the position that are immutable (frozen dataclasses, an enum), by name.
@@ -340,16 +341,16 @@ def _declared_copier(kind: type[State]) -> Callable[[dict[str, Any]], None]:
     """A function that copies, in a game's fields, every field `kind` declares a list or dict of
     immutable values (`_copiers`), written out once per class: one straight line a field."""
     lines = ["def copy_declared(f):"]
-    for name, (held, copy) in sorted(_copiers(kind).items()):
+    for name, (held, copy) in sorted(_copiers(kind).items()):  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
         lines += [f"    v = f.get({name!r}, ABSENT)"]
         if held is not None:
             lines += [f"    if type(v) is {held.__name__}:", f"        f[{name!r}] = {copy}", "    elif v is not ABSENT and type(v) not in IMMUTABLE:"]
         else:
             lines += ["    if v is not ABSENT and type(v) not in IMMUTABLE:"]
         lines += [f"        f[{name!r}] = copied(v)"]
-    namespace = {"ABSENT": object(), "IMMUTABLE": _IMMUTABLE, "copied": _copied}
+    namespace: dict[str, Any] = {"ABSENT": object(), "IMMUTABLE": _IMMUTABLE, "copied": _copied}
     exec("\n".join(lines + ["    return None", ""]), namespace)  # our own source, from the class's annotations
-    return namespace["copy_declared"]
+    return namespace["copy_declared"]  # type: ignore[no-any-return]  # what exec defined in the namespace
 
 
 #: Names of immutable types, as the State's annotations write them (see `_copiers`).
@@ -374,7 +375,7 @@ def _copiers(kind: type[State]) -> dict[str, tuple[type | None, str]]:
     values (nested lists, or dicts, of numbers, cards, tuples, ...): the type it holds and a
     copy of it as Python (`v` the value) that copies it without looking at each value
     (`clone`'s fast way; a value of another type is copied by `_copied`)."""
-    out = {}
+    out: dict[str, tuple[type | None, str]] = {}
     for klass in reversed(kind.__mro__):
         for name, annotation in getattr(klass, "__annotations__", {}).items():
             if not isinstance(annotation, str) or annotation.startswith("ClassVar") or name in kind.SHARED or name in kind.WORKED_OUT:
@@ -405,23 +406,23 @@ def _copied(value: _T) -> _T:
     dataclass) is immutable and is the value itself."""
     kind = type(value)
     if kind is list:
-        if _IMMUTABLE.issuperset(map(type, value)) or not any(_holds_state(v) for v in value):  # type: ignore[attr-defined]
-            return value.copy()  # type: ignore[attr-defined,no-any-return]
-        return [_copied(v) for v in value]  # type: ignore[attr-defined,return-value]
+        if _IMMUTABLE.issuperset(map(type, value)) or not any(_holds_state(v) for v in value):  # type: ignore[attr-defined,call-overload]  # `kind is list` does not narrow `value`
+            return value.copy()  # type: ignore[attr-defined,no-any-return]  # `kind is ...` does not narrow `value`
+        return [_copied(v) for v in value]  # type: ignore[attr-defined,return-value]  # `kind is ...` does not narrow `value`
     if kind is dict:
-        if _IMMUTABLE.issuperset(map(type, value.values())) or not any(_holds_state(v) for v in value.values()):  # type: ignore[attr-defined]
-            return value.copy()  # type: ignore[attr-defined,no-any-return]
-        return {k: _copied(v) for k, v in value.items()}  # type: ignore[attr-defined,return-value]
+        if _IMMUTABLE.issuperset(map(type, value.values())) or not any(_holds_state(v) for v in value.values()):  # type: ignore[attr-defined]  # `kind is ...` does not narrow `value`
+            return value.copy()  # type: ignore[attr-defined,no-any-return]  # `kind is ...` does not narrow `value`
+        return {k: _copied(v) for k, v in value.items()}  # type: ignore[attr-defined,return-value]  # `kind is ...` does not narrow `value`
     if kind is set:
-        return value.copy()  # type: ignore[attr-defined,no-any-return]
+        return value.copy()  # type: ignore[attr-defined,no-any-return]  # `kind is ...` does not narrow `value`
     if not _holds_state(value):
         return value
     if getattr(value, "__dataclass_params__", None) is not None:
         copy = object.__new__(kind)
-        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]  # `kind is ...` does not narrow `value`
             object.__setattr__(copy, name, _copied(getattr(value, name)))
         return copy
-    return value.clone()  # type: ignore[attr-defined,no-any-return]
+    return value.clone()  # type: ignore[attr-defined,no-any-return]  # `kind is ...` does not narrow `value`
 
 
 def _holds_state(value: object) -> bool:
