@@ -159,7 +159,7 @@ def view_position(view: SeatView, hands: Mapping[int, Sequence[Card]], sign: flo
     return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]
 
 
-def standard_card(h: list[list[Card]], trick: list, trump: int, when_void: str, need: int, last: bool) -> Card:  # noqa: C901 the bot's card rules in order, in its inner loop
+def standard_card(h: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str, need: int, last: bool) -> Card:  # noqa: C901 the bot's card rules in order, in its inner loop
     """The heuristic's card (players/heuristic.py `choose_card`) under the standard trick rules,
     read off the hand's lists by suit (each high to low) without building the legal cards when
     the seat leads or follows suit: the rollouts' hot path. A seat void in the led suit goes
