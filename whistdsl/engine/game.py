@@ -271,7 +271,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         if self.phase == BIDDING:
             return list(self.allowed_bids())
         if self.phase == PLAY:
-            return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]
+            return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         if self.phase == DECISION:
             return self.decision_options()  # type: ignore[return-value]
         return []

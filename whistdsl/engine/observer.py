@@ -231,7 +231,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
         elif phase == DECISION and game.decision == "auction" and auction:  # the auction's bids and passes, again
             game.decide(auction.pop(0)[1])
         elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
-            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]
+            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]  # to_act is a seat while the game is under way
         elif phase == DECISION:
             raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
         elif phase == PLAY and cards < len(played):

@@ -102,7 +102,7 @@ def play_out(game: Game, players: list[Player]) -> None:
     fast = all(c is not None for c in choose)
     while not game.over:
         if not fast or (game.kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
-            game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+            game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
         elif game.kind.view != "forehead":
             if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
                 game.bid_unobserved(choose)  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def play_out(game: Game, players: list[Player]) -> None:
         elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)  # type: ignore[arg-type]
         else:
-            game.act(decide(game, players[game.to_act]))  # type: ignore[index]
+            game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
 
 
 def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Callable[[list], Action] | None:

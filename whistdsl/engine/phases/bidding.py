@@ -56,7 +56,7 @@ class Bidding(Part):
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
-                seat: int = self.to_act  # type: ignore[assignment]
+                seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
                 key = (self.bid_memo_key, len(self.bid_log), self.bids_so_far)
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
@@ -144,7 +144,7 @@ class Bidding(Part):
         size = self.plan[self.index].size
         calls = dict(self.rules.calls)
         if type(bid) is str and bid in calls:
-            env = dict(self._bid_env(self.to_act), bid=calls[bid], call=bid)  # type: ignore[arg-type]
+            env = dict(self._bid_env(self.to_act), bid=calls[bid], call=bid)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
             formula = next((t for t in self._bid_tests if not t(env)), None)
             because = f": {formula.origin} is false for the call {bid}" if formula is not None else ""
             allowed = ", ".join(map(str, legal))
@@ -152,7 +152,7 @@ class Bidding(Part):
         if type(bid) is not int or not 0 <= bid <= size:
             named = f", or {' or '.join(calls)}" if calls else ""
             return IllegalAction(f"a bid is a whole number from 0 to {size}{named}", "bad_bid", f"a bid is a whole number from 0 to {size}{named}")
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
         env = dict(self._bid_env(seat), bid=bid)
         formula = next((t for t in self._bid_tests if not t(env)), None)
         if formula is None:  # not refused by a formula (cannot happen for a bid in 0..size)
@@ -176,10 +176,10 @@ class Bidding(Part):
         `play_tricks_unobserved`)."""
         while self.phase == BIDDING or self.phase == DECISION:
             if self.phase == DECISION:
-                self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]
+                self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
                 continue
             legal = self.allowed_bids()
-            bid = choose[self.to_act](legal)  # type: ignore[index]
+            bid = choose[self.to_act](legal)  # type: ignore[index]  # to_act is a seat while the game is under way
             if type(bid) not in (int, str) or bid not in legal:
                 raise self.bid_refusal(bid, legal)
             self.commit_bid(bid)

@@ -172,7 +172,7 @@ class Decisions(Part):
             what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
         if self.decision == "auction":
             auction = self._auction

@@ -37,12 +37,12 @@ class Play(Part):
     def legal_cards(self) -> list[Card]:
         """The legal cards of the seat to act, in the order its hand holds them (read it, do not
         change it); [] out of the play. `legal_actions` gives the same cards by suit, as a copy."""
-        return self._legal_cards(self.to_act) if self.phase == PLAY else []  # type: ignore[arg-type]
+        return self._legal_cards(self.to_act) if self.phase == PLAY else []  # type: ignore[arg-type]  # to_act is a seat while the game is under way
 
     def play_legal(self, card: Card) -> None:
         """Play `card`, taken from `legal_cards()` of this very position, without checking it again
         (for computer players' look-ahead; `play` checks)."""
-        self.commit_card(self.to_act, card)  # type: ignore[arg-type]
+        self.commit_card(self.to_act, card)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
 
     def _legal_cards(self, seat: int) -> list[Card]:
         """The legal cards of `seat` now (remembered until the next card is played; do not modify)."""
@@ -65,7 +65,7 @@ class Play(Part):
         """Play a card; None plays the card a seat cannot see (forehead), chosen at random among its legal cards."""
         if self.phase != PLAY:
             raise IllegalAction("it is not time to play a card", "not_your_turn", "played a card during the bidding")
-        seat: int = self.to_act  # type: ignore[assignment]
+        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
         legal = self._legal_cards(seat)
         if card is None:
             if self.can_see_own_hand(seat):
@@ -120,7 +120,7 @@ class Play(Part):
         if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":
             while self.phase == DECISION:  # a trump named before the bidding
                 options = self.decision_options()
-                self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]
+                self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
             if self.phase == BIDDING and not self.bid_log:
                 self.facts.compiled.play_hand(self, choose)
                 return
