@@ -18,7 +18,7 @@ the game; none imports another.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..state import State
 
@@ -28,9 +28,7 @@ if TYPE_CHECKING:
     from ...rules.ruleset import HandSetup, Ruleset
     from ..cards import Card
     from ..state import Action, PresetDeal
-    from ..table import ScoreReads, SeatOrders, TableFacts
     from ..tricks import TrickPlay
-    from ..trump import TrumpStep
 
 
 class Part(State):
@@ -39,14 +37,16 @@ class Part(State):
     annotations as before); engine/game.py and each phase's module define them."""
 
     if TYPE_CHECKING:
-        # the game's own facts (engine/game.py `_setup_game`)
+        # the game's own facts (engine/game.py `_setup_game`). Those of engine/table.py and
+        # engine/trump.py are Any here: naming those modules from every phase would join the
+        # phases to the engine's import circle (tests/test_layers.py).
         rules: Ruleset
         players: int
-        facts: TableFacts
+        facts: Any  # engine/table.py TableFacts
         full_deck: tuple[Card, ...]
         tricks_play: TrickPlay
         looked: list[bool]
-        _trump_step: TrumpStep
+        _trump_step: Any  # engine/trump.py TrumpStep
         _specials: bool
         _decides: bool
         _names_trump: bool
@@ -56,7 +56,7 @@ class Part(State):
         _bid_memo: Memo
         _setups: dict[int, HandSetup]
         _hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]]
-        _score_reads: ScoreReads
+        _score_reads: Any  # engine/table.py ScoreReads
         # worked out again by a copy (State.WORKED_OUT)
         bid_scratch: dict[str, Value] | None
         legal_bids_memo: list[int] | None
@@ -69,10 +69,10 @@ class Part(State):
 
         # deal.py
         def begin_hand(self, index: int, reuse_hands: bool = False) -> None: ...
-        def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders: ...
+        def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> Any: ...  # engine/table.py SeatOrders
         def _choose_first_leader(self) -> int: ...
         def _keep_bid_hand_key(self) -> None: ...
-        def _seat_table(self, table: SeatOrders) -> None: ...
+        def _seat_table(self, table: Any) -> None: ...  # engine/table.py SeatOrders
 
         # trump.py
         def set_trump(self, trump: int) -> None: ...
