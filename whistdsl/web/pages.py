@@ -167,7 +167,7 @@ def setup_page(
         words = f'<details class="rules"><summary>{h(t("table.rules_link"))}{_in_english(w)}</summary>{explanation_html(explanation)}</details>'
     form = (
         f'<form method="post" action="/tables" class="panel">{kept}{params_html}{players}'
-        f'<fieldset><legend>Seats</legend>{"".join(rows)}{think}</fieldset>'
+        f'<fieldset><legend>{h(t("table.seats"))}</legend>{"".join(rows)}{think}</fieldset>'
         f'<p><button type="submit">{h(t("web.open"))}</button></p></form>'
     )
     return page(t("web.setup_title"), f"<main>{head}{alert}{listed}{words}{form}</main>", ["start.js"], w, switch="/")
