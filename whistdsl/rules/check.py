@@ -9,7 +9,6 @@ legal bid.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from dataclasses import replace
@@ -22,6 +21,7 @@ from ..language.environment import running_start_env
 from ..language.errors import EvalError, ExprError
 from ..language.parser import KEYWORDS
 from ..language.program import Formula, formula
+from ..language.suggestions import did_you_mean
 from ..language.values import Number, Value, value_text
 from .domain import (
     MAX_CASES,
@@ -1143,9 +1143,11 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
     names = [s.name for s in rules.specials]
     for i, name in enumerate(rules.trump_specials):
         if name not in names:
-            close = difflib.get_close_matches(name, names, 1)
-            hint = f": did you mean `{close[0]}`?" if close else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
-            c.report_among([("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{hint}")
+            help = did_you_mean(name, names)
+            listed = "" if help else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
+            c.report_among(
+                [("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{listed}", help=help
+            )
     if not rules.trump_specials_without and _can_have_no_trump(rules):
         c.report(
             ("trump", "specials"),
@@ -1327,10 +1329,10 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:
         marks.setdefault(s.mark.lower(), s.name)
 
     def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
-        close = difflib.get_close_matches(name, list(allowed), n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else ""
         known = f" (the deck's specials: {', '.join(names)})" if names else " (the deck has no `deck.specials`)"
-        c.report_among([path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}{hint}")
+        c.report_among(
+            [path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}", help=did_you_mean(name, allowed)
+        )
 
     for i, name in enumerate(rules.always_playable):
         if name not in names:

@@ -7,7 +7,6 @@ resolves rule choices once per game, not per card.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -20,6 +19,7 @@ from typing import Any, Callable, Generic, Mapping, NamedTuple, Sequence, TypeVa
 from ..language import environment
 from ..language.errors import EvalError
 from ..language.program import Formula
+from ..language.suggestions import did_you_mean
 from ..language.values import Number, Value, value_text
 
 CLOCKWISE = 1
@@ -704,8 +704,8 @@ def read_settings(rules: "Ruleset", texts: Sequence[str]) -> dict[str, Value]:
 def unknown_parameter(rules: "Ruleset", name: str, others: Sequence[str] = ()) -> str:
     """`ruleset has no parameter `trick`; did you mean `tricks`? (its parameters: tricks, hook)`."""
     known = [p.name for p in rules.parameters]
-    close = difflib.get_close_matches(name, [*known, *others], n=1, cutoff=0.6)
-    hint = f"; did you mean `{close[0]}`?" if close else ""
+    close = did_you_mean(name, [*known, *others])
+    hint = f"; {close}" if close else ""
     listed = f" (its parameters: {', '.join(known)})" if known else " (it declares no parameters)"
     return f"{rules.name or 'the ruleset'} has no parameter `{name}`{hint}{listed}"
 
