@@ -709,7 +709,6 @@ def _compile_formulas(
     return c, rules
 
 
-#: Which keys each kind of decision takes (besides `name`).
 def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """`trump.weights` as every outcome of a random trump in the deck's order, then `none`, each
     with its weight (0 when left out); () when not written. A suit not of the deck is left out
@@ -717,12 +716,15 @@ def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple
     weights = trump.get("weights")
     if not isinstance(weights, dict):
         return ()
-    def weight(w: object) -> int:
-        return w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 0  # a wrong one is the schema's finding
-
-    return tuple((outcome, weight(weights.get(outcome, 0))) for outcome in (*suits, "none"))
+    return tuple((outcome, _weight(weights.get(outcome, 0))) for outcome in (*suits, "none"))
 
 
+def _weight(w: object) -> int:
+    """A weight as written, or 0 for one that is not a whole number from 0 (the schema's finding)."""
+    return w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 0
+
+
+#: Which keys each kind of decision takes (besides `name`).
 _DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
