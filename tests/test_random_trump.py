@@ -200,3 +200,17 @@ def test_trump_specials_need_their_meaning_without_trump_once_a_die_can_roll_no_
     with pytest.raises(RulesetError) as refused:
         rules_of(tmp_path, "  from: random\n  weights: {spades: 1, none: 1}\n  specials: [joker]", deck=jokers, name="none")
     assert [f.code for f in refused.value.result.findings] == ["W431"]
+
+
+def test_mc_guesses_a_trump_hidden_until_the_bidding_ends_by_the_weights(tmp_path):
+    from whistdsl.players.mc import sample_hands, with_sampled_trump
+
+    # only clubs can be drawn: every guess is clubs (without weights it would be any suit)
+    rules = rules_of(tmp_path, "  from: random\n  weights: {clubs: 1}\n  seen: after_bidding")
+    game = Game(rules, players=4, seed=1)
+    view = game.view(game.to_act)
+    assert view.trump_hidden and game.trump == CLUBS
+    rng = random.Random(0)
+    for _ in range(20):
+        seen = with_sampled_trump(view, sample_hands(view, rng), rng)
+        assert seen.trump == CLUBS and seen.hand_env["trump"] == "clubs"
