@@ -200,7 +200,9 @@ class TrumpStep:
         no trump). Without weights each suit as likely: the draw of rulesets before `weights`."""
         if not self.drawn_ends:
             return self.suits[int(rng_random() * len(self.suits))]
-        return self.drawn[bisect.bisect_right(self.drawn_ends, int(rng_random() * self.drawn_ends[-1]))]
+        total = self.drawn_ends[-1]
+        pick = min(int(rng_random() * total), total - 1)  # u * total may round up to total
+        return self.drawn[bisect.bisect_right(self.drawn_ends, pick)]
 
     def check_preset(self, number: int, dealer: int, dealt: Sequence[tuple[Card, ...]], turned: Card | None, left: dict[Card, int]) -> None:
         """A set-up deal's turned card must be one a source could turn: an undealt card (the
