@@ -404,6 +404,10 @@ class Ruleset:
     #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
     #: version 1's `cycle` or `turn_up: true`
     trump_from: tuple[str, ...] = ()
+    #: `trump.weights` (language 2, with the `random` source): each outcome of the draw, every
+    #: suit of the deck then "none" (no trump), with its whole-number weight; () when not written
+    #: (each suit as likely, never no trump)
+    trump_weights: tuple[tuple[str, int], ...] = ()
     trump_turned: TurnedCard = TurnedCard.SET_ASIDE  # a card turned before the deal: set aside, or dealt (stays in the pack)
     trump_seen: TrumpSeen = TrumpSeen.AT_ONCE  # or after the bidding (bidders do not see trump)
     #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
