@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import re
@@ -27,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -37,21 +37,19 @@ import websockets
 ADDRESS = re.compile(r"^whistdsl serve: (http://127\.0\.0\.1:\d+)/ ")
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _posted(address: str, path: str, form: dict[str, str]) -> str:
-    """Where a posted form leads (its 303's location)."""
-    opener = urllib.request.build_opener(_NoRedirect)
+def _posted(address: str, path: str, form: dict[str, str], source_address: tuple[str, int] | None = None) -> str:
+    """Where a posted form leads (its 303's location), posted from `source_address`."""
+    where = urllib.parse.urlsplit(address)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=60, source_address=source_address)
     try:
-        opener.open(address + path, data=urllib.parse.urlencode(form).encode(), timeout=60)
-    except urllib.error.HTTPError as e:
-        if e.code == 303:
-            return e.headers["location"]
-        raise SystemExit(f"{path}: {e.code} {e.read()[:300]!r}") from None
-    raise SystemExit(f"{path}: no redirect")
+        body = urllib.parse.urlencode(form).encode()
+        connection.request("POST", path, body=body, headers={"content-type": "application/x-www-form-urlencoded"})
+        response = connection.getresponse()
+        if response.status == 303:
+            return response.headers["location"]
+        raise SystemExit(f"{path}: {response.status} {response.read()[:300]!r}")
+    finally:
+        connection.close()
 
 
 def _page(address: str, path: str) -> str:
@@ -62,8 +60,9 @@ def _page(address: str, path: str) -> str:
 def open_tables(address: str, count: int, ruleset: str) -> list[tuple[str, str]]:
     """(table id, the host's token) for `count` new tables."""
     seats = []
-    for _ in range(count):
-        host = _posted(address, "/tables", {"ruleset": ruleset, "text": "", "players": "4", "seat0": "human", "seat1": "heuristic", "seat2": "heuristic", "seat3": "heuristic"})
+    for index in range(count):  # each from its person's address: the server bounds tables opened per address
+        form = {"ruleset": ruleset, "text": "", "players": "4", "seat0": "human", "seat1": "heuristic", "seat2": "heuristic", "seat3": "heuristic"}
+        host = _posted(address, "/tables", form, source(index))
         seats.append((host.split("/")[2], host.split("/")[4]))
     return seats
 
@@ -131,7 +130,7 @@ async def run(address: str, tables: int, ruleset: str, seconds: float, answers: 
     seats = []
     for index, (table_id, host_token) in enumerate(hosts):
         invite = await invite_of(ws_address, table_id, host_token, index)
-        seat = _posted(address, invite, {"seat": "0", "name": "Bench"})
+        seat = _posted(address, invite, {"seat": "0", "name": "Bench"}, source(index))
         seats.append((table_id, seat.split("/")[4]))
     latencies: list[float] = []
     started, server_cpu, own_cpu = time.monotonic(), cpu_seconds(server), time.process_time()

@@ -218,7 +218,8 @@ def test_python_m_whistdsl_lints_a_clean_file_with_exit_0(tmp_path: Path) -> Non
 
 #: One unknown key at line 4, column 3.
 TYPO = "whistdsl: 1\nextends: serbian\ndeck:\n  rnaks: [A, K, Q]\n"
-TYPO_MESSAGE = "unknown key `rnaks` in deck; did you mean `ranks`?"
+TYPO_MESSAGE = "unknown key `rnaks` in deck"
+TYPO_HELP = "did you mean `ranks`?"  # a finding's help, apart from its message
 
 
 @pytest.fixture
@@ -235,6 +236,7 @@ def test_text_format_is_path_line_col_code_message_then_the_line_and_a_caret(typ
         f"{typo}:4:3: W200 {TYPO_MESSAGE}",
         "    4 |   rnaks: [A, K, Q]",
         "      |   ^^^^^",  # the whole key underlined (issue 12)
+        f"help: {TYPO_HELP}",
     ]
     assert result.stderr.strip() == "1 ruleset(s) checked: 1 finding(s) in 1 file(s)"
 
@@ -248,7 +250,7 @@ def test_json_format_is_a_list_of_findings_with_the_ten_keys(typo: Path) -> None
     assert result.exit_code == 1
     assert json.loads(result.stdout) == [  # the end: just after the key `rnaks` (as ruff's end_location)
         {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE,
-         "end_line": 4, "end_column": 8, "help": None, "url": "docs/findings/W200.md"}  # the url: the code's page (codes.py)
+         "end_line": 4, "end_column": 8, "help": TYPO_HELP, "url": "docs/findings/W200.md"}  # the url: the code's page (codes.py)
     ]
 
 
@@ -280,7 +282,7 @@ def test_github_format_is_one_error_annotation_per_finding(typo: Path) -> None:
     )
     assert m, line
     assert (m["file"], m["line"], m["col"], m["end_line"], m["end_col"]) == (str(typo), "4", "3", "4", "8")
-    assert m["message"] == f"W200 {TYPO_MESSAGE}%0Asee: docs/findings/W200.md"  # then the code's page, on a line of its own
+    assert m["message"] == f"W200 {TYPO_MESSAGE}%0Ahelp: {TYPO_HELP}%0Asee: docs/findings/W200.md"  # then the code's page, on a line of its own
 
 
 def test_github_format_escapes_what_would_end_a_property(tmp_path: Path) -> None:

@@ -130,3 +130,22 @@ def test_the_language_cookie_is_secure_with_secure_cookies_and_pages_vary_with_t
         response = server.client.get("/?lang=ro")
         assert "Secure" in response.headers["set-cookie"] and response.headers["vary"] == "Accept-Language, Cookie"
         assert "vary" not in server.client.get("/static/table.js").headers
+
+
+def test_no_english_word_of_the_catalogue_is_left_in_a_romanian_start_or_set_up_page(tmp_path) -> None:
+    """Each page's own words, not only those a test names: no English text of the catalogue
+    (one without placeholders, that Romanian says otherwise) stands between a page's tags; but
+    the switch names each language in its own words ("English"), and the rules in words are
+    English, and say so."""
+    english, romanian = LANGUAGES["en"], LANGUAGES["ro"]
+    said = {
+        text for key, text in english.items()
+        if isinstance(text, str) and "{" not in text and len(text) > 3 and romanian[key] != text and key != "language.name"
+    }
+    with Server(tmp_path) as server:
+        start = server.client.get("/", headers=RO).text
+        setup = server.client.post("/setup", data={"ruleset": "serbian", "text": ""}, headers=RO).text
+        setup = re.sub(r'<details class="rules">.*?</details>', "", setup, flags=re.S)
+        for page in (start, setup):
+            shown = {html.unescape(t).strip() for t in re.findall(r">([^<>]+)<", page)}
+            assert not shown & said, sorted(shown & said)

@@ -592,9 +592,8 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
 def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
     """`score --set`: parameters set the ruleset's table options; every other name is one the
     scoring context sees (its catalogue row gives its type) or a running value."""
-    import difflib
-
     from ..language.catalogue import CONTEXTS, Type
+    from ..language.suggestions import did_you_mean
     from ..language.values import read_value
     from ..rules.ruleset import SettingError, read_settings, split_setting
 
@@ -613,10 +612,10 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
             kind = variable.type if variable is not None else (Type.NUMBER if name in rules.running_names else None)
             if kind is None:
                 others = [v.name for v in context.variables if v.name not in _SCORE_OPTIONS] + list(rules.running_names)
-                close = difflib.get_close_matches(name, [p.name for p in rules.parameters] + others, n=1, cutoff=0.6)
+                close = did_you_mean(name, [p.name for p in rules.parameters] + others)
                 raise SettingError(
                     f"--set {text}: `{name}` is not a parameter of {rules.name} nor a name the scoring formula sees"
-                    + (f"; did you mean `{close[0]}`?" if close else "")
+                    + (f"; {close}" if close else "")
                     + f" (names: {', '.join([p.name for p in rules.parameters] + others)})"
                 )
             if name in given:

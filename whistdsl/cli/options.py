@@ -52,12 +52,11 @@ SET_OPTION = typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP)
 
 def _did_you_mean(argument: str) -> str:
     """`; did you mean `NAME`?` when `argument` is a bundled ruleset's name mistyped."""
-    import difflib
-
+    from ..language.suggestions import did_you_mean
     from ..resources import bundled_rulesets
 
-    close = difflib.get_close_matches(Path(argument).name.removesuffix(".yaml"), list(bundled_rulesets()), n=1, cutoff=0.75)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    close = did_you_mean(Path(argument).name.removesuffix(".yaml"), bundled_rulesets(), cutoff=0.75)
+    return f"; {close}" if close else ""
 
 
 def open_rules(argument: str, root: Path | None = None, settings: list[str] | None = None) -> Ruleset:

@@ -318,10 +318,10 @@ DOCS: dict[str, Code] = {
         'another mark (`JK`), another name',
     ),
     "W423": Code(
-        'a decision has no options, or options that are not in the game',
-        'a decision has no options, or options that are not in the game',
-        '`options: []`; `options: [clubs]` in a deck without clubs',
-        'list what a seat may choose',
+        'a decision or a random trump has no options, or options that are not in the game',
+        'a decision or a random trump (`trump.weights`) has no options, or options that are not in the game',
+        '`options: []`; `options: [clubs]` in a deck without clubs; `weights: {spades: 0, none: 0}`',
+        'list what a seat may choose; give an outcome a weight above 0',
     ),
     "W424": Code(
         "a decision's `who` is not a seat that plays (or has nothing to go by yet)",

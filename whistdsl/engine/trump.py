@@ -5,7 +5,8 @@ first); the trump step finds the hand's trump from the ruleset's sources, tried 
 (`trump.from`): the next undealt card after the deal (`turn_up`), a card turned from the pack
 before the deal (`before_deal`: set aside, or left in the pack and dealt as usual), the
 dealer's own last card shown to all (`dealer_last_card`: it stays in the dealer's hand), a suit
-drawn from the game's generator (`random`), or the fixed `cycle` of language version 1. A source
+drawn from the game's generator (`random`: each suit as likely, or as `trump.weights` say, which
+may give no trump), or the fixed `cycle` of language version 1. A source
 that finds no card (none left undealt, the dealer sitting out) hands on to the next; a turned
 special card gives no trump. `trump.none_when` is asked before the deal, or, when it reads the
 turned card (`turn_up_rank`, ...), once the card is turned.
@@ -17,6 +18,8 @@ records give the same games.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -106,6 +109,11 @@ class TrumpStep:
         self.suits = tuple(suit_number(s) for s in rules.suits)
         self.hidden_while_bidding = rules.trump_seen == "after_bidding"
         self.random = "random" in self.sources
+        # a random trump (`trump.weights`): the outcomes that can be drawn, and where each one's
+        # share of the total weight ends (no weights: each suit of the deck as likely)
+        weighed = [(suit_number(o), w) for o, w in rules.trump_weights if w > 0]
+        self.drawn: tuple[int, ...] = tuple(o for o, _ in weighed) if weighed else self.suits
+        self.drawn_ends = tuple(itertools.accumulate(w for _, w in weighed))
 
     @property
     def version_1(self) -> bool:
@@ -183,8 +191,19 @@ class TrumpStep:
             if source == "random":
                 if preset is not None and preset.trump is not None:
                     return Found(preset.trump, None, source, "")
-                return Found(self.suits[int(rng_random() * len(self.suits))], None, source, "")
+                return Found(self.draw_trump(rng_random), None, source, "")
         return NOTHING
+
+    def draw_trump(self, rng_random: Callable[[], float]) -> int:
+        """A trump drawn at random (suit number or NO_TRUMP): one draw from the generator, `u`,
+        picks the outcome whose share of the total weight holds `u * total` (the die
+        `{spades: 1, hearts: 1, diamonds: 1, clubs: 1, none: 2}`: u < 1/6 spades, ..., u >= 4/6
+        no trump). Without weights each suit as likely: the draw of rulesets before `weights`."""
+        if not self.drawn_ends:
+            return self.suits[int(rng_random() * len(self.suits))]
+        total = self.drawn_ends[-1]
+        pick = min(int(rng_random() * total), total - 1)  # u * total may round up to total
+        return self.drawn[bisect.bisect_right(self.drawn_ends, pick)]
 
     def check_preset(self, number: int, dealer: int, dealt: Sequence[tuple[Card, ...]], turned: Card | None, left: dict[Card, int]) -> None:
         """A set-up deal's turned card must be one a source could turn: an undealt card (the

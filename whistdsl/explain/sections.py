@@ -284,10 +284,14 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # 
             lines.append(f"Trump changes every hand, in turn: {', '.join(cycle)}; then the cycle starts again{again}.")
     elif rules.trump_cycle is not None:
         lines.append("Without a choice of trump the hand has no trump.")
-    if rules.turn_up or rules.trump_from:
+    if rules.trump_from == ("random",):
+        lines.append(f"Trump is drawn at random: {drawn_words(rules)}.")
+    elif rules.turn_up or rules.trump_from:
         sources = rules.trump_from or ("turn_up",)
         said_sources = [_SOURCE_WORDS.get(s, s) for s in sources]
         lines.append(f"Trump is the suit of {listed(said_sources, 'or else')}; when no card can be found there, the hand has no trump.")
+        if "random" in sources:
+            lines.append(f"A trump drawn at random is {drawn_words(rules)}.")
         if "before_deal" in sources:
             lines.append("The card turned before the deal is " + ("dealt as usual." if rules.trump_turned == TurnedCard.DEALT else "set aside: it is not dealt this hand."))
         if "turn_up" in sources and plan and len(sources) == 1:
@@ -318,6 +322,19 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # 
     if not lines:
         lines.append("No trump.")
     return Section("trump", "Trump", tuple(lines))
+
+
+def drawn_words(rules: Ruleset) -> str:
+    """The odds of a random trump (`trump.weights`), outcomes of one weight together, in the
+    deck's order: `spades, hearts, diamonds or clubs 1 in 6 each, no trump 2 in 6`."""
+    weights = [(o, w) for o, w in rules.trump_weights if w > 0] or [(s, 1) for s in rules.suits]
+    if len(weights) == 1:
+        return f"{trump_name(weights[0][0])} every time"
+    total = sum(w for _, w in weights)
+    by_weight: dict[int, list[str]] = {}
+    for outcome, w in weights:
+        by_weight.setdefault(w, []).append(trump_name(outcome))
+    return ", ".join(f"{listed(names, 'or')} {w} in {total}{' each' if len(names) > 1 else ''}" for w, names in by_weight.items())
 
 
 def _cards_left(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> int | None:

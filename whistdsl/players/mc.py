@@ -20,6 +20,7 @@ from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
 from ..engine.observer import SeatView, look_ahead
 from ..engine.tricks import trick_play
+from ..engine.trump import trump_step
 from ..rules.ruleset import TurnedCard, WhenVoid
 from .base import SeatWindow
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, known_held, lowest_wins, unseen_cards
@@ -141,7 +142,8 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
     """`view` with a guess at the trump it may not see yet (`trump.seen: after_bidding`), drawn
     as the ruleset's sources would draw it from what this seat has not seen: a card left
     undealt in the sample (the next card, a card set aside), any unseen card (a card turned
-    before the deal and dealt as usual), one of the dealer's sampled cards, a random suit."""
+    before the deal and dealt as usual), one of the dealer's sampled cards, a random suit (or
+    no trump: as `trump.weights` say)."""
     rules = view.rules
     card, trump, place = None, NO_TRUMP, ""
     if rules.trump_cycle:
@@ -156,8 +158,8 @@ def with_sampled_trump(view: SeatView, hands: dict[int, list[Card]], rng: random
         else:
             undealt.append(c)
     for source in rules.trump_from or (("turn_up",) if rules.turn_up else ()):
-        if source == "random":
-            trump = suit_number(rng.choice(rules.suits))
+        if source == "random":  # each outcome as likely as `trump.weights` say
+            trump = trump_step(rules).draw_trump(rng.random) if rules.trump_weights else suit_number(rng.choice(rules.suits))
             break
         if source == "dealer_last_card":
             pool, place = list(hands.get(view.dealer, ())), "dealer"

@@ -18,8 +18,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import CardSyntaxError, card_text, parse_card, suit_name, suit_number
+from ..engine.cards import NO_TRUMP, CardSyntaxError, card_text, parse_card, suit_name, suit_number
 from ..engine.game import Game, HandResult, IllegalAction, PresetDeal, RuleError
+from ..engine.trump import trump_step
 from ..language.errors import EvalError
 from ..language.values import value_text
 from ..resources import record_schema_path
@@ -181,15 +182,22 @@ def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> 
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
         # a trump named by a seat is replayed as its decision, not set up
-        trump = hand.get("trump") if not any(c.get("decision") in ("trump", "auction") for c in hand.get("choices", ())) else None
+        named = any(c.get("decision") in ("trump", "auction") for c in hand.get("choices", ()))
+        trump = hand.get("trump") if not named else None
         deals[hand["number"]] = PresetDeal(
             deal=deal,
             dealer=hand.get("dealer"),
             turn_up=turn_up,
             # a set-up deal may name its trump suit instead of a turned-up card
-            trump=suit_number(trump) if trump is not None and turn_up is None else None,
+            # (a trump drawn at random may be none: no trump, as drawn)
+            trump=suit_number(trump) if trump is not None and turn_up is None else NO_TRUMP if not named and _drawn_no_trump(hand) else None,
         )
     return deals
+
+
+def _drawn_no_trump(hand: dict[str, Any]) -> bool:
+    """Whether the record says this hand's trump was drawn at random and came out no trump."""
+    return "trump" in hand and hand["trump"] is None and hand.get("trump_from") == "random" and not hand.get("turn_up")
 
 
 def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 one check per decision kind
@@ -379,6 +387,10 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
         if hand.get("trump_from", game.trump_from) != game.trump_from:
             said = game.trump_from.replace("_", " ") if game.trump_from else "no source"
             raise Disagreement(number, "deal", f"the record says trump came from {hand['trump_from'].replace('_', ' ')}; by the rules it comes from {said}")
+        drawn = trump_step(rules).drawn
+        if game.trump_from == "random" and not hand.get("choices") and game.trump not in drawn:
+            drawn_words = ", ".join("no trump" if o == NO_TRUMP else suit_name(o) for o in drawn)
+            raise Disagreement(number, "deal", f"the record says trump {hand.get('trump') or 'none'} was drawn at random; the rules draw only {drawn_words}")
         rules_trump = None if game.trump < 0 else suit_name(game.trump)
         if "trump" in hand and hand["trump"] != rules_trump and not hand.get("choices"):
             raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}; the rules say {rules_trump or 'none'}")

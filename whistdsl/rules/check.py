@@ -9,7 +9,6 @@ legal bid.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,6 +22,7 @@ from ..language.environment import running_start_env
 from ..language.errors import EvalError, ExprError
 from ..language.parser import KEYWORDS
 from ..language.program import Formula, formula
+from ..language.suggestions import did_you_mean
 from ..language.values import Number, Value, value_text
 from .domain import (
     MAX_CASES,
@@ -684,6 +684,7 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         turn_up=bool(trump.get("turn_up", False)) or trump_from == ("turn_up",),
         trump_none_when=c.optional(("trump", "none_when"), "deal", Type.BOOL),
         trump_from=() if trump_from == ("turn_up",) else trump_from,
+        trump_weights=_trump_weights(trump, tuple(deck.get("suits", SUITS))),
         trump_turned=TurnedCard(trump.get("turned", TurnedCard.SET_ASIDE)),
         trump_seen=TrumpSeen(trump.get("seen", TrumpSeen.AT_ONCE)),
         trump_specials=tuple(trump.get("specials") or ()),
@@ -704,6 +705,21 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         end=end,
     )
     return c, rules
+
+
+def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """`trump.weights` as every outcome of a random trump in the deck's order, then `none`, each
+    with its weight (0 when left out); () when not written. A suit not of the deck is left out
+    here (W423 says so)."""
+    weights = trump.get("weights")
+    if not isinstance(weights, dict):
+        return ()
+    return tuple((outcome, _weight(weights.get(outcome, 0))) for outcome in (*suits, "none"))
+
+
+def _weight(w: object) -> int:
+    """A weight as written, or 0 for one that is not a whole number from 0 (the schema's finding)."""
+    return w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 0
 
 
 #: Which keys each kind of decision takes (besides `name`).
@@ -1082,12 +1098,14 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
             "`turned` says what becomes of a card turned before the deal, but no card is turned before the deal: "
             "add `before_deal` to `trump.from`",
         )
+    if "weights" in trump:
+        _check_trump_weights(c, rules, trump["weights"], sources)
     if "random" in sources[:-1]:
         never = sources[sources.index("random") + 1 :]
         c.report(
             ("trump", "from"),
             "W429",
-            f"`random` always gives a suit, so {', '.join(f'`{s}`' for s in never)} after it {'is' if len(never) == 1 else 'are'} never tried",
+            f"`random` always gives {'a suit or no trump' if _drawn_none(rules) else 'a suit'}, so {', '.join(f'`{s}`' for s in never)} after it {'is' if len(never) == 1 else 'are'} never tried",
         )
     if sources and sources[-1] == "dealer_last_card" and rules.sits_out is not None and len(sources) == 1:
         c.report_among(
@@ -1129,6 +1147,37 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
             )
 
 
+def _check_trump_weights(c: _Compiler, rules: Ruleset, weights: object, sources: tuple[str, ...]) -> None:
+    """`trump.weights`: beside a `random` source (W210), naming suits of the deck (W423), one
+    outcome at least with a weight above 0 (W423: otherwise the draw has nothing to give). Names
+    that are no suit at all and weights below 0 are the schema's (W200, W203)."""
+    if "random" not in sources:
+        c.report_among(
+            [("trump", "weights"), ("trump", "from")],
+            "W210",
+            "`weights` says how likely each outcome of a random trump is, but no trump is drawn at random: add `random` to `trump.from`",
+        )
+        return
+    if not isinstance(weights, dict):
+        return
+    for name in weights:
+        strange = _not_suits_of_the_deck([name], rules)
+        if strange:
+            c.report(("trump", "weights", name), "W423", f"trump weights name {strange}", key=True)
+    if weights and all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in weights.values()) and not any(w for _, w in rules.trump_weights):
+        c.report(
+            ("trump", "weights"),
+            "W423",
+            "every outcome of the random trump weighs 0, so the draw has nothing to give",
+            help="give one outcome at least a weight above 0, e.g. `{spades: 1, hearts: 1, diamonds: 1, clubs: 1, none: 2}`",
+        )
+
+
+def _drawn_none(rules: Ruleset) -> bool:
+    """Whether a random trump may be no trump (`trump.weights` gives `none` a weight)."""
+    return dict(rules.trump_weights).get("none", 0) > 0
+
+
 def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
     """Special cards that are trumps (`trump.specials`): each a special of the deck (W420); what
     they are in a hand without trump said when a hand can have none (W431); no other rule giving
@@ -1141,9 +1190,11 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
     names = [s.name for s in rules.specials]
     for i, name in enumerate(rules.trump_specials):
         if name not in names:
-            close = difflib.get_close_matches(name, names, 1)
-            hint = f": did you mean `{close[0]}`?" if close else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
-            c.report_among([("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{hint}")
+            help = did_you_mean(name, names)
+            listed = "" if help else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
+            c.report_among(
+                [("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{listed}", help=help
+            )
     if not rules.trump_specials_without and _can_have_no_trump(rules):
         c.report(
             ("trump", "specials"),
@@ -1174,7 +1225,7 @@ def _can_have_no_trump(rules: Ruleset) -> bool:
     if rules.trump_cycle:
         return "none" in rules.trump_cycle
     if rules.trump_from and rules.trump_from[0] == "random":
-        return False
+        return _drawn_none(rules)
     return True  # a turned card may be a special, or none may be left
 
 
@@ -1325,10 +1376,10 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
         marks.setdefault(s.mark.lower(), s.name)
 
     def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
-        close = difflib.get_close_matches(name, list(allowed), n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else ""
         known = f" (the deck's specials: {', '.join(names)})" if names else " (the deck has no `deck.specials`)"
-        c.report_among([path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}{hint}")
+        c.report_among(
+            [path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}", help=did_you_mean(name, allowed)
+        )
 
     for i, name in enumerate(rules.always_playable):
         if name not in names:

@@ -749,7 +749,12 @@ def _inside(path: str, folder: str) -> bool:
 
 
 class _ExtendsRefused(Exception):
-    """An `extends:` target that is not read: not allowed, not found, or not a regular file."""
+    """An `extends:` target that is not read: not allowed, not found, or not a regular file;
+    `help`: what to write instead, when it is known (a bundled ruleset's name, mistyped)."""
+
+    def __init__(self, message: str, help: str = ""):
+        super().__init__(message)
+        self.help = help
 
 
 #: How many folders up from a ruleset the git repository it is in is looked for (its `.git`).
@@ -841,7 +846,7 @@ class ExtendsRoot:
         if not _is_path(target):
             found = bundled_rulesets().get(target)
             if found is None:
-                raise _ExtendsRefused(_not_found(target))
+                raise _ExtendsRefused(*_not_found(target))
             return found
         folders = (self.bundled,) if bundled_only else (self.folder, self.real)
         lexical = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(extending)), target))
@@ -893,14 +898,14 @@ def _not_allowed(target: str) -> str | None:
     return None
 
 
-def _not_found(target: str) -> str:
-    """Why an `extends:` name is not a bundled ruleset, with a "did you mean" where one is close."""
-    import difflib
+def _not_found(target: str) -> tuple[str, str]:
+    """Why an `extends:` name is not a bundled ruleset, and a "did you mean" where one is close
+    (its help)."""
+    from ..language.suggestions import did_you_mean
 
-    bundled = sorted(bundled_rulesets())
-    close = difflib.get_close_matches(target, bundled, n=1, cutoff=0.6)
-    hint = f"; did you mean `{close[0]}`?" if close else " (`whistdsl list` shows the bundled rulesets)"
-    return f"extends: `{_quoted(target)}` is not a bundled ruleset and not a path ending in .yaml{hint}"
+    help = did_you_mean(target, sorted(bundled_rulesets()))
+    listed = "" if help else " (`whistdsl list` shows the bundled rulesets)"
+    return f"extends: `{_quoted(target)}` is not a bundled ruleset and not a path ending in .yaml{listed}", help
 
 
 def load_ruleset(path: Path, shown: str | None = None, root: Path | None = None) -> Loaded:
@@ -940,7 +945,7 @@ def load_ruleset(path: Path, shown: str | None = None, root: Path | None = None)
                 current = allowed.target(target, current)
             except _ExtendsRefused as refused:
                 via = f" (in the chain {' -> '.join(shown_chain)})" if len(shown_chain) > 1 else ""
-                raise LoadError([layer.where(("extends",)).finding("W400", f"{refused}{via}")]) from None
+                raise LoadError([layer.where(("extends",)).finding("W400", f"{refused}{via}", help=refused.help)]) from None
             current_shown = _display(current)
     except LoadError as e:
         raise LoadError(e.findings, documents) from None

@@ -7,7 +7,6 @@ resolves rule choices once per game, not per card.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -21,6 +20,7 @@ from typing import Any, Generic, NamedTuple, TypedDict, TypeVar, cast
 from ..language import environment
 from ..language.errors import EvalError
 from ..language.program import Formula
+from ..language.suggestions import did_you_mean
 from ..language.values import Number, Value, value_text
 
 CLOCKWISE = 1
@@ -405,6 +405,10 @@ class Ruleset:
     #: `trump.from` (language 2): the trump sources tried in order (engine/trump.py); () for
     #: version 1's `cycle` or `turn_up: true`
     trump_from: tuple[str, ...] = ()
+    #: `trump.weights` (language 2, with the `random` source): each outcome of the draw, every
+    #: suit of the deck then "none" (no trump), with its whole-number weight; () when not written
+    #: (each suit as likely, never no trump)
+    trump_weights: tuple[tuple[str, int], ...] = ()
     trump_turned: TurnedCard = TurnedCard.SET_ASIDE  # a card turned before the deal: set aside, or dealt (stays in the pack)
     trump_seen: TrumpSeen = TrumpSeen.AT_ONCE  # or after the bidding (bidders do not see trump)
     #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
@@ -705,8 +709,8 @@ def read_settings(rules: Ruleset, texts: Sequence[str]) -> dict[str, Value]:
 def unknown_parameter(rules: Ruleset, name: str, others: Sequence[str] = ()) -> str:
     """`ruleset has no parameter `trick`; did you mean `tricks`? (its parameters: tricks, hook)`."""
     known = [p.name for p in rules.parameters]
-    close = difflib.get_close_matches(name, [*known, *others], n=1, cutoff=0.6)
-    hint = f"; did you mean `{close[0]}`?" if close else ""
+    close = did_you_mean(name, [*known, *others])
+    hint = f"; {close}" if close else ""
     listed = f" (its parameters: {', '.join(known)})" if known else " (it declares no parameters)"
     return f"{rules.name or 'the ruleset'} has no parameter `{name}`{hint}{listed}"
 

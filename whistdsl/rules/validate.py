@@ -7,7 +7,6 @@ the key itself, with a "did you mean"), and all errors are reported in one run.
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import re
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics.findings import Finding
+from ..language.suggestions import did_you_mean
 from ..resources import schema_path
 from .load import Loaded, dotted, split_formulas, split_message
 
@@ -193,10 +193,10 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         out = []
         for key in error.instance:
             if key not in known:
-                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-                hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(known)}"
+                help = did_you_mean(key, known)
+                listed = "" if help else f"; known keys: {', '.join(known)}"
                 out.append(
-                    loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{hint}")
+                    loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{listed}", help=help)
                 )
         return out
     if v == "required":

@@ -94,7 +94,8 @@ def _in_english(w: Words) -> str:
 
 
 def findings_html(findings: Sequence[Finding], sources: dict[str, list[str]]) -> str:
-    """Each finding as `file:line:col: CODE message`, with its line and a caret under the column."""
+    """Each finding as `file:line:col: CODE message`, with its line and a caret under the column,
+    then its help (what to write, e.g. a "did you mean") when it has one."""
     items = []
     for f in findings:
         excerpt = ""
@@ -104,9 +105,10 @@ def findings_html(findings: Sequence[Finding], sources: dict[str, list[str]]) ->
             width = max(1, (f.end_column - f.column) if f.end_line == f.line and f.end_column > f.column else 1)
             caret = " " * max(0, f.column - 1) + "^" * width
             excerpt = f'<pre class="excerpt">{h(line)}\n{h(caret)}</pre>'
+        helped = f'<p class="help">{h(f.help)}</p>' if f.help else ""
         items.append(
             f'<li class="finding {h(f.severity)}"><code>{h(f.path)}:{f.line}:{f.column}</code>: '
-            f"<strong>{h(f.severity)} {h(f.code)}</strong> {h(f.message)}{excerpt}</li>"
+            f"<strong>{h(f.severity)} {h(f.code)}</strong> {h(f.message)}{excerpt}{helped}</li>"
         )
     return f'<ul class="findings">{"".join(items)}</ul>' if items else ""
 
@@ -168,7 +170,7 @@ def setup_page(
         words = f'<details class="rules"><summary>{h(t("table.rules_link"))}{_in_english(w)}</summary>{explanation_html(explanation)}</details>'
     form = (
         f'<form method="post" action="/tables" class="panel">{kept}{params_html}{players}'
-        f'<fieldset><legend>Seats</legend>{"".join(rows)}{think}</fieldset>'
+        f'<fieldset><legend>{h(t("table.seats"))}</legend>{"".join(rows)}{think}</fieldset>'
         f'<p><button type="submit">{h(t("web.open"))}</button></p></form>'
     )
     return page(t("web.setup_title"), f"<main>{head}{alert}{listed}{words}{form}</main>", ["start.js"], w, switch="/")
