@@ -32,7 +32,7 @@ from ..language.codegen import HELPERS, Untranslatable, python_source, whole_num
 from ..language.errors import EvalError
 from ..language.limits import MAX_NUMBER
 from ..language.program import Formula, Memo
-from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, suit_number
 from .state import DealtCards, Phase, PlayedTricks, Trick
 from .trump import ON_TABLE
 
@@ -93,6 +93,7 @@ def compiled_hand(rules: "Ruleset", players: int) -> CompiledHand:
         HELPERS,
         EvalError=EvalError,
         SUIT_OF=SUIT_OF,
+        STRENGTH_OF=STRENGTH_OF,
         Trick=Trick,
         PlayedTricks=PlayedTricks,
         DealtCards=DealtCards,
@@ -211,6 +212,7 @@ class _Writer:
         self.notes: list[str] = []
         self.constants: dict[str, object] = {}
         self.hand_names: dict[str, str] = {}  # a name read of the hand's env -> its local
+        self.functions: dict[str, list[str]] = {}  # helper functions of the generated hands: name -> source lines
         self.declined = False
 
     # ------------------------------------------------------------ names
@@ -335,6 +337,8 @@ class _Writer:
                 *_indent(start + loop_body, 4),
                 *plain,
             ]
+        for source in self.functions.values():
+            lines += ["", *source]
         return "\n".join(lines) + "\n"
 
     def _binds(self) -> list[str]:
@@ -746,7 +750,9 @@ class _Writer:
             ]
         if not (rules.standard_tricks and random):  # random standard tricks keep PlayedTricks instead
             lines += ["    tricks = g.tricks"]
-        if not rules.standard_tricks:
+        if not rules.standard_tricks and random and self._special_tricks_written_out():
+            lines += self._special_tricks_random()
+        elif not rules.standard_tricks:
             self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
             lines += self._general_tricks(random)
         elif random:
@@ -879,6 +885,135 @@ class _Writer:
             "        taken[win] += 1",
             "        leader = win",
         ]
+        return lines
+
+    def _special_tricks_written_out(self) -> bool:
+        """Whether random play of this ruleset's general trick rules (special cards, ordered
+        winner rules) is written out: all but specials that are trumps (`trump.specials`) and a
+        player void who must over-trump, which call engine/tricks.py for each card."""
+        return not self.rules.trump_specials and self.rules.when_void != "must_overtrump"
+
+    def _special_tricks_random(self) -> list[str]:
+        """Random play of the general trick rules without trump specials, as engine/tricks.py's
+        general path plays them: the suit to follow is set by the first suited card, unless a
+        special that does not pass the lead on (`play.special_led`) comes first (nothing to
+        follow); a player who can follow may add the specials playable at any time; the winner
+        is found by the `trick.winner` rules in order (`trick_winner_of`, written beside the
+        hands). Each card is drawn as the random player draws it from engine/tricks.py's legal
+        cards, listed in the same order."""
+        rules = self.rules
+        index = {s.name: i for i, s in enumerate(rules.specials)}
+        has_specials = bool(rules.specials)
+        playable = sorted(16 * SPECIAL + index[n] for n in rules.always_playable if n in index)
+        every = has_specials and len(playable) == len(rules.specials)  # every special may be played at any time
+        passes = frozenset(16 * SPECIAL + index[n] for n, how in rules.special_led if how == "pass" and n in index)
+        self.constants.update(SUITS=(0, 1, 2, 3, SPECIAL) if has_specials else (0, 1, 2, 3), PASSES=passes, PLAYABLE=frozenset(playable))
+        self.functions["trick_winner_of"] = self._winner_function(index)
+        # a card is taken out of its list by value, as the interpreter does: of identical cards
+        # (copies, a special's count) the first goes, which keeps the lists in the same order
+        walk = [part for line in self._ANY_CARD for part in (["        c = lst[x]", "        lst.remove(c)"] if line == "        c = lst.pop(x)" else [line])]
+        any_card = [" " * 12 + line for line in walk]
+        if not has_specials or not playable:
+            extra = None
+        elif every:
+            extra = "h[SPECIAL]"
+        else:
+            extra = "[x for x in h[SPECIAL] if x in PLAYABLE]"
+
+        def draw(follow: str) -> list[str]:
+            """A card of `follow` (a list of the hand), or of the specials playable with it."""
+            if extra is None:
+                return [f"                lst = {follow}", "                c = lst[int(rnd() * len(lst))]", "                lst.remove(c)"]
+            return [
+                f"                lst = {follow}",
+                f"                more = {extra}",
+                "                x = int(rnd() * (len(lst) + len(more)))",
+                "                if x < len(lst):",
+                "                    c = lst[x]",
+                "                    lst.remove(c)",
+                "                else:",
+                "                    c = more[x - len(lst)]",
+                "                    h[SPECIAL].remove(c)",
+            ]
+
+        lines = [
+            "    for t in range(size):",
+            "        trick = g.trick = []",
+            "        led = -3  # the suit to follow: not set yet (an empty trick, or led specials that pass the lead on)",
+            "        left = size - t  # every playing seat holds this many cards now",
+            "        for seat in play_orders[leader]:",
+            "            h = hands[seat]",
+            "            while True:  # `break`: c is drawn",
+            "                if led >= 0:",
+            "                    if h[led]:  # must follow suit, or play a special playable at any time",
+            *_indent(draw("h[led]"), 8),
+            "                        break",
+        ]
+        if rules.when_void != "free":  # must_trump (must_overtrump calls engine/tricks.py)
+            lines += [
+                "                    if trump >= 0 and h[trump]:  # void: must trump, or play such a special",
+                *_indent(draw("h[trump]"), 8),
+                "                        break",
+            ]
+        lines += [
+            "                # any card",
+            *_indent(any_card, 4),
+            "                break",
+            "            trick.append((seat, c))",
+            "            if led == -3:",
+            "                s = SUIT_OF[c]",
+            "                if s != SPECIAL:",
+            "                    led = s",
+            "                elif c not in PASSES:",
+            "                    led = -2  # a special led that frees the trick: nothing to follow",
+            "        win = trick_winner_of(trick, trump, led)",
+            "        if win is None:",
+            "            win = g.trick_winner(trick)  # no rule picks a card: the interpreter names the rule",
+            "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
+            "        taken[win] += 1",
+            "        leader = win",
+        ]
+        return lines
+
+    def _winner_function(self, index: dict[str, int]) -> list[str]:
+        """The source of `trick_winner_of(trick, trump, led)`: the seat the `trick.winner` rules
+        pick, in order, as engine/tricks.py's general winner does without trump specials (None:
+        no rule picks a card)."""
+        rules = self.rules
+        later = rules.identical == "later"
+        lines = ["def trick_winner_of(trick, trump, led):"]
+        for rule in rules.trick_winner:
+            among, pick = rule.among, rule.pick
+            lines.append(f"    # {rule.text}")
+            guard = None
+            if among == "trump":
+                guard, test, special = "trump >= 0", "SUIT_OF[c] == trump", False
+            elif among == "led":
+                guard, test, special = "led >= 0", "SUIT_OF[c] == led", False
+            elif among == "suited":
+                test, special = "SUIT_OF[c] != SPECIAL", False
+            else:
+                test, special = f"c == {16 * SPECIAL + index[among]}", True
+            body: list[str]
+            if pick == "first" or (special and not later and pick in ("highest", "lowest")):
+                body = ["for seat, c in trick:", f"    if {test}:", "        return seat"]
+            elif pick == "last" or (special and later):
+                body = ["win = None", "for seat, c in trick:", f"    if {test}:", "        win = seat", "if win is not None:", "    return win"]
+            else:
+                sign = "" if pick == "highest" else "-"
+                better = "p > best" + (" or (p == best and c == best_card)" if later else "")
+                body = [
+                    "win = None",
+                    "for seat, c in trick:",
+                    f"    if {test}:",
+                    f"        p = {sign}STRENGTH_OF[c]",
+                    f"        if win is None or {better}:",
+                    "            win, best, best_card = seat, p, c",
+                    "if win is not None:",
+                    "    return win",
+                ]
+            lines += _indent(body, 8 if guard else 4) if not guard else [f"    if {guard}:", *_indent(body, 8)]
+        lines += ["    return None", ""]
         return lines
 
     def _general_tricks(self, random: bool) -> list[str]:
