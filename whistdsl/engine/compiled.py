@@ -129,6 +129,17 @@ def _trump_named_before_the_bidding(rules: "Ruleset") -> bool:
     return choice is None or not (choice.after_bidding or choice.who == "declarer")
 
 
+def _only_a_trump_named_before_the_bidding(rules: "Ruleset") -> bool:
+    """Whether the hand's only decision is a trump a seat names before the bidding (Wizard's
+    dealer when a Wizard is turned): the compiled set-up deals and finds the trump, game.py's
+    `begin_decisions` asks the seat when the rule says so."""
+    return (
+        rules.trump_choice is not None
+        and _trump_named_before_the_bidding(rules)
+        and not (rules.calls or rules.blind_bids or rules.bids_together or rules.auction is not None or rules.skip is not None)
+    )
+
+
 #: The allow-list of the generated hand: each piece with the rules (the ruleset's fields) it
 #: supports. A ruleset that gives any other field a value other than its default, or a value a
 #: piece does not support, is played by the interpreter alone, every hand: a rule nobody lists
@@ -511,7 +522,8 @@ class _Writer:
         None when the ruleset's set-up has more (decisions, trump sources, a first bidder chosen
         by a formula, `trump.none_when` reading the turned card): game.py sets those hands up."""
         rules, n = self.rules, self.players
-        if rules.has_decisions or rules.trump_from or rules.first_bidder_choice is not None:
+        names_trump = _only_a_trump_named_before_the_bidding(rules)
+        if (rules.has_decisions and not names_trump) or rules.trump_from or rules.first_bidder_choice is not None:
             self._note("each hand is set up by game.py (decisions, trump sources or a chosen first bidder)")
             return None
         none_when = rules.trump_none_when
@@ -541,6 +553,7 @@ class _Writer:
             "    rnd = g.rng.random",
             *self._setup_lines(),
             *self._write_position(),
+            *(["    g.begin_decisions(setup)  # a seat may name trump (game.py asks it), else the bidding"] if names_trump else []),
             "    return True",
             "",
         ]

@@ -22,9 +22,10 @@ DECISION = Phase.DECISION
 class Decisions(State):
     """The part of `Game` that plays the ruleset's own decisions (entry point: `decide`)."""
 
-    def _begin_decisions(self, setup: HandSetup) -> None:
+    def begin_decisions(self, setup: HandSetup) -> None:
         """The hand's own decisions before the bidding: a trump named by a seat, then each
-        bidder's choice to bid blind or look (the `decisions` of the ruleset)."""
+        bidder's choice to bid blind or look (the `decisions` of the ruleset). Called once the
+        hand is dealt and its trump found (game.py's `begin_hand`, the compiled set-up)."""
         n = self.players
         self.calls: list[str] = [""] * n
         self.blind: list[bool] = [False] * n
