@@ -223,7 +223,6 @@ class _Writer:
         self.notes: list[str] = []
         self.constants: dict[str, object] = {}
         self.hand_names: dict[str, str] = {}  # a name read of the hand's env -> its local
-        self.functions: dict[str, list[str]] = {}  # helper functions of the generated hands: name -> source lines
         self.declined = False
 
     # ------------------------------------------------------------ names
@@ -348,8 +347,6 @@ class _Writer:
                 *_indent(start + loop_body, 4),
                 *plain,
             ]
-        for source in self.functions.values():
-            lines += ["", *source]
         return "\n".join(lines) + "\n"
 
     def _binds(self) -> list[str]:
@@ -761,7 +758,7 @@ class _Writer:
                 "    play_orders = g.play_orders",
                 "    taken = g.taken",
             ]
-        if not (rules.standard_tricks and random):  # random standard tricks keep PlayedTricks instead
+        if not (random and (rules.standard_tricks or self._special_tricks_written_out())):  # these keep PlayedTricks instead
             lines += ["    tricks = g.tricks"]
         if not rules.standard_tricks and random and self._special_tricks_written_out():
             lines += self._special_tricks_random()
@@ -911,9 +908,11 @@ class _Writer:
         general path plays them: the suit to follow is set by the first suited card, unless a
         special that does not pass the lead on (`play.special_led`) comes first (nothing to
         follow); a player who can follow may add the specials playable at any time; the winner
-        is found by the `trick.winner` rules in order (`trick_winner_of`, written beside the
-        hands). Each card is drawn as the random player draws it from engine/tricks.py's legal
-        cards, listed in the same order."""
+        is the pick of the first `trick.winner` rule that matches a card, each rule's pick kept
+        as the cards come. Each card is drawn as the random player draws it from
+        engine/tricks.py's legal cards, listed in the same order, and taken out of its list by
+        value as the interpreter does (of identical cards, the first goes). The play is kept
+        flat, as for standard tricks (`PlayedTricks`)."""
         rules = self.rules
         index = {s.name: i for i, s in enumerate(rules.specials)}
         has_specials = bool(rules.specials)
@@ -921,11 +920,6 @@ class _Writer:
         every = has_specials and len(playable) == len(rules.specials)  # every special may be played at any time
         passes = frozenset(16 * SPECIAL + index[n] for n, how in rules.special_led if how == "pass" and n in index)
         self.constants.update(SUITS=(0, 1, 2, 3, SPECIAL) if has_specials else (0, 1, 2, 3), PASSES=passes, PLAYABLE=frozenset(playable))
-        self.functions["trick_winner_of"] = self._winner_function(index)
-        # a card is taken out of its list by value, as the interpreter does: of identical cards
-        # (copies, a special's count) the first goes, which keeps the lists in the same order
-        walk = [part for line in self._ANY_CARD for part in (["        c = lst[x]", "        lst.remove(c)"] if line == "        c = lst.pop(x)" else [line])]
-        any_card = [" " * 12 + line for line in walk]
         if not has_specials or not playable:
             extra = None
         elif every:
@@ -934,100 +928,108 @@ class _Writer:
             extra = "[x for x in h[SPECIAL] if x in PLAYABLE]"
 
         def draw(follow: str) -> list[str]:
-            """A card of `follow` (a list of the hand), or of the specials playable with it."""
+            """A card of the hand's list `follow` (suit `s`), or of the specials playable with it."""
             if extra is None:
-                return [f"                lst = {follow}", "                c = lst[int(rnd() * len(lst))]", "                lst.remove(c)"]
+                return [f"            lst = h[{follow}]", "            c = lst[int(rnd() * len(lst))]", "            lst.remove(c)", f"            s = {follow}"]
             return [
-                f"                lst = {follow}",
-                f"                more = {extra}",
-                "                x = int(rnd() * (len(lst) + len(more)))",
-                "                if x < len(lst):",
-                "                    c = lst[x]",
-                "                    lst.remove(c)",
-                "                else:",
-                "                    c = more[x - len(lst)]",
-                "                    h[SPECIAL].remove(c)",
+                f"            lst = h[{follow}]",
+                f"            more = {extra}",
+                "            x = int(rnd() * (len(lst) + len(more)))",
+                "            if x < len(lst):",
+                "                c = lst[x]",
+                "                lst.remove(c)",
+                f"                s = {follow}",
+                "            else:",
+                "                c = more[x - len(lst)]",
+                "                h[SPECIAL].remove(c)",
+                "                s = SPECIAL",
             ]
 
+        start, update, decide = self._winner_lines(index)
         lines = [
+            "    played = []  # every card of the hand, in playing order",
+            "    wins = []  # each trick's winner",
+            "    first_leader = leader",
             "    for t in range(size):",
-            "        trick = g.trick = []",
-            "        led = -3  # the suit to follow: not set yet (an empty trick, or led specials that pass the lead on)",
             "        left = size - t  # every playing seat holds this many cards now",
-            "        for seat in play_orders[leader]:",
+            "        seats = play_orders[leader]",
+            "        led = -3  # the suit to follow: not set yet (no card, or led specials that pass the lead on)",
+            *start,
+            "        for seat in seats:",
             "            h = hands[seat]",
-            "            while True:  # `break`: c is drawn",
-            "                if led >= 0:",
-            "                    if h[led]:  # must follow suit, or play a special playable at any time",
-            *_indent(draw("h[led]"), 8),
-            "                        break",
+            "            if led >= 0 and h[led]:  # must follow suit, or play a special playable at any time",
+            *_indent(draw("led"), 4),
         ]
         if rules.when_void != "free":  # must_trump (must_overtrump calls engine/tricks.py)
-            lines += [
-                "                    if trump >= 0 and h[trump]:  # void: must trump, or play such a special",
-                *_indent(draw("h[trump]"), 8),
-                "                        break",
-            ]
+            lines += ["            elif led >= 0 and trump >= 0 and h[trump]:  # void: must trump, or play such a special", *_indent(draw("trump"), 4)]
         lines += [
-            "                # any card",
-            *_indent(any_card, 4),
-            "                break",
-            "            trick.append((seat, c))",
+            "            else:  # any card",
+            "                x = int(rnd() * left)",
+            "                for s in SUITS:",
+            "                    lst = h[s]",
+            "                    if x < len(lst):",
+            "                        c = lst[x]",
+            "                        lst.remove(c)",
+            "                        break",
+            "                    x -= len(lst)",
+            "            played.append(c)",
             "            if led == -3:",
-            "                s = SUIT_OF[c]",
             "                if s != SPECIAL:",
             "                    led = s",
             "                elif c not in PASSES:",
             "                    led = -2  # a special led that frees the trick: nothing to follow",
-            "        win = trick_winner_of(trick, trump, led)",
-            "        if win is None:",
-            "            win = g.trick_winner(trick)  # no rule picks a card: the interpreter names the rule",
-            "        tricks.append(new_trick(Trick, (leader, tuple(trick), win)))",
+            *update,
+            *decide,
+            "        if win is None:  # no rule picks a card: the interpreter names the rule",
+            "            g.tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)",
+            "            g.trick = list(zip(seats, played[len(played) - len(seats) :]))",
+            "            win = g.trick_winner(g.trick)",
+            "        wins.append(win)",
             "        taken[win] += 1",
             "        leader = win",
+            "    g.tricks = PlayedTricks(first_leader, play_orders, played, wins)  # its Tricks built when read",
         ]
         return lines
 
-    def _winner_function(self, index: dict[str, int]) -> list[str]:
-        """The source of `trick_winner_of(trick, trump, led)`: the seat the `trick.winner` rules
-        pick, in order, as engine/tricks.py's general winner does without trump specials (None:
-        no rule picks a card)."""
+    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], list[str], list[str]]:
+        """The `trick.winner` rules kept as a trick's cards come, as engine/tricks.py's general
+        winner picks without trump specials: (the start of a trick, the lines after each card
+        `c` of suit `s` played by `seat`, the winner `win` at its end: None when no rule picks a
+        card). Rule k's pick so far is `wk` (a seat, or None), its card's strength `bk`."""
         rules = self.rules
         later = rules.identical == "later"
-        lines = ["def trick_winner_of(trick, trump, led):"]
-        for rule in rules.trick_winner:
+        start, update, decide = [], [], []
+        for k, rule in enumerate(rules.trick_winner):
             among, pick = rule.among, rule.pick
-            lines.append(f"    # {rule.text}")
-            guard = None
+            w, b, bc = f"w{k}", f"b{k}", f"c{k}"
+            start.append(f"        {w} = None  # {rule.text}")
             if among == "trump":
-                guard, test, special = "trump >= 0", "SUIT_OF[c] == trump", False
+                test, special = "s == trump", False
             elif among == "led":
-                guard, test, special = "led >= 0", "SUIT_OF[c] == led", False
+                test, special = "s == led", False
             elif among == "suited":
-                test, special = "SUIT_OF[c] != SPECIAL", False
+                test, special = "s != SPECIAL", False
             else:
                 test, special = f"c == {16 * SPECIAL + index[among]}", True
-            body: list[str]
-            if pick == "first" or (special and not later and pick in ("highest", "lowest")):
-                body = ["for seat, c in trick:", f"    if {test}:", "        return seat"]
-            elif pick == "last" or (special and later):
-                body = ["win = None", "for seat, c in trick:", f"    if {test}:", "        win = seat", "if win is not None:", "    return win"]
+            if special and pick in ("highest", "lowest"):  # identical cards: the earlier, or the later
+                pick = "last" if later else "first"
+            if pick == "first":
+                update += [f"            if {w} is None and {test}:  # {rule.text}", f"                {w} = seat"]
+            elif pick == "last":
+                update += [f"            if {test}:  # {rule.text}", f"                {w} = seat"]
             else:
                 sign = "" if pick == "highest" else "-"
-                better = "p > best" + (" or (p == best and c == best_card)" if later else "")
-                body = [
-                    "win = None",
-                    "for seat, c in trick:",
-                    f"    if {test}:",
-                    f"        p = {sign}STRENGTH_OF[c]",
-                    f"        if win is None or {better}:",
-                    "            win, best, best_card = seat, p, c",
-                    "if win is not None:",
-                    "    return win",
+                better = f"strength > {b}" + (f" or (strength == {b} and c == {bc})" if later else "")
+                update += [
+                    f"            if {test}:  # {rule.text}",
+                    f"                strength = {sign}STRENGTH_OF[c]",
+                    f"                if {w} is None or {better}:",
+                    f"                    {w}, {b}, {bc} = seat, strength, c" if later else f"                    {w}, {b} = seat, strength",
                 ]
-            lines += _indent(body, 8 if guard else 4) if not guard else [f"    if {guard}:", *_indent(body, 8)]
-        lines += ["    return None", ""]
-        return lines
+            decide.append(f"        {'if' if k == 0 else 'elif'} {w} is not None:")
+            decide.append(f"            win = {w}")
+        decide += ["        else:", "            win = None"] if decide else ["        win = None"]
+        return start, update, decide
 
     def _general_tricks(self, random: bool) -> list[str]:
         """Special cards and ordered winner rules: engine/tricks.py's general trick rules, called."""
