@@ -973,12 +973,20 @@ class _Writer:
             "                        break",
             "                    x -= len(lst)",
             "            played.append(c)",
-            "            if led == -3:",
-            "                if s != SPECIAL:",
-            "                    led = s",
-            "                elif c not in PASSES:",
-            "                    led = -2  # a special led that frees the trick: nothing to follow",
-            *update,
+        ]
+        suited_lines = ["if led == -3:", "    led = s", *update["suited"]]
+        if has_specials:
+            lines += [
+                "            if s == SPECIAL:",
+                "                if led == -3 and c not in PASSES:",
+                "                    led = -2  # a special led that frees the trick: nothing to follow",
+                *_indent(update["special"], 16),
+                "            else:",
+                *_indent(suited_lines, 16),
+            ]
+        else:
+            lines += _indent(suited_lines, 12)
+        lines += [
             *decide,
             "        if win is None:  # no rule picks a card: the interpreter names the rule",
             "            g.tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)",
@@ -994,11 +1002,15 @@ class _Writer:
     def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], list[str], list[str]]:
         """The `trick.winner` rules kept as a trick's cards come, as engine/tricks.py's general
         winner picks without trump specials: (the start of a trick, the lines after each card
-        `c` of suit `s` played by `seat`, the winner `win` at its end: None when no rule picks a
-        card). Rule k's pick so far is `wk` (a seat, or None), its card's strength `bk`."""
+        `c` of suit `s` played by `seat`, by the card's kind, "special" or "suited" (a special
+        card matches only a rule naming it; a suited card only the others), the winner `win` at
+        its end: None when no rule picks a card). Rule k's pick so far is `wk` (a seat, or None),
+        its card's strength `bk`."""
         rules = self.rules
         later = rules.identical == "later"
-        start, update, decide = [], [], []
+        start: list[str] = []
+        update: dict[str, list[str]] = {"special": [], "suited": []}  # by the card's kind
+        decide: list[str] = []
         for k, rule in enumerate(rules.trick_winner):
             among, pick = rule.among, rule.pick
             w, b, bc = f"w{k}", f"b{k}", f"c{k}"
@@ -1008,23 +1020,24 @@ class _Writer:
             elif among == "led":
                 test, special = "s == led", False
             elif among == "suited":
-                test, special = "s != SPECIAL", False
+                test, special = "True", False
             else:
                 test, special = f"c == {16 * SPECIAL + index[among]}", True
             if special and pick in ("highest", "lowest"):  # identical cards: the earlier, or the later
                 pick = "last" if later else "first"
+            kind = "special" if special else "suited"
             if pick == "first":
-                update += [f"            if {w} is None and {test}:  # {rule.text}", f"                {w} = seat"]
+                update[kind] += [f"if {w} is None and {test}:  # {rule.text}", f"    {w} = seat"]
             elif pick == "last":
-                update += [f"            if {test}:  # {rule.text}", f"                {w} = seat"]
+                update[kind] += [f"if {test}:  # {rule.text}", f"    {w} = seat"]
             else:
                 sign = "" if pick == "highest" else "-"
                 better = f"strength > {b}" + (f" or (strength == {b} and c == {bc})" if later else "")
-                update += [
-                    f"            if {test}:  # {rule.text}",
-                    f"                strength = {sign}STRENGTH_OF[c]",
-                    f"                if {w} is None or {better}:",
-                    f"                    {w}, {b}, {bc} = seat, strength, c" if later else f"                    {w}, {b} = seat, strength",
+                update[kind] += [
+                    f"if {test}:  # {rule.text}",
+                    f"    strength = {sign}STRENGTH_OF[c]",
+                    f"    if {w} is None or {better}:",
+                    f"        {w}, {b}, {bc} = seat, strength, c" if later else f"        {w}, {b} = seat, strength",
                 ]
             decide.append(f"        {'if' if k == 0 else 'elif'} {w} is not None:")
             decide.append(f"            win = {w}")
