@@ -156,7 +156,7 @@ PIECES: tuple[Piece, ...] = (
                          "trump_specials", "trump_specials_without", "first_bidder", "first_bidder_choice")),
         "trump_choice": _trump_named_before_the_bidding}),
     Piece("the bidding", {"allowed": None}),
-    Piece("the play (the standard trick rules written out, others called for each card)", dict.fromkeys(
+    Piece("the play (the standard trick rules and, for random play, special cards and ordered winner rules written out; trump specials and must_overtrump with them called for each card)", dict.fromkeys(
         ("when_void", "first_lead", "first_lead_choice", "trick_winner", "identical", "always_playable", "special_led"))),
     Piece("the scoring", dict.fromkeys(("points", "bonus", "running"))),
     Piece("the end of the game (game.py's next_hand)", dict.fromkeys(("rank", "wins_outright", "tiebreak", "end"))),
@@ -763,7 +763,10 @@ class _Writer:
         if not rules.standard_tricks and random and self._special_tricks_written_out():
             lines += self._special_tricks_random()
         elif not rules.standard_tricks:
-            self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
+            if self._special_tricks_written_out():
+                self._note("special cards or trick rules beyond the standard: written out for random play; players choosing their own cards call the trick rules (engine/tricks.py) for each card")
+            else:
+                self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
             lines += self._general_tricks(random)
         elif random:
             lines += self._standard_tricks_random(rules.when_void)
