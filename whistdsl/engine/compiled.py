@@ -550,7 +550,19 @@ class _Writer:
             "    rnd = g.rng.random",
             *self._setup_lines(),
             *self._write_position(),
-            *(["    g.begin_decisions(setup)  # a seat may name trump (game.py asks it), else the bidding"] if names_trump else []),
+            *(
+                [
+                    "    # a seat may name trump (game.py asks it), else the bidding; the trump rule's condition",
+                    "    # asked once per hand of the schedule, trump and card turned (game.py's names_trump)",
+                    "    key = (index, trump, turn_up)",
+                    "    known = NAMES_TRUMP.get(key)",
+                    "    if known is None or known[0] is not setup:",
+                    "        known = NAMES_TRUMP[key] = (setup, g.names_trump(setup))",
+                    "    g.begin_decisions(setup, known[1])",
+                ]
+                if names_trump
+                else []
+            ),
             "    return True",
             "",
         ]
@@ -567,6 +579,8 @@ class _Writer:
             END=rules.end,
             SPECIALS=rules.specials,
         )
+        if names_trump:
+            self.constants["NAMES_TRUMP"] = {}  # (hand, trump, card turned) -> (its set-up, whether a seat names trump)
         return lines
 
     def _setup_lines(self) -> list[str]:
