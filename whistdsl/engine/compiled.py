@@ -950,14 +950,15 @@ class _Writer:
                 return [f"            lst = h[{follow}]", "            c = lst[int(rnd() * len(lst))]", "            lst.remove(c)", f"            s = {follow}"]
             return [
                 f"            lst = h[{follow}]",
+                "            m = len(lst)",
                 f"            more = {extra}",
-                "            x = int(rnd() * (len(lst) + len(more)))",
-                "            if x < len(lst):",
+                "            x = int(rnd() * (m + len(more)))",
+                "            if x < m:",
                 "                c = lst[x]",
                 "                lst.remove(c)",
                 f"                s = {follow}",
                 "            else:",
-                "                c = more[x - len(lst)]",
+                "                c = more[x - m]",
                 "                h[SPECIAL].remove(c)",
                 "                s = SPECIAL",
             ]
@@ -984,11 +985,12 @@ class _Writer:
             "                x = int(rnd() * left)",
             "                for s in SUITS:",
             "                    lst = h[s]",
-            "                    if x < len(lst):",
+            "                    m = len(lst)",
+            "                    if x < m:",
             "                        c = lst[x]",
             "                        lst.remove(c)",
             "                        break",
-            "                    x -= len(lst)",
+            "                    x -= m",
             "            played.append(c)",
         ]
         suited_lines = ["if led == -3:", "    led = s", *update["suited"]]
