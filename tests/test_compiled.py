@@ -238,7 +238,7 @@ def test_the_game_loop_leaves_the_position_the_interpreter_leaves():
     # at the game's end, and where the loop hands a hand to game.py (another kind of hand, a
     # forehead hand, a set-up game.py works out), every attribute of the game is the same as
     # after the interpreter's game: nothing the loop kept in locals is left unwritten
-    for name, n in (("romanian", 4), ("romanian", 6), ("serbian", 5), ("kachuful", 5), ("oh-hell", 4), ("romanian-forehead", 4)):
+    for name, n in (("romanian", 4), ("romanian", 6), ("serbian", 5), ("kachuful", 5), ("oh-hell", 4), ("romanian-forehead", 4), ("wizard", 4), ("wizard", 3)):
         rules = bundled(name)
         for seed in (0, 5):
             games = []
@@ -264,8 +264,9 @@ def position(game: Game) -> dict:
 def test_the_plain_set_up_leaves_the_position_game_py_leaves():
     # start_hand(g, index) against game.py's begin_hand, from the same position (the end of the
     # hand before): every attribute of the game and the generator's state are the same, for
-    # rulesets of each version-1 trump step (turned card, cycle) and a dealer sitting out
-    for name, n in (("romanian", 4), ("romanian", 6), ("kachuful", 5), ("oh-hell", 4)):
+    # rulesets of each version-1 trump step (turned card, cycle), a dealer sitting out, and a
+    # trump the dealer names when a Wizard is turned (the decision's fields, a seat asked)
+    for name, n in (("romanian", 4), ("romanian", 6), ("kachuful", 5), ("oh-hell", 4), ("wizard", 4), ("wizard", 5)):
         rules = bundled(name)
         compiled = table_facts(rules, n).compiled
         assert compiled.start_hand is not None, name
