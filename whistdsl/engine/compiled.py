@@ -686,7 +686,7 @@ class _Writer:
         ]
         if not formulas:
             self.constants["ALL_BIDS"] = _AllBids()
-            lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
+            lines[-1:-1] = ["    legal = ALL_BIDS[size]  # no bidding limits: every bid, for every seat"]
         elif test is not None:
             # the limits are pure: the legal bids are remembered by the values they read, in
             # two steps: this hand's memo (by what is the same for every bid of the hand), then
@@ -927,8 +927,7 @@ class _Writer:
         follow); a player who can follow may add the specials playable at any time; the winner
         is the pick of the first `trick.winner` rule that matches a card, each rule's pick kept
         as the cards come. Each card is drawn as the random player draws it from
-        engine/tricks.py's legal cards, listed in the same order, and taken out of its list by
-        value as the interpreter does (of identical cards, the first goes). The play is kept
+        engine/tricks.py's legal cards, listed in the same order. The play is kept
         flat, as for standard tricks (`PlayedTricks`)."""
         rules = self.rules
         index = {s.name: i for i, s in enumerate(rules.specials)}
@@ -944,22 +943,38 @@ class _Writer:
         else:
             extra = "[x for x in h[SPECIAL] if x in PLAYABLE]"
 
+        # a card is taken out of its list by its place, or by its value where the list may hold
+        # identical cards (copies, a special's count): then the first of them goes, as the
+        # interpreter takes it, which keeps the lists in the same order
+        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+
+        deck = table_facts(rules, self.players).deck
+        suited = [c for c in deck if SUIT_OF[c] != SPECIAL]
+        specials = [c for c in deck if SUIT_OF[c] == SPECIAL]
+        suited_once, specials_once = len(set(suited)) == len(suited), len(set(specials)) == len(specials)
+
+        def take(at: str, once: bool, indent: int) -> list[str]:
+            pad = " " * indent
+            return [f"{pad}c = lst.pop({at})"] if once else [f"{pad}c = lst[{at}]", f"{pad}lst.remove(c)"]
+
         def draw(follow: str) -> list[str]:
             """A card of the hand's list `follow` (suit `s`), or of the specials playable with it."""
             if extra is None:
-                return [f"            lst = h[{follow}]", "            c = lst[int(rnd() * len(lst))]", "            lst.remove(c)", f"            s = {follow}"]
+                return [f"            lst = h[{follow}]", *take("int(rnd() * len(lst))", suited_once, 12), f"            s = {follow}"]
             return [
                 f"            lst = h[{follow}]",
                 "            m = len(lst)",
                 f"            more = {extra}",
                 "            x = int(rnd() * (m + len(more)))",
                 "            if x < m:",
-                "                c = lst[x]",
-                "                lst.remove(c)",
+                *take("x", suited_once, 16),
                 f"                s = {follow}",
                 "            else:",
-                "                c = more[x - m]",
-                "                h[SPECIAL].remove(c)",
+                *(
+                    ["                c = more.pop(x - m)"]
+                    if every and specials_once
+                    else ["                c = more[x - m]", "                h[SPECIAL].remove(c)"]
+                ),
                 "                s = SPECIAL",
             ]
 
@@ -987,8 +1002,7 @@ class _Writer:
             "                    lst = h[s]",
             "                    m = len(lst)",
             "                    if x < m:",
-            "                        c = lst[x]",
-            "                        lst.remove(c)",
+            *take("x", suited_once and specials_once, 24),
             "                        break",
             "                    x -= m",
             "            played.append(c)",
