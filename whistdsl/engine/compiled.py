@@ -357,7 +357,11 @@ class _Writer:
         """Whether the game loop keeps the position in locals from hand to hand: when every part
         of a hand is written out (the interpreter's parts read the position from g)."""
         rules = self.rules
-        if rules.first_lead_choice is not None or not rules.standard_tricks or rules.has_decisions:
+        if rules.first_lead_choice is not None:
+            return False
+        if not rules.standard_tricks and not self._special_tricks_written_out():
+            return False
+        if rules.has_decisions and not _only_a_trump_named_before_the_bidding(rules):
             return False
         if rules.points is None or rules.scores_in_passes:
             return False
@@ -477,7 +481,11 @@ class _Writer:
             "                p.number, p.size, p.kind, mark, setup.extra, dealer, sitting_out, trump, turn_up, dealt,",
             "                tuple(bid_log), tricks, tuple(taken), tuple(points), tuple(bonuses), tuple(totals_after),",
             "                tuple(running_after), rng.getstate() if keep_states else None, SPECIALS,",
-            "                (), (), (), (), None, 0, trump_from,",
+            (
+                "                tuple(g.choices), tuple(g.calls), tuple(g.blind), tuple(g.excused), g.declarer, g.auction_bid, trump_from,"
+                if self.rules.has_decisions  # game.py's begin_decisions keeps the hand's decision fields
+                else "                (), (), (), (), None, 0, trump_from,"
+            ),
             "            ),",
             "        )",
             "    )",
@@ -501,6 +509,7 @@ class _Writer:
             "            running = running_after",
             "            index, p, setup = nxt, p_next, setup_next",
             *_indent(self._setup_lines(), 8),
+            *(_indent(self._decisions_in_locals(), 8) if self.rules.has_decisions else []),
             "            continue",
             "    # the position written back: game.py goes on from here",
             *self._write_position(played=True),
@@ -508,6 +517,24 @@ class _Writer:
             "    g.running = running_after",
             "    g.next_hand()",
             "    break",
+        ]
+
+    def _decisions_in_locals(self) -> list[str]:
+        """The game loop's set-up of a hand whose only decision is a trump named before the
+        bidding: game.py's `begin_decisions` keeps the hand's decision fields; when a seat names
+        trump, the position is written back and game.py asks it (the loop is left)."""
+        back = [*self._write_position(), "    g.totals = totals", "    g.running = running"]
+        return [
+            "    key = (index, trump, turn_up)  # the trump rule's condition, remembered (game.py's names_trump)",
+            "    known = NAMES_TRUMP.get(key)",
+            "    if known is None or known[0] is not setup:",
+            *_indent(back, 4),
+            "        known = NAMES_TRUMP[key] = (setup, g.names_trump(setup))",
+            "    if known[1]:  # a seat names trump: game.py asks it",
+            *_indent(back, 4),
+            "        g.begin_decisions(setup, True)",
+            "        break",
+            "    g.begin_decisions(setup, False)  # the hand's decision fields: nobody names trump",
         ]
 
     # ------------------------------------------------------------ the set-up of a hand
@@ -775,7 +802,7 @@ class _Writer:
         if not (random and (rules.standard_tricks or self._special_tricks_written_out())):  # these keep PlayedTricks instead
             lines += ["    tricks = g.tricks"]
         if not rules.standard_tricks and random and self._special_tricks_written_out():
-            lines += self._special_tricks_random()
+            lines += self._special_tricks_random(in_locals)
         elif not rules.standard_tricks:
             if self._special_tricks_written_out():
                 self._note("special cards or trick rules beyond the standard: written out for random play; players choosing their own cards call the trick rules (engine/tricks.py) for each card")
@@ -920,7 +947,7 @@ class _Writer:
         player void who must over-trump, which call engine/tricks.py for each card."""
         return not self.rules.trump_specials and self.rules.when_void != "must_overtrump"
 
-    def _special_tricks_random(self) -> list[str]:
+    def _special_tricks_random(self, in_locals: bool = False) -> list[str]:
         """Random play of the general trick rules without trump specials, as engine/tricks.py's
         general path plays them: the suit to follow is set by the first suited card, unless a
         special that does not pass the lead on (`play.special_led`) comes first (nothing to
@@ -1022,7 +1049,14 @@ class _Writer:
         lines += [
             *decide,
             "        if win is None:  # no rule picks a card: the interpreter names the rule",
-            "            g.tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)",
+            *(
+                [
+                    "            tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)",
+                    *_indent(self._write_position(played=True), 8),
+                ]
+                if in_locals
+                else ["            g.tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)"]
+            ),
             "            g.trick = list(zip(seats, played[len(played) - len(seats) :]))",
             "            win = g.trick_winner(g.trick)",
             "        wins.append(win)",
