@@ -33,7 +33,7 @@ from ..language.codegen import HELPERS, Untranslatable, python_source, whole_num
 from ..language.errors import EvalError
 from ..language.limits import MAX_NUMBER
 from ..language.program import Formula, Memo
-from .cards import NO_TRUMP, SPECIAL, SUIT_OF, suit_number
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, suit_number
 from .state import DealtCards, Phase, PlayedTricks, Trick
 from .trump import ON_TABLE
 
@@ -94,6 +94,7 @@ def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
         HELPERS,
         EvalError=EvalError,
         SUIT_OF=SUIT_OF,
+        STRENGTH_OF=STRENGTH_OF,
         Trick=Trick,
         PlayedTricks=PlayedTricks,
         DealtCards=DealtCards,
@@ -129,6 +130,17 @@ def _trump_named_before_the_bidding(rules: Ruleset) -> bool:
     return choice is None or not (choice.after_bidding or choice.who == "declarer")
 
 
+def _only_a_trump_named_before_the_bidding(rules: "Ruleset") -> bool:
+    """Whether the hand's only decision is a trump a seat names before the bidding (Wizard's
+    dealer when a Wizard is turned): the compiled set-up deals and finds the trump, game.py's
+    `begin_decisions` asks the seat when the rule says so."""
+    return (
+        rules.trump_choice is not None
+        and _trump_named_before_the_bidding(rules)
+        and not (rules.calls or rules.blind_bids or rules.bids_together or rules.auction is not None or rules.skip is not None)
+    )
+
+
 #: The allow-list of the generated hand: each piece with the rules (the ruleset's fields) it
 #: supports. A ruleset that gives any other field a value other than its default, or a value a
 #: piece does not support, is played by the interpreter alone, every hand: a rule nobody lists
@@ -145,7 +157,7 @@ PIECES: tuple[Piece, ...] = (
                          "trump_specials", "trump_specials_without", "first_bidder", "first_bidder_choice")),
         "trump_choice": _trump_named_before_the_bidding}),
     Piece("the bidding", {"allowed": None}),
-    Piece("the play (the standard trick rules written out, others called for each card)", dict.fromkeys(
+    Piece("the play (the standard trick rules and, for random play, special cards and ordered winner rules written out; trump specials and must_overtrump with them called for each card)", dict.fromkeys(
         ("when_void", "first_lead", "first_lead_choice", "trick_winner", "identical", "always_playable", "special_led"))),
     Piece("the scoring", dict.fromkeys(("points", "bonus", "running"))),
     Piece("the end of the game (game.py's next_hand)", dict.fromkeys(("rank", "wins_outright", "tiebreak", "end"))),
@@ -346,7 +358,11 @@ class _Writer:
         """Whether the game loop keeps the position in locals from hand to hand: when every part
         of a hand is written out (the interpreter's parts read the position from g)."""
         rules = self.rules
-        if rules.first_lead_choice is not None or not rules.standard_tricks or rules.has_decisions:
+        if rules.first_lead_choice is not None:
+            return False
+        if not rules.standard_tricks and not self._special_tricks_written_out():
+            return False
+        if rules.has_decisions and not _only_a_trump_named_before_the_bidding(rules):
             return False
         if rules.points is None or rules.scores_in_passes:
             return False
@@ -466,7 +482,11 @@ class _Writer:
             "                p.number, p.size, p.kind, mark, setup.extra, dealer, sitting_out, trump, turn_up, dealt,",
             "                tuple(bid_log), tricks, tuple(taken), tuple(points), tuple(bonuses), tuple(totals_after),",
             "                tuple(running_after), rng.getstate() if keep_states else None, SPECIALS,",
-            "                (), (), (), (), None, 0, trump_from,",
+            (
+                "                tuple(g.choices), tuple(g.calls), tuple(g.blind), tuple(g.excused), g.declarer, g.auction_bid, trump_from,"
+                if self.rules.has_decisions  # game.py's begin_decisions keeps the hand's decision fields
+                else "                (), (), (), (), None, 0, trump_from,"
+            ),
             "            ),",
             "        )",
             "    )",
@@ -490,6 +510,7 @@ class _Writer:
             "            running = running_after",
             "            index, p, setup = nxt, p_next, setup_next",
             *_indent(self._setup_lines(), 8),
+            *(_indent(self._decisions_in_locals(), 8) if self.rules.has_decisions else []),
             "            continue",
             "    # the position written back: game.py goes on from here",
             *self._write_position(played=True),
@@ -497,6 +518,24 @@ class _Writer:
             "    g.running = running_after",
             "    g.next_hand()",
             "    break",
+        ]
+
+    def _decisions_in_locals(self) -> list[str]:
+        """The game loop's set-up of a hand whose only decision is a trump named before the
+        bidding: game.py's `begin_decisions` keeps the hand's decision fields; when a seat names
+        trump, the position is written back and game.py asks it (the loop is left)."""
+        back = [*self._write_position(), "    g.totals = totals", "    g.running = running"]
+        return [
+            "    key = (index, trump, turn_up)  # the trump rule's condition, remembered (game.py's names_trump)",
+            "    known = NAMES_TRUMP.get(key)",
+            "    if known is None or known[0] is not setup:",
+            *_indent(back, 4),
+            "        known = NAMES_TRUMP[key] = (setup, g.names_trump(setup))",
+            "    if known[1]:  # a seat names trump: game.py asks it",
+            *_indent(back, 4),
+            "        g.begin_decisions(setup, True)",
+            "        break",
+            "    g.begin_decisions(setup, False)  # the hand's decision fields: nobody names trump",
         ]
 
     # ------------------------------------------------------------ the set-up of a hand
@@ -508,7 +547,8 @@ class _Writer:
         None when the ruleset's set-up has more (decisions, trump sources, a first bidder chosen
         by a formula, `trump.none_when` reading the turned card): game.py sets those hands up."""
         rules, n = self.rules, self.players
-        if rules.has_decisions or rules.trump_from or rules.first_bidder_choice is not None:
+        names_trump = _only_a_trump_named_before_the_bidding(rules)
+        if (rules.has_decisions and not names_trump) or rules.trump_from or rules.first_bidder_choice is not None:
             self._note("each hand is set up by game.py (decisions, trump sources or a chosen first bidder)")
             return None
         none_when = rules.trump_none_when
@@ -538,6 +578,19 @@ class _Writer:
             "    rnd = g.rng.random",
             *self._setup_lines(),
             *self._write_position(),
+            *(
+                [
+                    "    # a seat may name trump (game.py asks it), else the bidding; the trump rule's condition",
+                    "    # asked once per hand of the schedule, trump and card turned (game.py's names_trump)",
+                    "    key = (index, trump, turn_up)",
+                    "    known = NAMES_TRUMP.get(key)",
+                    "    if known is None or known[0] is not setup:",
+                    "        known = NAMES_TRUMP[key] = (setup, g.names_trump(setup))",
+                    "    g.begin_decisions(setup, known[1])",
+                ]
+                if names_trump
+                else []
+            ),
             "    return True",
             "",
         ]
@@ -554,6 +607,8 @@ class _Writer:
             END=rules.end,
             SPECIALS=rules.specials,
         )
+        if names_trump:
+            self.constants["NAMES_TRUMP"] = {}  # (hand, trump, card turned) -> (its set-up, whether a seat names trump)
         return lines
 
     def _setup_lines(self) -> list[str]:
@@ -659,7 +714,7 @@ class _Writer:
         ]
         if not formulas:
             self.constants["ALL_BIDS"] = _AllBids()
-            lines += ["        legal = ALL_BIDS[size]  # no bidding limits"]
+            lines[-1:-1] = ["    legal = ALL_BIDS[size]  # no bidding limits: every bid, for every seat"]
         elif test is not None:
             # the limits are pure: the legal bids are remembered by the values they read, in
             # two steps: this hand's memo (by what is the same for every bid of the hand), then
@@ -745,10 +800,15 @@ class _Writer:
                 "    play_orders = g.play_orders",
                 "    taken = g.taken",
             ]
-        if not (rules.standard_tricks and random):  # random standard tricks keep PlayedTricks instead
+        if not (random and (rules.standard_tricks or self._special_tricks_written_out())):  # these keep PlayedTricks instead
             lines += ["    tricks = g.tricks"]
-        if not rules.standard_tricks:
-            self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
+        if not rules.standard_tricks and random and self._special_tricks_written_out():
+            lines += self._special_tricks_random(in_locals)
+        elif not rules.standard_tricks:
+            if self._special_tricks_written_out():
+                self._note("special cards or trick rules beyond the standard: written out for random play; players choosing their own cards call the trick rules (engine/tricks.py) for each card")
+            else:
+                self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
             lines += self._general_tricks(random)
         elif random:
             lines += self._standard_tricks_random(rules.when_void)
@@ -881,6 +941,176 @@ class _Writer:
             "        leader = win",
         ]
         return lines
+
+    def _special_tricks_written_out(self) -> bool:
+        """Whether random play of this ruleset's general trick rules (special cards, ordered
+        winner rules) is written out: all but specials that are trumps (`trump.specials`) and a
+        player void who must over-trump, which call engine/tricks.py for each card."""
+        return not self.rules.trump_specials and self.rules.when_void != "must_overtrump"
+
+    def _special_tricks_random(self, in_locals: bool = False) -> list[str]:
+        """Random play of the general trick rules without trump specials, as engine/tricks.py's
+        general path plays them: the suit to follow is set by the first suited card, unless a
+        special that does not pass the lead on (`play.special_led`) comes first (nothing to
+        follow); a player who can follow may add the specials playable at any time; the winner
+        is the pick of the first `trick.winner` rule that matches a card, each rule's pick kept
+        as the cards come. Each card is drawn as the random player draws it from
+        engine/tricks.py's legal cards, listed in the same order. The play is kept
+        flat, as for standard tricks (`PlayedTricks`)."""
+        rules = self.rules
+        index = {s.name: i for i, s in enumerate(rules.specials)}
+        has_specials = bool(rules.specials)
+        playable = sorted(16 * SPECIAL + index[n] for n in rules.always_playable if n in index)
+        every = has_specials and len(playable) == len(rules.specials)  # every special may be played at any time
+        passes = frozenset(16 * SPECIAL + index[n] for n, how in rules.special_led if how == "pass" and n in index)
+        self.constants.update(SUITS=(0, 1, 2, 3, SPECIAL) if has_specials else (0, 1, 2, 3), PASSES=passes, PLAYABLE=frozenset(playable))
+        if not has_specials or not playable:
+            extra = None
+        elif every:
+            extra = "h[SPECIAL]"
+        else:
+            extra = "[x for x in h[SPECIAL] if x in PLAYABLE]"
+
+        # a card is taken out of its list by its place, or by its value where the list may hold
+        # identical cards (copies, a special's count): then the first of them goes, as the
+        # interpreter takes it, which keeps the lists in the same order
+        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+
+        deck = table_facts(rules, self.players).deck
+        suited = [c for c in deck if SUIT_OF[c] != SPECIAL]
+        specials = [c for c in deck if SUIT_OF[c] == SPECIAL]
+        suited_once, specials_once = len(set(suited)) == len(suited), len(set(specials)) == len(specials)
+
+        def take(at: str, once: bool, indent: int) -> list[str]:
+            pad = " " * indent
+            return [f"{pad}c = lst.pop({at})"] if once else [f"{pad}c = lst[{at}]", f"{pad}lst.remove(c)"]
+
+        def draw(follow: str) -> list[str]:
+            """A card of the hand's list `follow` (suit `s`), or of the specials playable with it."""
+            if extra is None:
+                return [f"            lst = h[{follow}]", *take("int(rnd() * len(lst))", suited_once, 12), f"            s = {follow}"]
+            return [
+                f"            lst = h[{follow}]",
+                "            m = len(lst)",
+                f"            more = {extra}",
+                "            x = int(rnd() * (m + len(more)))",
+                "            if x < m:",
+                *take("x", suited_once, 16),
+                f"                s = {follow}",
+                "            else:",
+                *(
+                    ["                c = more.pop(x - m)"]
+                    if every and specials_once
+                    else ["                c = more[x - m]", "                h[SPECIAL].remove(c)"]
+                ),
+                "                s = SPECIAL",
+            ]
+
+        start, update, decide = self._winner_lines(index)
+        lines = [
+            "    played = []  # every card of the hand, in playing order",
+            "    wins = []  # each trick's winner",
+            "    first_leader = leader",
+            "    for t in range(size):",
+            "        left = size - t  # every playing seat holds this many cards now",
+            "        seats = play_orders[leader]",
+            "        led = -3  # the suit to follow: not set yet (no card, or led specials that pass the lead on)",
+            *start,
+            "        for seat in seats:",
+            "            h = hands[seat]",
+            "            if led >= 0 and h[led]:  # must follow suit, or play a special playable at any time",
+            *_indent(draw("led"), 4),
+        ]
+        if rules.when_void != "free":  # must_trump (must_overtrump calls engine/tricks.py)
+            lines += ["            elif led >= 0 and trump >= 0 and h[trump]:  # void: must trump, or play such a special", *_indent(draw("trump"), 4)]
+        lines += [
+            "            else:  # any card",
+            "                x = int(rnd() * left)",
+            "                for s in SUITS:",
+            "                    lst = h[s]",
+            "                    m = len(lst)",
+            "                    if x < m:",
+            *take("x", suited_once and specials_once, 24),
+            "                        break",
+            "                    x -= m",
+            "            played.append(c)",
+        ]
+        suited_lines = ["if led == -3:", "    led = s", *update["suited"]]
+        if has_specials:
+            lines += [
+                "            if s == SPECIAL:",
+                "                if led == -3 and c not in PASSES:",
+                "                    led = -2  # a special led that frees the trick: nothing to follow",
+                *_indent(update["special"], 16),
+                "            else:",
+                *_indent(suited_lines, 16),
+            ]
+        else:
+            lines += _indent(suited_lines, 12)
+        lines += [
+            *decide,
+            "        if win is None:  # no rule picks a card: the interpreter names the rule",
+            *(
+                [
+                    "            tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)",
+                    *_indent(self._write_position(played=True), 8),
+                ]
+                if in_locals
+                else ["            g.tricks = PlayedTricks(first_leader, play_orders, played[: len(played) - len(seats)], wins)"]
+            ),
+            "            g.trick = list(zip(seats, played[len(played) - len(seats) :]))",
+            "            win = g.trick_winner(g.trick)",
+            "        wins.append(win)",
+            "        taken[win] += 1",
+            "        leader = win",
+            "    g.tricks = PlayedTricks(first_leader, play_orders, played, wins)  # its Tricks built when read",
+        ]
+        return lines
+
+    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], list[str], list[str]]:
+        """The `trick.winner` rules kept as a trick's cards come, as engine/tricks.py's general
+        winner picks without trump specials: (the start of a trick, the lines after each card
+        `c` of suit `s` played by `seat`, by the card's kind, "special" or "suited" (a special
+        card matches only a rule naming it; a suited card only the others), the winner `win` at
+        its end: None when no rule picks a card). Rule k's pick so far is `wk` (a seat, or None),
+        its card's strength `bk`."""
+        rules = self.rules
+        later = rules.identical == "later"
+        start: list[str] = []
+        update: dict[str, list[str]] = {"special": [], "suited": []}  # by the card's kind
+        decide: list[str] = []
+        for k, rule in enumerate(rules.trick_winner):
+            among, pick = rule.among, rule.pick
+            w, b, bc = f"w{k}", f"b{k}", f"c{k}"
+            start.append(f"        {w} = None  # {rule.text}")
+            if among == "trump":
+                test, special = "s == trump", False
+            elif among == "led":
+                test, special = "s == led", False
+            elif among == "suited":
+                test, special = "True", False
+            else:
+                test, special = f"c == {16 * SPECIAL + index[among]}", True
+            if special and pick in ("highest", "lowest"):  # identical cards: the earlier, or the later
+                pick = "last" if later else "first"
+            kind = "special" if special else "suited"
+            if pick == "first":
+                update[kind] += [f"if {w} is None and {test}:  # {rule.text}", f"    {w} = seat"]
+            elif pick == "last":
+                update[kind] += [f"if {test}:  # {rule.text}", f"    {w} = seat"]
+            else:
+                sign = "" if pick == "highest" else "-"
+                better = f"strength > {b}" + (f" or (strength == {b} and c == {bc})" if later else "")
+                update[kind] += [
+                    f"if {test}:  # {rule.text}",
+                    f"    strength = {sign}STRENGTH_OF[c]",
+                    f"    if {w} is None or {better}:",
+                    f"        {w}, {b}, {bc} = seat, strength, c" if later else f"        {w}, {b} = seat, strength",
+                ]
+            decide.append(f"        {'if' if k == 0 else 'elif'} {w} is not None:")
+            decide.append(f"            win = {w}")
+        decide += ["        else:", "            win = None"] if decide else ["        win = None"]
+        return start, update, decide
 
     def _general_tricks(self, random: bool) -> list[str]:
         """Special cards and ordered winner rules: engine/tricks.py's general trick rules, called."""

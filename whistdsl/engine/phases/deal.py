@@ -157,7 +157,7 @@ class Dealing(Part):
         self.legal_bids_memo: list[int] | None = None
         self.legal_cards_memo = None
         if self._decides:
-            self._begin_decisions(setup)
+            self.begin_decisions(setup)
 
     def _deal(self, preset: PresetDeal | None, table: SeatOrders, size: int, playing: int, reuse_hands: bool, none_first: bool) -> tuple[Card | None, int]:
         """The deal step: shuffle and deal the hand (or lay out a set-up deal), turning a card

@@ -23,9 +23,11 @@ DECISION = Phase.DECISION
 class Decisions(Part):
     """The part of `Game` that plays the ruleset's own decisions (entry point: `decide`)."""
 
-    def _begin_decisions(self, setup: HandSetup) -> None:
+    def begin_decisions(self, setup: HandSetup, names_trump: bool | None = None) -> None:
         """The hand's own decisions before the bidding: a trump named by a seat, then each
-        bidder's choice to bid blind or look (the `decisions` of the ruleset)."""
+        bidder's choice to bid blind or look (the `decisions` of the ruleset). Called once the
+        hand is dealt and its trump found (game.py's `begin_hand`, the compiled set-up, which
+        gives `names_trump`, the answer of `names_trump(setup)` it remembers)."""
         n = self.players
         self.calls: list[str] = [""] * n
         self.blind: list[bool] = [False] * n
@@ -38,14 +40,7 @@ class Decisions(Part):
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
-            env = dict(setup.env, trump=suit_name(self.trump), **turn_up_facts(self.turn_up, self.rules.specials))
-            if choice.when is None:
-                self._names_trump = True
-            else:
-                try:
-                    self._names_trump = bool(choice.when(env))
-                except EvalError as e:
-                    raise formula_error(e, (choice.when,), env, hand=self.hand_number) from None
+            self._names_trump = self.names_trump(setup) if names_trump is None else names_trump
             if self._names_trump and not choice.after_bidding and choice.who != "declarer":
                 self._ask(self._trump_chooser(), "trump")
                 return
@@ -53,6 +48,21 @@ class Decisions(Part):
             self._begin_auction(setup)
             return
         self._next_bidder(self.bidding_order[0])
+
+    def names_trump(self, setup: HandSetup) -> bool:
+        """Whether a seat names this hand's trump: the trump rule's condition (`when`), asked of
+        the hand's set-up, its trump and the card turned. Raises the rule error naming the
+        formula when it cannot be evaluated."""
+        choice = self.rules.trump_choice
+        if choice is None:
+            return False
+        if choice.when is None:
+            return True
+        env = dict(setup.env, trump=suit_name(self.trump), **turn_up_facts(self.turn_up, self.rules.specials))
+        try:
+            return bool(choice.when(env))
+        except EvalError as e:
+            raise formula_error(e, (choice.when,), env, hand=self.hand_number) from None
 
     def _begin_auction(self, setup: HandSetup) -> None:
         """The auction before the bidding (engine/auction.py): everyone bids looking at its cards."""
