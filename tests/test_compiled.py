@@ -564,9 +564,9 @@ def test_special_cards_play_the_same_games_compiled_and_interpreted(tmp_path, na
         if rules.table_problem(n) is not None:
             continue
         for seed in range(4):
-            compiled_game, interpreted = both_ways(rules, n, seed, lambda: [RandomPlayer() for _ in range(n)])
+            compiled_game, interpreted = both_ways(rules, n, seed, lambda n=n: [RandomPlayer() for _ in range(n)])
             assert compiled_game == interpreted, f"{name} at {n} players, seed {seed}"
-        compiled_game, interpreted = both_ways(rules, n, 11, lambda: [LastLegal(pick_random=s % 2 == 1) for s in range(n)])
+        compiled_game, interpreted = both_ways(rules, n, 11, lambda n=n: [LastLegal(pick_random=s % 2 == 1) for s in range(n)])
         assert compiled_game == interpreted, f"{name} at {n} players, players with their own rule"
 
 

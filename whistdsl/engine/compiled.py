@@ -130,7 +130,7 @@ def _trump_named_before_the_bidding(rules: Ruleset) -> bool:
     return choice is None or not (choice.after_bidding or choice.who == "declarer")
 
 
-def _only_a_trump_named_before_the_bidding(rules: "Ruleset") -> bool:
+def _only_a_trump_named_before_the_bidding(rules: Ruleset) -> bool:
     """Whether the hand's only decision is a trump a seat names before the bidding (Wizard's
     dealer when a Wizard is turned): the compiled set-up deals and finds the trump, game.py's
     `begin_decisions` asks the seat when the rule says so."""
