@@ -96,11 +96,14 @@ def speed(args: argparse.Namespace) -> None:
             if args.mc_seconds > 0:
                 got[name]["mc"].append(mc_decisions(rules[name], args.samples, args.mc_seconds, seed))
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
-    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, {platform.machine()}, "
-          f"{args.rounds} rounds of {args.seconds:g} s per measure (mc: {args.mc_seconds:g} s of its own time, samples={args.samples})")
+    print(
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, {platform.machine()}, "
+        f"{args.rounds} rounds of {args.seconds:g} s per measure (mc: {args.mc_seconds:g} s of its own time, samples={args.samples})"
+    )
     print()
-    print("| ruleset (4 players) | random games/s | heuristic games/s | heuristic / random | "
-          f"mc({args.samples}) bids/s | mc({args.samples}) cards/s |")
+    print(
+        f"| ruleset (4 players) | random games/s | heuristic games/s | heuristic / random | mc({args.samples}) bids/s | mc({args.samples}) cards/s |"
+    )
     print("|---|---|---|---|---|---|")
     for name in names:
         rnd, heu = got[name]["random"], got[name]["heuristic"]
@@ -158,8 +161,7 @@ def duel(args: argparse.Namespace) -> None:
             f"{mean:+.2f} ± {half:.2f} | {statistics.mean(s for _, s in results):.1f} | {seconds:.0f} s |"
         )
         print(rows[-1], file=sys.stderr, flush=True)
-    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, {platform.machine()}, "
-          f"{args.workers} worker processes")
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, {platform.machine()}, {args.workers} worker processes")
     print()
     print("| ruleset | players | deals (hands) | samples S vs 2S | 2S minus S, points a hand ± 95% | mean hand size | wall time |")
     print("|---|---|---|---|---|---|---|")

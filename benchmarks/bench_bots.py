@@ -86,6 +86,7 @@ def match(ruleset: str, lone: str, others: str, games: int, workers: int, units:
 def merged(old: list[str], new: list[str]) -> list[str]:
     """The table rows `old` with each row of `new` in place of the old row of its ruleset and
     match, or after the last row of its ruleset, or at the end."""
+
     def key(row: str) -> tuple[str, str]:
         cells = [c.strip() for c in row.strip().strip("|").split("|")]
         return cells[0], cells[1]
@@ -109,7 +110,7 @@ def write_docs(new: list[str]) -> bool:
         return False
     before, rest = text.split(START, 1)
     block, after = rest.split(END, 1)
-    old = [line for line in block.strip().splitlines() if line.startswith("|")][len(HEADER):]
+    old = [line for line in block.strip().splitlines() if line.startswith("|")][len(HEADER) :]
     table = "\n".join(HEADER + merged(old, new))
     PAGE.write_text(f"{before}{START}\n{table}\n{END}{after}", encoding="utf-8")
     return True

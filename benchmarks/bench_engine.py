@@ -126,7 +126,12 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 an option a branch
     ap.add_argument("--seconds", type=float, default=2.0, help="length of each timed run (default 2)")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; medians are reported (default 5)")
     ap.add_argument("--games", help=f"comma-separated, of {', '.join(GAMES)} (default: all)")
-    ap.add_argument("--players", help="comma-separated table sizes (default: each game's own: " + "; ".join(f"{g} {','.join(map(str, p))}" for g, (_, p) in GAMES.items()) + ")")
+    ap.add_argument(
+        "--players",
+        help="comma-separated table sizes (default: each game's own: "
+        + "; ".join(f"{g} {','.join(map(str, p))}" for g, (_, p) in GAMES.items())
+        + ")",
+    )
     ap.add_argument(
         "--clock",
         choices=("cpu", "wall"),
@@ -212,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 an option a branch
         print(f"(`{command}`: {how}; a loaded machine, load average about {os.getloadavg()[0]:.0f}.)")
         return 0
     print(f"random play, whole games; {how}")
-    print(f"  {'game':10} {'players':>7} {'whistdsl':>10} {'dedicated':>10} {'OpenSpiel':>10} {'ratio':>6} {'OS ratio':>8}   (ratios to the dedicated engine)")
+    print(
+        f"  {'game':10} {'players':>7} {'whistdsl':>10} {'dedicated':>10} {'OpenSpiel':>10} {'ratio':>6} {'OS ratio':>8}   (ratios to the dedicated engine)"
+    )
     for game, n, w, d, o, ratio, os_ratio in rows:
         print(
             f"  {game:10} {n:7} {w:10.0f} {d:10.0f} {'-' if o is None else f'{o:.0f}':>10} {ratio:6.2f} {'-' if os_ratio is None else f'{os_ratio:.2f}':>8}"

@@ -133,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{how}")
     else:
         print(how)
-        print(f"  {'game':<10} {'players':>7} {'whistdsl':>9} {'dedicated':>10} {'ratio':>6}" + (f" {'heuristic':>10} {'h / r':>6}" if args.bots else ""))
+        print(
+            f"  {'game':<10} {'players':>7} {'whistdsl':>9} {'dedicated':>10} {'ratio':>6}"
+            + (f" {'heuristic':>10} {'h / r':>6}" if args.bots else "")
+        )
         for game, n, ours, theirs, heuristic in rows:
             extra = f" {heuristic / 1e6:10.1f} {ours / heuristic:6.2f}" if heuristic is not None else ""
             print(f"  {game:<10} {n:>7} {ours / 1e6:9.2f} {theirs / 1e6:10.2f} {theirs / ours:6.2f}" + extra)

@@ -86,8 +86,7 @@ def main() -> None:
     first, runs = time_lint(paths, repeats)
     median = statistics.median(runs)
     print(f"lint, one process, first run (builds the parser):  {first * 1000:8.1f} ms")
-    print(f"lint, one process, median of {repeats:>2} later runs:     {median * 1000:8.1f} ms"
-          f"  ({median / len(paths) * 1000:.2f} ms per ruleset)")
+    print(f"lint, one process, median of {repeats:>2} later runs:     {median * 1000:8.1f} ms  ({median / len(paths) * 1000:.2f} ms per ruleset)")
     cli = time_cli(cli_repeats)
     print(f"`python -m whistdsl lint` (with start-up), median:  {statistics.median(cli) * 1000:8.1f} ms")
 

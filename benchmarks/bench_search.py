@@ -101,7 +101,10 @@ def guessed_state(state, game: Game, seat: int, rng: random.Random):
     included, the voids shown respected: players/mc.py `DealSampler`)."""
     view = game.view(seat)
     now = DealSampler(view).sample(rng)
-    dealt = {s: [c for t in view.tricks for p, c in t.cards if p == s] + [c for p, c in view.trick if p == s] + list(now.get(s, ())) for s in range(PLAYERS)}
+    dealt = {
+        s: [c for t in view.tricks for p, c in t.cards if p == s] + [c for p, c in view.trick if p == s] + list(now.get(s, ()))
+        for s in range(PLAYERS)
+    }
     history = state.history()
     out = state.get_game().new_initial_state()
     for a in history[:2]:  # the tricks and the dealer
@@ -158,7 +161,15 @@ def resample_leak(sizes=(3, 6, 10), deals: int = 20, samples: int = 50) -> str:
 
 
 def play_hand(
-    deal: int, search_seats: tuple[int, ...], think: float | None, samples: int | None, sims: int, halves: str = "", options: dict | None = None, honest: int = 0, ours_kind: str = "search"
+    deal: int,
+    search_seats: tuple[int, ...],
+    think: float | None,
+    samples: int | None,
+    sims: int,
+    halves: str = "",
+    options: dict | None = None,
+    honest: int = 0,
+    ours_kind: str = "search",
 ) -> dict:
     """One play of deal `deal`: the seats' points, and each side's decision times. `halves`
     "bids": the search seats' cards are ISMCTS's; "cards": their bids are. `honest` N: the
@@ -236,7 +247,9 @@ def summary(lines: list[dict]) -> str:
 def _match(line: dict) -> str:
     """What a results line's match was, in words."""
     theirs = line.get("ismcts", "openspiel")
-    them = "ISMCTS, OpenSpiel's resampling (sees which cards are in play)" if theirs == "openspiel" else f"ISMCTS on {theirs.split()[1]} guessed deals"
+    them = (
+        "ISMCTS, OpenSpiel's resampling (sees which cards are in play)" if theirs == "openspiel" else f"ISMCTS on {theirs.split()[1]} guessed deals"
+    )
     us = "OpenSpiel's ISMCTS (its own resampling)" if line.get("ours") == "openspiel" else f"search, `--think {line['think']}`"
     return f"{us} vs {them}"
 
@@ -306,8 +319,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--halves", choices=("bids", "cards"), default="", help="search makes only the bids (ISMCTS plays its cards), or only the cards")
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="play only the deals of these hand sizes")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a SearchPlayer keyword argument (a number), for tuning")
-    ap.add_argument("--honest", type=int, default=0, metavar="N", help="ISMCTS searches N freshly guessed deals a decision instead of OpenSpiel's resampling (see --leak)")
-    ap.add_argument("--ours", choices=("search", "openspiel"), default="search", help="who plays the search seats: search, or OpenSpiel's own ISMCTS (to measure --honest)")
+    ap.add_argument(
+        "--honest",
+        type=int,
+        default=0,
+        metavar="N",
+        help="ISMCTS searches N freshly guessed deals a decision instead of OpenSpiel's resampling (see --leak)",
+    )
+    ap.add_argument(
+        "--ours",
+        choices=("search", "openspiel"),
+        default="search",
+        help="who plays the search seats: search, or OpenSpiel's own ISMCTS (to measure --honest)",
+    )
     ap.add_argument("--leak", action="store_true", help="only show how OpenSpiel's oh_hell resampling keeps the cards in play")
     ap.add_argument("--out", type=Path, default=None, help="JSON-lines results file (resumed when it exists)")
     ap.add_argument("--summary", type=Path, default=None, help="only summarise this results file")
@@ -340,7 +364,15 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.open("a") if args.out else None
     start = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, line in enumerate(pool.map(duplicate, [(d, args.think if args.samples is None else None, args.samples, args.sims, args.halves, options, args.honest, args.ours) for d in todo])):
+        for i, line in enumerate(
+            pool.map(
+                duplicate,
+                [
+                    (d, args.think if args.samples is None else None, args.samples, args.sims, args.halves, options, args.honest, args.ours)
+                    for d in todo
+                ],
+            )
+        ):
             line["sims"] = args.sims
             line["think"] = args.think
             line["ismcts"] = f"honest {args.honest}" if args.honest else "openspiel"

@@ -84,7 +84,9 @@ async def invite_of(ws_address: str, table_id: str, host_token: str, index: int)
 async def person(ws_address: str, table_id: str, token: str, answers: int, until: float, latencies: list[float], index: int) -> int:
     """Answer the first legal answer of every question, timing answer -> state; answers given."""
     given = 0
-    async with websockets.connect(f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://"), max_size=2**22, local_addr=source(index)) as socket:
+    async with websockets.connect(
+        f"{ws_address}/t/{table_id}/ws", origin=ws_address.replace("ws://", "http://"), max_size=2**22, local_addr=source(index)
+    ) as socket:
         await socket.send(json.dumps({"type": "hello", "token": token}))
         sent_at, sent_step = None, -1
         while given < answers and time.monotonic() < until:
@@ -148,14 +150,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as folder:
         server = subprocess.Popen(
             [sys.executable, "-m", "whistdsl", "serve", "--port", "0", "--db", str(Path(folder) / "t.sqlite3"), "--bot-pause", "0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
         )
         try:
             match = ADDRESS.match(server.stdout.readline())  # type: ignore[union-attr]
             if match is None:
                 raise SystemExit(f"the server did not start: {server.stderr.read()}")  # type: ignore[union-attr]
             opened = time.monotonic()
-            latencies, given, took, server_cpu, own_cpu = asyncio.run(run(match.group(1), options.tables, options.ruleset, options.seconds, options.answers, server.pid))
+            latencies, given, took, server_cpu, own_cpu = asyncio.run(
+                run(match.group(1), options.tables, options.ruleset, options.seconds, options.answers, server.pid)
+            )
             memory = peak_memory(server.pid)
         finally:
             server.terminate()
@@ -169,7 +176,9 @@ def main() -> None:
     print(f"  answers timed {len(latencies)} ({given / took:.0f} a second over {took:.1f} s)")
     print(f"  answer -> state: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} ms")
     print(f"  server peak memory {memory / 2**20:.0f} MiB")
-    print(f"  while playing: the server used {server_cpu / took:.0%} of a core ({server_cpu / given * 1e6:.0f} us an answer and the moves it led to), these people {own_cpu / took:.0%}; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"  while playing: the server used {server_cpu / took:.0%} of a core ({server_cpu / given * 1e6:.0f} us an answer and the moves it led to), these people {own_cpu / took:.0%}; load average {os.getloadavg()[0]:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,9 @@ def one_hand_record(script: Path, folder: Path, env: dict[str, str]) -> Path:
     """A record of one complete hand: a watched Serbian game (seed 1), cut after its first hand
     (a record may end between hands: replay then checks the hands it holds)."""
     whole = folder / "game.json"
-    subprocess.run([str(script), "play", "serbian", "--watch", "--seed", "1", "--record", str(whole)],
-                   env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [str(script), "play", "serbian", "--watch", "--seed", "1", "--record", str(whole)], env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+    )
     data = json.loads(whole.read_text(encoding="utf-8"))
     data["hands"] = data["hands"][:1]
     data.pop("final", None)

@@ -71,8 +71,7 @@ class Tally:
 
 def _hypothesis_run(strategy, check, deadline: float, run_seed: int) -> None:
     @seed(run_seed)
-    @settings(max_examples=10**9, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), derandomize=False)
+    @settings(max_examples=10**9, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck), derandomize=False)
     @given(strategy)
     def run(example) -> None:
         if time.monotonic() > deadline:
@@ -88,16 +87,16 @@ def _hypothesis_run(strategy, check, deadline: float, run_seed: int) -> None:
 def fuzz_rulesets(seconds: float, run_seed: int, tally: Tally) -> None:
     work = rulesets.Workspace()
     try:
-        _hypothesis_run(rulesets.mutants(), lambda m: tally.add(rulesets.judge(m, work), m.report()),
-                        time.monotonic() + seconds, run_seed)
+        _hypothesis_run(rulesets.mutants(), lambda m: tally.add(rulesets.judge(m, work), m.report()), time.monotonic() + seconds, run_seed)
     finally:
         work.close()
 
 
 def fuzz_records(seconds: float, run_seed: int, tally: Tally) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        _hypothesis_run(records.record_mutants(), lambda m: tally.add(records.judge_record(m, Path(folder)), m.report()),
-                        time.monotonic() + seconds, run_seed)
+        _hypothesis_run(
+            records.record_mutants(), lambda m: tally.add(records.judge_record(m, Path(folder)), m.report()), time.monotonic() + seconds, run_seed
+        )
 
 
 def fuzz_keys(seconds: float, run_seed: int, tally: Tally) -> None:

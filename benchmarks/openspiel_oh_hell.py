@@ -70,7 +70,9 @@ def one_hand(players: int, tricks: int, seed: int) -> tuple[int, list[str]]:
         theirs = set(state.legal_actions())
         decisions += 1
         if ours != theirs:
-            problems.append(f"seed {seed}: {'bids' if bidding else 'cards'} of seat {seat} differ: whistdsl {sorted(ours)}, OpenSpiel {sorted(theirs)}")
+            problems.append(
+                f"seed {seed}: {'bids' if bidding else 'cards'} of seat {seat} differ: whistdsl {sorted(ours)}, OpenSpiel {sorted(theirs)}"
+            )
             break
         action = rng.choice(legal)
         game.act(action)

@@ -49,13 +49,39 @@ __all__ = ["whistdsl", "forks"]
 #: long ago): where the asked-for environment differs from this process's in one of these, a
 #: fork would not be what a new process is, and the command runs as one.
 AT_START = (
-    "PYTHONHASHSEED", "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONUTF8", "PYTHONWARNINGS", "PYTHONDEVMODE",
-    "PYTHONOPTIMIZE", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "PYTHONSTARTUP", "PYTHONFAULTHANDLER", "PYTHONTRACEMALLOC",
-    "PYTHONINTMAXSTRDIGITS", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE", "PYTHONLEGACYWINDOWSSTDIO",
-    "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+    "PYTHONHASHSEED",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSAFEPATH",
+    "PYTHONUTF8",
+    "PYTHONWARNINGS",
+    "PYTHONDEVMODE",
+    "PYTHONOPTIMIZE",
+    "PYTHONNOUSERSITE",
+    "PYTHONUSERBASE",
+    "PYTHONSTARTUP",
+    "PYTHONFAULTHANDLER",
+    "PYTHONTRACEMALLOC",
+    "PYTHONINTMAXSTRDIGITS",
+    "PYTHONPYCACHEPREFIX",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONLEGACYWINDOWSSTDIO",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
     # rich and typer read these when imported (typer.rich_utils, rich.console's module constants)
-    "FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "TERMINAL_WIDTH", "_TYPER_FORCE_DISABLE_TERMINAL",
-    "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD_TRACEBACK", "TYPER_USE_RICH", "JUPYTER_COLUMNS", "JUPYTER_LINES",
+    "FORCE_COLOR",
+    "PY_COLORS",
+    "GITHUB_ACTIONS",
+    "TERMINAL_WIDTH",
+    "_TYPER_FORCE_DISABLE_TERMINAL",
+    "TYPER_STANDARD_TRACEBACK",
+    "_TYPER_STANDARD_TRACEBACK",
+    "TYPER_USE_RICH",
+    "JUPYTER_COLUMNS",
+    "JUPYTER_LINES",
 )
 #: The warnings filters of a fresh interpreter without -W or PYTHONWARNINGS (Python 3.11+).
 FRESH_WARNINGS = (
@@ -135,8 +161,14 @@ def _limits(memory_cap: int | None, preexec_fn: Callable[[], None] | None, grown
 
 def _process(command, folder, environment, input, timeout, memory_cap, preexec_fn) -> subprocess.CompletedProcess:
     return subprocess.run(
-        command, cwd=folder, env=environment, input=input, stdin=None if input is not None else subprocess.DEVNULL,
-        capture_output=True, timeout=timeout, preexec_fn=_limits(memory_cap, preexec_fn, 0),
+        command,
+        cwd=folder,
+        env=environment,
+        input=input,
+        stdin=None if input is not None else subprocess.DEVNULL,
+        capture_output=True,
+        timeout=timeout,
+        preexec_fn=_limits(memory_cap, preexec_fn, 0),
     )
 
 
@@ -272,8 +304,15 @@ def _fresh_interpreter() -> dict:
         import json
 
         asked = subprocess.run(
-            [sys.executable, "-c", "import json, sys; print(json.dumps({'path': sys.path[1:], 'encoding': sys.stdout.encoding, 'errors': sys.stdout.errors}))"],
-            capture_output=True, check=True, cwd=os.path.dirname(sys.executable), stdin=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-c",
+                "import json, sys; print(json.dumps({'path': sys.path[1:], 'encoding': sys.stdout.encoding, 'errors': sys.stdout.errors}))",
+            ],
+            capture_output=True,
+            check=True,
+            cwd=os.path.dirname(sys.executable),
+            stdin=subprocess.DEVNULL,
             env={k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"},
         )
         _fresh = json.loads(asked.stdout)

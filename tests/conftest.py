@@ -63,9 +63,26 @@ PINNED = {"COLUMNS": "80", "LINES": "24", "TERM": "xterm-256color", "LC_ALL": "C
 #: Unset: what a person may set to change colours, widths, messages, their language and the pager (rich, typer
 #: and click read these).
 UNSET = (
-    "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "CLICOLOR", "CLICOLOR_FORCE", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
-    "TERMINAL_WIDTH", "JUPYTER_COLUMNS", "JUPYTER_LINES", "UNICODE_VERSION", "GITHUB_ACTIONS", "TYPER_USE_RICH",
-    "_TYPER_FORCE_DISABLE_TERMINAL", "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD_TRACEBACK", "LANGUAGE", "PAGER", "LESS",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "PY_COLORS",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "COLORTERM",
+    "TTY_COMPATIBLE",
+    "TTY_INTERACTIVE",
+    "TERMINAL_WIDTH",
+    "JUPYTER_COLUMNS",
+    "JUPYTER_LINES",
+    "UNICODE_VERSION",
+    "GITHUB_ACTIONS",
+    "TYPER_USE_RICH",
+    "_TYPER_FORCE_DISABLE_TERMINAL",
+    "TYPER_STANDARD_TRACEBACK",
+    "_TYPER_STANDARD_TRACEBACK",
+    "LANGUAGE",
+    "PAGER",
+    "LESS",
     "WHISTDSL_LANG",  # the language of `whistdsl play`'s words
 )
 #: The person's home folder, replaced by a temporary one, and the XDG folders, unset (they are then in it).
@@ -77,9 +94,7 @@ def _pin_the_surroundings() -> tuple[dict[str, str | None], str]:
     """Set what the code under test sees (see the module's docstring). Answers the person's own
     values of the variables changed (a worker, or a suite a test starts, finds the first
     process's pinned already, and its record of the person's), and the temporary home folder."""
-    person = json.loads(os.environ.get(_PERSON_VARIABLE) or "null") or {
-        name: os.environ.get(name) for name in (*PINNED, *UNSET, *HOMES)
-    }
+    person = json.loads(os.environ.get(_PERSON_VARIABLE) or "null") or {name: os.environ.get(name) for name in (*PINNED, *UNSET, *HOMES)}
     os.environ[_PERSON_VARIABLE] = json.dumps(person)
     home = tempfile.mkdtemp(prefix="whistdsl-test-home-")
     os.environ.update(PINNED, HOME=home)

@@ -59,6 +59,7 @@ def pages() -> list[Path]:
 
 def with_snippets(text: str) -> str:
     """The text with each snippet line (`--8<-- "path"`) replaced by that file, as the site shows it."""
+
     def included(match: re.Match[str]) -> str:
         return (ROOT / match.group(1)).read_text(encoding="utf-8").rstrip("\n")
 
@@ -78,7 +79,7 @@ class Block:
 def block_after(text: str, at: int) -> Block:
     """The first fenced block after position `at`."""
     opening = _FENCE.search(text, at)
-    assert opening is not None, f"no code block after {text[at:at + 60]!r}"
+    assert opening is not None, f"no code block after {text[at : at + 60]!r}"
     fence = opening.group(1)
     closing = text.index(f"\n{fence}\n", opening.end() - 1)
     return Block(opening.end(), closing + 1, opening.group(2), text[opening.end() : closing + 1])
@@ -126,7 +127,9 @@ def run(command: str, folder: Path) -> Ran:
     args = shlex.split(command)
     assert args[0] == PROGRAM, f"only {PROGRAM} commands run in pages: {command}"
     with inside(folder):
-        result = runner.invoke(app, args[1:], prog_name=PROGRAM, terminal_width=COLUMNS, env={"COLUMNS": str(COLUMNS), "NO_COLOR": "1", "FORCE_COLOR": None})
+        result = runner.invoke(
+            app, args[1:], prog_name=PROGRAM, terminal_width=COLUMNS, env={"COLUMNS": str(COLUMNS), "NO_COLOR": "1", "FORCE_COLOR": None}
+        )
     assert result.exception is None or isinstance(result.exception, SystemExit), f"{command}: {result.exception!r}\n{result.output}"
     return Ran(command, result.exit_code, result.output)
 
@@ -228,7 +231,9 @@ def reference_tables() -> str:
 
 def command_help(*args: str) -> str:
     """`whistdsl ARGS --help` as a terminal HELP_WIDTH columns wide shows it."""
-    result = runner.invoke(app, [*args, "--help"], prog_name=PROGRAM, terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH), "FORCE_COLOR": None})
+    result = runner.invoke(
+        app, [*args, "--help"], prog_name=PROGRAM, terminal_width=HELP_WIDTH, env={"COLUMNS": str(HELP_WIDTH), "FORCE_COLOR": None}
+    )
     assert result.exit_code == 0, result.output
     return result.output.rstrip() + "\n"
 
@@ -348,8 +353,7 @@ def code_page(code: str) -> str:
         "",
         "## At the terminal",
         "",
-        f"`whistdsl lint --explain {code}` prints this; `--select {code}` shows only these findings. "
-        "[Every code](index.md).",
+        f"`whistdsl lint --explain {code}` prints this; `--select {code}` shows only these findings. [Every code](index.md).",
         "",
     ]
     return with_outputs(linked("\n".join(parts), page))

@@ -77,8 +77,20 @@ def bundled(name: str) -> Ruleset:
 def _cases() -> tuple[Case, ...]:
     cases = [Case(name, bundled(name).players_default, "heuristic", "play_out") for name in bundled_rulesets()]
     # random players: the generated game loop (compiled rulesets) and the interpreter's random draws
-    for name in ("romanian", "serbian", "wizard", "kachuful", "boerenbridge", "oh-hell-two-decks", "oh-hell-nil",
-                 "estimation", "romanian-forehead-both", "romanian-tiebreak", "oh-hell-dealer-last-card", "oh-hell-picture-no-trump"):
+    for name in (
+        "romanian",
+        "serbian",
+        "wizard",
+        "kachuful",
+        "boerenbridge",
+        "oh-hell-two-decks",
+        "oh-hell-nil",
+        "estimation",
+        "romanian-forehead-both",
+        "romanian-tiebreak",
+        "oh-hell-dealer-last-card",
+        "oh-hell-picture-no-trump",
+    ):
         cases.append(Case(name, bundled(name).players_default, "random", "play_out"))
     # other table sizes: a dealer's hook at 3, the schedule at 6, a dealer sitting out, two decks at 10
     cases += [Case("romanian", 3, "random", "play_out"), Case("romanian", 6, "heuristic", "play_out"),
@@ -86,8 +98,17 @@ def _cases() -> tuple[Case, ...]:
               Case("oh-hell-two-decks", 10, "random", "play_out"), Case("wizard", 6, "random", "play_out"),
               Case("oh-hell", 7, "heuristic", "play_out")]  # fmt: skip
     # one action at a time, as `whistdsl play --watch`: decisions, forehead and blind, Wizard's specials
-    for name in ("wizard", "romanian-forehead", "romanian-forehead-both", "estimation", "oh-hell-nil",
-                 "oh-hell-simultaneous", "oh-hell-highest-bidder-trump", "romanian", "openspiel"):
+    for name in (
+        "wizard",
+        "romanian-forehead",
+        "romanian-forehead-both",
+        "estimation",
+        "oh-hell-nil",
+        "oh-hell-simultaneous",
+        "oh-hell-highest-bidder-trump",
+        "romanian",
+        "openspiel",
+    ):
         cases.append(Case(name, bundled(name).players_default, "heuristic", "act"))
     cases.append(Case("wizard", 4, "random", "act", seed=7))
     # the Monte Carlo player looks ahead (engine/observer.py look_ahead): short games

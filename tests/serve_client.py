@@ -77,7 +77,15 @@ class Server:
     A test answers far faster than a person: unless `limits` says otherwise, a socket may send
     a thousand messages a second."""
 
-    def __init__(self, folder: Path, limits: Limits | None = None, db: str = "tables.sqlite3", bot_pause: float = 0, clock: Callable[[], float] = time.time, secure_cookies: bool = False):
+    def __init__(
+        self,
+        folder: Path,
+        limits: Limits | None = None,
+        db: str = "tables.sqlite3",
+        bot_pause: float = 0,
+        clock: Callable[[], float] = time.time,
+        secure_cookies: bool = False,
+    ):
         self.db = folder / db
         app_limits = limits or Limits(messages_per_second=1000, burst=1000)
         self.app = create_app(self.db, app_limits, bot_pause=bot_pause, workers=2, clock=clock, secure_cookies=secure_cookies)
@@ -104,7 +112,9 @@ class Server:
     def tables(self) -> dict[str, Table]:
         return self.app.state.tables.tables
 
-    def open_table(self, ruleset: str, kinds: list[str], text: str = "", params: dict[str, str] | None = None, think: str = "0.05") -> tuple[Table, str]:
+    def open_table(
+        self, ruleset: str, kinds: list[str], text: str = "", params: dict[str, str] | None = None, think: str = "0.05"
+    ) -> tuple[Table, str]:
         """Post the set-up form; the table and the host's token (from the host link)."""
         form = {"ruleset": ruleset, "text": text, "players": str(len(kinds)), "think": think}
         form.update({f"seat{s}": k for s, k in enumerate(kinds)})

@@ -46,8 +46,16 @@ SURROUNDINGS = {
     "60 columns, NO_COLOR, a dumb terminal": {"COLUMNS": "60", "LINES": "20", "NO_COLOR": "1", "TERM": "dumb"},
     "100 columns, FORCE_COLOR, the C locale": {"COLUMNS": "100", "FORCE_COLOR": "1", "COLORTERM": "truecolor", "LC_ALL": "C", "LANG": "C"},
     "200 columns, every colour forced, a pager": {
-        "COLUMNS": "200", "LINES": "100", "FORCE_COLOR": "1", "PY_COLORS": "1", "CLICOLOR_FORCE": "1", "TTY_COMPATIBLE": "1",
-        "TTY_INTERACTIVE": "1", "GITHUB_ACTIONS": "true", "PAGER": "false", "LESS": "-X",
+        "COLUMNS": "200",
+        "LINES": "100",
+        "FORCE_COLOR": "1",
+        "PY_COLORS": "1",
+        "CLICOLOR_FORCE": "1",
+        "TTY_COMPATIBLE": "1",
+        "TTY_INTERACTIVE": "1",
+        "GITHUB_ACTIONS": "true",
+        "PAGER": "false",
+        "LESS": "-X",
     },
 }
 
@@ -66,8 +74,13 @@ def _passed(output: str, returncode: int) -> None:
 @pytest.mark.parametrize("surrounding", sorted(SURROUNDINGS))
 def test_the_terminal_sensitive_tests_pass_whatever_the_terminal_settings(surrounding: str, tmp_path: Path) -> None:
     done = subprocess.run(
-        PYTEST, cwd=ROOT, env=_surrounded(SURROUNDINGS[surrounding], tmp_path), capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, timeout=600,
+        PYTEST,
+        cwd=ROOT,
+        env=_surrounded(SURROUNDINGS[surrounding], tmp_path),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
     )
     _passed(done.stdout + done.stderr, done.returncode)
 

@@ -78,11 +78,34 @@ def _reachable(root: object) -> list[object]:
 # What each field of a SeatView holds: cards (each must be visible to the seat), or no cards.
 CARD_FIELDS = {"hand", "others", "trick", "tricks", "turn_up", "legal"}
 OTHER_FIELDS = {
-    "seat", "players", "rules", "phase", "to_act", "hand_number", "hand_size", "kind", "view", "extra",
-    "dealer", "sitting_out", "trump", "bidding_order", "bids", "leader", "taken", "totals", "running", "hand_env",
-    "decision", "bids_hidden", "trump_named_by",  # language 2's decisions (scalars)
-    "declarer", "auction_bid",  # the auction's winner and its winning bid (scalars)
-    "trump_from", "turn_up_place", "trump_hidden",  # language 2: where trump came from, whether it is hidden yet
+    "seat",
+    "players",
+    "rules",
+    "phase",
+    "to_act",
+    "hand_number",
+    "hand_size",
+    "kind",
+    "view",
+    "extra",
+    "dealer",
+    "sitting_out",
+    "trump",
+    "bidding_order",
+    "bids",
+    "leader",
+    "taken",
+    "totals",
+    "running",
+    "hand_env",
+    "decision",
+    "bids_hidden",
+    "trump_named_by",  # language 2's decisions (scalars)
+    "declarer",
+    "auction_bid",  # the auction's winner and its winning bid (scalars)
+    "trump_from",
+    "turn_up_place",
+    "trump_hidden",  # language 2: where trump came from, whether it is hidden yet
 }
 # per seat: the named call made (text), whether it bid blind, whether it was excused from bidding;
 # and the auction's bids and passes, (seat, text)

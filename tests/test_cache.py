@@ -123,7 +123,11 @@ def _in_a_process(code: str, folder: Path) -> subprocess.CompletedProcess[str]:
     """`code` run with `folder` as the cache: a wait on a FIFO would be a timeout here, not a hung suite."""
     return subprocess.run(
         [sys.executable, "-c", "import time\nfrom pathlib import Path\nfrom whistdsl import cache\n" + code],
-        env={**os.environ, "WHISTDSL_CACHE_DIR": str(folder)}, capture_output=True, text=True, timeout=30, check=True,
+        env={**os.environ, "WHISTDSL_CACHE_DIR": str(folder)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
     )
 
 

@@ -52,7 +52,11 @@ def pre_commit(repo: Path) -> subprocess.CompletedProcess[str]:
     git(repo, "add", "-A")
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
-        cwd=repo, env=isolated(repo), capture_output=True, text=True, timeout=300,
+        cwd=repo,
+        env=isolated(repo),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 

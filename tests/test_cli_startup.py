@@ -29,9 +29,7 @@ def run(*args: str, cache: Path | None, **env: str) -> subprocess.CompletedProce
     else:
         environment["WHISTDSL_CACHE_DIR"] = str(cache)
     environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "whistdsl", *args], capture_output=True, text=True, cwd=ROOT, env=environment, timeout=120
-    )
+    return subprocess.run([sys.executable, "-m", "whistdsl", *args], capture_output=True, text=True, cwd=ROOT, env=environment, timeout=120)
 
 
 def test_the_version_is_the_package_metadata_s() -> None:

@@ -114,7 +114,6 @@ def test_the_compiled_hand_is_used_where_it_can_be_and_says_what_it_leaves_to_th
     assert 0 < len(declined) < len(bundled_rulesets()) // 4  # most bundled rulesets are compiled
 
 
-
 def private_names(source: str) -> list[str]:
     """Every attribute named in `source` that starts with `_` (a private member of what it is read of)."""
     return sorted({node.attr for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute) and node.attr.startswith("_")})
@@ -178,6 +177,7 @@ def test_a_rule_taken_off_the_allow_list_runs_on_the_interpreter_and_still_agree
     assert both_ways(rules, 4, 8, lambda: [RandomPlayer() for _ in range(4)]) == expected
     assert len(calls) == 2 * 24  # every hand of both games scored by the interpreter
 
+
 def test_the_compiled_hand_really_plays_the_hands():
     # players with their own rule: each hand is one call of the generated play_hand
     rules = load_rules("romanian")
@@ -240,7 +240,16 @@ def test_the_game_loop_leaves_the_position_the_interpreter_leaves():
     # at the game's end, and where the loop hands a hand to game.py (another kind of hand, a
     # forehead hand, a set-up game.py works out), every attribute of the game is the same as
     # after the interpreter's game: nothing the loop kept in locals is left unwritten
-    for name, n in (("romanian", 4), ("romanian", 6), ("serbian", 5), ("kachuful", 5), ("oh-hell", 4), ("romanian-forehead", 4), ("wizard", 4), ("wizard", 3)):
+    for name, n in (
+        ("romanian", 4),
+        ("romanian", 6),
+        ("serbian", 5),
+        ("kachuful", 5),
+        ("oh-hell", 4),
+        ("romanian-forehead", 4),
+        ("wizard", 4),
+        ("wizard", 3),
+    ):
         rules = bundled(name)
         for seed in (0, 5):
             games = []
@@ -328,7 +337,9 @@ def ruleset(tmp_path: Path, text: str):
 
 def test_a_rule_error_in_a_compiled_hand_reads_as_the_interpreters(tmp_path):
     # hand 3 divides by zero (played - 2 == 0): the same hand, seat, formula and values
-    rules = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nscoring:\n  points: 10 / (played - 2)\n")
+    rules = ruleset(
+        tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nscoring:\n  points: 10 / (played - 2)\n"
+    )
     (c_kind, c_text, c_history), (i_kind, i_text, i_history) = both_ways(rules, 4, 3, lambda: [RandomPlayer() for _ in range(4)])
     assert c_kind is i_kind is RuleError
     assert c_text == i_text and "rule error in hand 3" in c_text and "division by zero" in c_text
@@ -336,7 +347,9 @@ def test_a_rule_error_in_a_compiled_hand_reads_as_the_interpreters(tmp_path):
 
 
 def test_a_bidding_limit_leaving_no_bid_is_the_same_rule_error_compiled(tmp_path):
-    rules = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nbidding:\n  allowed: played < 2\n")
+    rules = ruleset(
+        tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  played: {start: 0, after_hand: played + 1}\nbidding:\n  allowed: played < 2\n"
+    )
     (c_kind, c_text, _), (i_kind, i_text, _) = both_ways(rules, 4, 5, lambda: [RandomPlayer() for _ in range(4)])
     assert c_kind is i_kind is RuleError and c_text == i_text and "no legal bid" in c_text
 
@@ -456,8 +469,13 @@ def test_a_history_entry_has_every_field_of_hand_result_in_its_place():
 
 #: The fuzzed rulesets (tests/fuzzing/rulesets.py's mutants of the bundled ones), derandomized
 #: and bounded: the same mutants on every run.
-FUZZED = settings(max_examples=150, derandomize=True, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+FUZZED = settings(
+    max_examples=150,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 
 
 @pytest.fixture(scope="module")

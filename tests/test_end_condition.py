@@ -76,9 +76,7 @@ def test_hands_reads_the_cap(tmp_path):
 def test_tie_break_hands_follow_the_end_and_do_not_ask_when(tmp_path):
     # every hand scores 0 (points: 0): the totals are tied at the end, so every tie-break hand is
     # played; `when` would hold after each of them, but the game has ended: only the tie decides
-    text = BASE.replace("if made then 10 + tricks else 0", "0") + (
-        "tiebreak: {hands: 2, cards: 1}\nend: {when: hand_number >= 4, hands: 10}\n"
-    )
+    text = BASE.replace("if made then 10 + tricks else 0", "0") + ("tiebreak: {hands: 2, cards: 1}\nend: {when: hand_number >= 4, hands: 10}\n")
     path = tmp_path / "tied.yaml"
     path.write_text(text, encoding="utf-8")
     game = play_out(load_rules(path))

@@ -530,7 +530,10 @@ def test_diff_of_the_winner_and_a_running_value() -> None:
 @pytest.mark.parametrize(
     "text, english",
     [
-        ("if made then 10 + tricks else if tricks == 0 then -10 else tricks", "made: 10 + tricks; no trick at all after a bid above 0: -10; otherwise 1 a trick"),
+        (
+            "if made then 10 + tricks else if tricks == 0 then -10 else tricks",
+            "made: 10 + tricks; no trick at all after a bid above 0: -10; otherwise 1 a trick",
+        ),
         ("if made then 5 + tricks else -diff", "made: 5 + tricks; otherwise -1 a trick off"),
         ("if made then 10 + bid else 0", "made: 10 + bid; otherwise 0"),
         ("if made then 10 + 5 * bid else if bid == 0 then -10 else -5 * bid", "made: 10 + 5 x bid; a missed bid of 0: -10; otherwise -5 x bid"),
@@ -542,12 +545,18 @@ def test_diff_of_the_winner_and_a_running_value() -> None:
         ("tri(diff)", "1 + 2 + ... + d (d: the tricks the bid was off by)"),
         ("if made then 0 else 1", "made: 0; otherwise 1"),
         ("if made and bid == 0 then 1/2 else if made then bid else -diff", "a made bid of 0: 1/2; made: bid; otherwise -1 a trick off"),
-        ("if made then 10 + tricks else if under then tricks - 10 else tricks", "made: 10 + tricks; fewer tricks than bid: tricks - 10; otherwise 1 a trick"),
+        (
+            "if made then 10 + tricks else if under then tricks - 10 else tricks",
+            "made: 10 + tricks; fewer tricks than bid: tricks - 10; otherwise 1 a trick",
+        ),
         (
             "(if made then 10 + tricks else 0) * (if trump == spades then 2 else 1)",
             "made: 10 + tricks; otherwise 0; doubled when spades are trump",
         ),
-        ("if hand_size > players and bid == 0 then (if made then 20 else -10) else 0", "more cards in the hand than players and a bid of 0: (made: 20, otherwise -10); otherwise 0"),
+        (
+            "if hand_size > players and bid == 0 then (if made then 20 else -10) else 0",
+            "more cards in the hand than players and a bid of 0: (made: 20, otherwise -10); otherwise 0",
+        ),
         ("if count(seats, made) == 0 then 0 else tricks", "none of the players made their bid: 0; otherwise 1 a trick"),
         ('if call == "nil" then (if tricks == 0 then 50 else -50) else 0', "the call nil: (no trick at all: 50, otherwise -50); otherwise 0"),
         ("if blind then 3 * tricks else tricks", "bid blind: 3 a trick; otherwise 1 a trick"),
@@ -617,7 +626,17 @@ def test_other_shapes_are_shown_as_the_formula_with_their_names_explained(text: 
 
 @pytest.mark.parametrize(
     "text",
-    ["-(bid + 10 * diff)", "2 ^ 3 ^ 2", "(2 ^ 3) ^ 2", "-2 ^ 2", "a - (b - c)", "(a - b) - c", "not (a and b) or c", "if a then b else if c then d else e", "(1 .. 3) + [4]"],
+    [
+        "-(bid + 10 * diff)",
+        "2 ^ 3 ^ 2",
+        "(2 ^ 3) ^ 2",
+        "-2 ^ 2",
+        "a - (b - c)",
+        "(a - b) - c",
+        "not (a and b) or c",
+        "if a then b else if c then d else e",
+        "(1 .. 3) + [4]",
+    ],
 )
 def test_formulas_are_written_back_as_they_parse(text: str) -> None:
     shown = written(parse(text))
@@ -664,7 +683,13 @@ def test_text_from_the_ruleset_is_escaped_and_never_markup(tmp_path: Path) -> No
 
 
 def test_usage_errors_exit_2_with_a_message() -> None:
-    for args in (["explain"], ["explain", "serbian", "romanian"], ["explain", "--diff", "serbian"], ["explain", "nosuch"], ["explain", "serbian", "--players", "9"]):
+    for args in (
+        ["explain"],
+        ["explain", "serbian", "romanian"],
+        ["explain", "--diff", "serbian"],
+        ["explain", "nosuch"],
+        ["explain", "serbian", "--players", "9"],
+    ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output

@@ -430,9 +430,7 @@ def _typed_expressions() -> st.SearchStrategy[Typed]:
             st.tuples(n, arithmetic, n).map(lambda x: (N, f"({x[0]} {x[1]} {x[2]})")),
             n.map(lambda x: (N, f"(-{x})")),
             st.tuples(st.sampled_from(["abs", "floor", "ceil", "tri"]), n).map(lambda x: (N, f"{x[0]}({x[1]})")),
-            st.tuples(st.sampled_from(["min", "max"]), st.lists(n, min_size=2, max_size=4)).map(
-                lambda x: (N, f"{x[0]}({', '.join(x[1])})")
-            ),
+            st.tuples(st.sampled_from(["min", "max"]), st.lists(n, min_size=2, max_size=4)).map(lambda x: (N, f"{x[0]}({', '.join(x[1])})")),
             st.tuples(st.sampled_from(["len", "sum"]), lst).map(lambda x: (N, f"{x[0]}({x[1]})")),
             st.tuples(b, n, n).map(lambda x: (N, f"(if {x[0]} then {x[1]} else {x[2]})")),
             st.tuples(n, compare, n).map(lambda x: (B, f"({x[0]} {x[1]} {x[2]})")),

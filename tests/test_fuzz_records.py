@@ -32,8 +32,7 @@ REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros" / "records").glob(
 KNOWN_FAILING_REPROS: dict[str, str] = {}
 
 
-@settings(max_examples=150, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=150, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutant=record_mutants())
 def test_replay_of_a_mutated_record_rejects_it_disagrees_or_replays_never_crashes(tmp_path_factory, mutant: RecordMutant) -> None:
     outcome = judge_record(mutant, tmp_path_factory.mktemp("record"))
@@ -43,8 +42,10 @@ def test_replay_of_a_mutated_record_rejects_it_disagrees_or_replays_never_crashe
 
 @pytest.mark.parametrize(
     "repro",
-    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILING_REPROS[p.stem]))
-     if p.stem in KNOWN_FAILING_REPROS else p for p in REPROS],
+    [
+        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILING_REPROS[p.stem])) if p.stem in KNOWN_FAILING_REPROS else p
+        for p in REPROS
+    ],
     ids=[p.stem for p in REPROS],
 )
 def test_each_record_failure_the_fuzzer_found_now_gets_a_clear_answer(tmp_path: Path, repro: Path) -> None:

@@ -43,8 +43,13 @@ REPROS = sorted((Path(__file__).parent / "fuzzing" / "repros" / "rulesets").glob
 #: fixed the test says so, and the entry is to be removed).
 KNOWN_FAILING_REPROS: dict[str, str] = {}
 
-CI = settings(max_examples=200, derandomize=True, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+CI = settings(
+    max_examples=200,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +72,10 @@ def test_every_mutant_of_a_bundled_ruleset_lints_with_findings_or_plays_or_stops
 
 @pytest.mark.parametrize(
     "repro",
-    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILING_REPROS[p.stem]))
-     if p.stem in KNOWN_FAILING_REPROS else p for p in REPROS],
+    [
+        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILING_REPROS[p.stem])) if p.stem in KNOWN_FAILING_REPROS else p
+        for p in REPROS
+    ],
     ids=[p.stem for p in REPROS],
 )
 def test_each_failure_the_fuzzer_found_now_meets_the_contract(work: Workspace, repro: Path) -> None:
@@ -107,12 +114,28 @@ def test_formula_paths_map_to_the_catalogue_contexts() -> None:
     assert context_of(("winner", "rank", 0)) == "winner"
     assert context_of(("deck", "size")) == "setup"
     assert context_of(("name",)) is None
-    assert {context_of(p) for p in [("deck", "size"), ("let", "x"), ("schedule", 0), ("dealer", "sits_out"),
-                                    ("trump", "none_when"), ("bidding", "allowed"), ("scoring", "points"),
-                                    ("scoring", "bonus"), ("running", "x", "after_hand"), ("running", "x", "start"),
-                                    ("winner", "wins_outright"), ("end", "when"), ("bidding", "first", "highest"),
-                                    ("play", "first_lead", "lowest"), ("decisions", 0, "when"),
-                                    ("decisions", 0, "min"), ("decisions", 1, "skip")]} == set(CONTEXTS)
+    assert {
+        context_of(p)
+        for p in [
+            ("deck", "size"),
+            ("let", "x"),
+            ("schedule", 0),
+            ("dealer", "sits_out"),
+            ("trump", "none_when"),
+            ("bidding", "allowed"),
+            ("scoring", "points"),
+            ("scoring", "bonus"),
+            ("running", "x", "after_hand"),
+            ("running", "x", "start"),
+            ("winner", "wins_outright"),
+            ("end", "when"),
+            ("bidding", "first", "highest"),
+            ("play", "first_lead", "lowest"),
+            ("decisions", 0, "when"),
+            ("decisions", 0, "min"),
+            ("decisions", 1, "skip"),
+        ]
+    } == set(CONTEXTS)
 
 
 @settings(max_examples=200, derandomize=True, deadline=None, database=None)

@@ -27,7 +27,7 @@ RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def _setup(work: Path, steps: list[dict]) -> None:
     for step in steps or []:
-        (action, value), = step.items()
+        ((action, value),) = step.items()
         if action == "mkfifo":
             os.mkfifo(work / value)
         elif action == "symlink":

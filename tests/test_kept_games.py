@@ -298,7 +298,12 @@ def keep_record(name: str, finished: bool, when: float) -> Path:
     """A kept game's file as whistdsl writes one (the facts `whistdsl games` reads), written at `when`."""
     kept_folder().mkdir(parents=True, exist_ok=True)
     path = kept_folder() / name
-    record = {"format": "whistdsl-record/2", "ruleset": {"name": "Tiny whist"}, "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}], "hands": [{}, {}]}
+    record = {
+        "format": "whistdsl-record/2",
+        "ruleset": {"name": "Tiny whist"},
+        "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}],
+        "hands": [{}, {}],
+    }
     if finished:
         record["final"] = {"winners": [0]}
     path.write_text(json.dumps(record), encoding="utf-8")
@@ -352,7 +357,13 @@ def test_games_help_says_how_many_finished_games_stay() -> None:
 #: not: each is listed as unreadable, never waited on, never read whole, never removed.
 STRAYS = ("named-pipe", "100000-brackets", "link-to-dev-zero", "folder", "link-outside", "sparse-8-gib")
 #: A finished record outside the folder, that a link in the folder leads to.
-OUTSIDE_RECORD = {"format": "whistdsl-record/2", "ruleset": {"name": "Elsewhere"}, "players": [{"name": "Far"}], "hands": [], "final": {"winners": [0]}}
+OUTSIDE_RECORD = {
+    "format": "whistdsl-record/2",
+    "ruleset": {"name": "Elsewhere"},
+    "players": [{"name": "Far"}],
+    "hands": [],
+    "final": {"winners": [0]},
+}
 
 
 def leave_stray(kind: str, outside: Path, when: float = 2_000_000_000) -> Path:

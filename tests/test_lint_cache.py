@@ -173,8 +173,14 @@ def test_a_record_replays_the_same_from_the_cache_and_a_changed_one_is_checked_a
 
     game = tmp_path / "game.json"
     environment = {**os.environ, "WHISTDSL_CACHE_DIR": str(cache_dir)}
-    subprocess.run([sys.executable, "-m", "whistdsl", "play", "serbian", "--watch", "--seed", "3", "--record", str(game)],
-                   cwd=ROOT, env=environment, check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "whistdsl", "play", "serbian", "--watch", "--seed", "3", "--record", str(game)],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     first = replay(read_record(game), None)
     again = replay(read_record(game), None)  # record shape and ruleset schema known to pass
     assert entries(cache_dir, "record-shape") and entries(cache_dir, "ruleset-shape")

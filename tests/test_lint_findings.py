@@ -323,8 +323,18 @@ def test_a_did_you_mean_is_help_not_part_of_the_message() -> None:
     "case, code, message, help",
     [
         ("w200_unknown_key", "W200", "unknown key `rnaks` in deck", "did you mean `ranks`?"),
-        ("w400_extends_unknown_bundled_name", "W400", "extends: `serbain` is not a bundled ruleset and not a path ending in .yaml", "did you mean `serbian`?"),
-        ("w420_a_trump_special_the_deck_does_not_have", "W420", "trump.specials names `jocker`, which is not a special card of the deck", "did you mean `joker`?"),
+        (
+            "w400_extends_unknown_bundled_name",
+            "W400",
+            "extends: `serbain` is not a bundled ruleset and not a path ending in .yaml",
+            "did you mean `serbian`?",
+        ),
+        (
+            "w420_a_trump_special_the_deck_does_not_have",
+            "W420",
+            "trump.specials names `jocker`, which is not a special card of the deck",
+            "did you mean `joker`?",
+        ),
     ],
 )
 def test_a_mistyped_key_ruleset_or_special_card_gets_its_did_you_mean_as_help(case: str, code: str, message: str, help: str) -> None:
@@ -335,7 +345,9 @@ def test_a_mistyped_key_ruleset_or_special_card_gets_its_did_you_mean_as_help(ca
 def test_difflib_is_asked_for_a_did_you_mean_only_by_the_one_helper() -> None:
     """language/suggestions.py is the one "did you mean" (issue 26): every other place asks it."""
     package = Path(__file__).parent.parent / "whistdsl"
-    asking = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py") if re.search(r"\bdifflib\b|get_close_matches", p.read_text(encoding="utf-8")))
+    asking = sorted(
+        p.relative_to(package).as_posix() for p in package.rglob("*.py") if re.search(r"\bdifflib\b|get_close_matches", p.read_text(encoding="utf-8"))
+    )
     assert asking == ["language/suggestions.py"]
 
 

@@ -187,9 +187,7 @@ def test_the_bundled_rulesets_lint_clean_as_a_directory() -> None:
         ("garbage.yaml", b"\x00\xff\xfe" * 1000, ":1:1: W100 file is binary"),
     ],
 )
-def test_python_m_whistdsl_reports_bad_input_without_a_traceback(
-    tmp_path: Path, name: str, content: bytes, expected: str
-) -> None:
+def test_python_m_whistdsl_reports_bad_input_without_a_traceback(tmp_path: Path, name: str, content: bytes, expected: str) -> None:
     (tmp_path / name).write_bytes(content)
     done = lint_in_a_process(name, cwd=tmp_path)
     assert done.returncode == 1
@@ -249,8 +247,18 @@ def test_json_format_is_a_list_of_findings_with_the_ten_keys(typo: Path) -> None
     result = lint("--format", "json", typo)
     assert result.exit_code == 1
     assert json.loads(result.stdout) == [  # the end: just after the key `rnaks` (as ruff's end_location)
-        {"path": str(typo), "line": 4, "column": 3, "code": "W200", "severity": "error", "message": TYPO_MESSAGE,
-         "end_line": 4, "end_column": 8, "help": TYPO_HELP, "url": "docs/findings/W200.md"}  # the url: the code's page (codes.py)
+        {
+            "path": str(typo),
+            "line": 4,
+            "column": 3,
+            "code": "W200",
+            "severity": "error",
+            "message": TYPO_MESSAGE,
+            "end_line": 4,
+            "end_column": 8,
+            "help": TYPO_HELP,
+            "url": "docs/findings/W200.md",
+        }  # the url: the code's page (codes.py)
     ]
 
 
@@ -301,10 +309,47 @@ STANDALONE = [
 ]
 #: Values to put where a value was: right and wrong types, YAML 1.1 traps, bad formulas.
 VALUES = [
-    "0", "-1", "13", "none", "true", "no", "on", "017", "1:30", "2001-01-01", "~", "[]", "{}", "[1, 2]",
-    "''", '"x"', "x", "players", "13 .. 0", "repeat(1, 0)", "1/0", "bid ==", "hearts", "zero",
-    "highest total", "lowest x", "10 ^ 10 ^ 10", "a: b", "{min: 10, max: 2}", "7 * players", "1.5",
-    "&a x", "*a", "!!str x", "|", "- x", '"unclosed', "((1)", "tri(bid)", "serbian", "../x.yaml",
+    "0",
+    "-1",
+    "13",
+    "none",
+    "true",
+    "no",
+    "on",
+    "017",
+    "1:30",
+    "2001-01-01",
+    "~",
+    "[]",
+    "{}",
+    "[1, 2]",
+    "''",
+    '"x"',
+    "x",
+    "players",
+    "13 .. 0",
+    "repeat(1, 0)",
+    "1/0",
+    "bid ==",
+    "hearts",
+    "zero",
+    "highest total",
+    "lowest x",
+    "10 ^ 10 ^ 10",
+    "a: b",
+    "{min: 10, max: 2}",
+    "7 * players",
+    "1.5",
+    "&a x",
+    "*a",
+    "!!str x",
+    "|",
+    "- x",
+    '"unclosed',
+    "((1)",
+    "tri(bid)",
+    "serbian",
+    "../x.yaml",
 ]
 
 

@@ -23,7 +23,21 @@ runner = CliRunner()
 
 def points_cli(tricks: int, bid: int, took: int, players: int = 4) -> str:
     result = runner.invoke(
-        app, ["score", "openspiel", "--set", f"tricks={tricks}", "--players", str(players), "--cards", str(tricks), "--bid", str(bid), "--tricks", str(took)]
+        app,
+        [
+            "score",
+            "openspiel",
+            "--set",
+            f"tricks={tricks}",
+            "--players",
+            str(players),
+            "--cards",
+            str(tricks),
+            "--bid",
+            str(bid),
+            "--tricks",
+            str(took),
+        ],
     )
     assert result.exit_code == 0, result.output
     return result.stdout.strip()
@@ -124,8 +138,10 @@ def check_openspiel_hand(record: dict, tricks: int) -> None:
                 assert not any(h[1] == led for h in held[seat])  # void in the led suit
             held[seat].remove(card)
         trump_letter = hand["turn_up"][1]
+
         def power(card: str) -> tuple[int, int]:
             return (2 if card[1] == trump_letter else 1 if card[1] == led else 0, RANKS.index(card[0]))  # noqa: B023 called in this iteration
+
         winner = max(trick["cards"], key=lambda c: power(c["card"]))["seat"]
         assert trick["winner"] == winner
         taken[winner] += 1
@@ -151,13 +167,17 @@ def test_whole_seeded_games_pass_the_independent_checker(players, tricks):
 
 
 def test_simulate_and_replay_need_no_file_per_size(tmp_path: Path):
-    result = runner.invoke(app, ["simulate", "openspiel", "--set", "tricks=5", "--players", "4", "--games", "200", "--workers", "1", "--format", "json"])
+    result = runner.invoke(
+        app, ["simulate", "openspiel", "--set", "tricks=5", "--players", "4", "--games", "200", "--workers", "1", "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["games"] == 200 and report["parameters"] == {"tricks": 5}
     for tricks in (3, 9):
         path = tmp_path / f"game-{tricks}.json"
-        result = runner.invoke(app, ["play", "openspiel", "--set", f"tricks={tricks}", "--players", "5", "--watch", "--seed", "7", "--record", str(path)])
+        result = runner.invoke(
+            app, ["play", "openspiel", "--set", f"tricks={tricks}", "--players", "5", "--watch", "--seed", "7", "--record", str(path)]
+        )
         assert result.exit_code == 0, result.output
         record = json.loads(path.read_text())
         check_openspiel_hand(record, tricks)

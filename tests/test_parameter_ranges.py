@@ -60,7 +60,9 @@ def test_set_reads_a_fraction_exactly(tmp_path, text, value):
     assert got == value and type(got) is type(value)
 
 
-@pytest.mark.parametrize(("text", "words"), [("2.25", "a multiple of 1/2 from 1 to 3, not 9/4"), ("3.5", "not 7/2"), ("x", "not `x`"), ("0.1e3", "not `0.1e3`")])
+@pytest.mark.parametrize(
+    ("text", "words"), [("2.25", "a multiple of 1/2 from 1 to 3, not 9/4"), ("3.5", "not 7/2"), ("x", "not `x`"), ("0.1e3", "not `0.1e3`")]
+)
 def test_set_refuses_a_value_off_the_steps(tmp_path, text, words):
     rules = load_rules(str(write(tmp_path)))
     with pytest.raises(SettingError) as e:
@@ -112,9 +114,7 @@ def test_games_with_a_fractional_parameter_end_with_exact_totals(tmp_path):
     game = Game(rules, players=3, seed=7)
     play_out(game, [RandomPlayer()] * 3)
     for seat in range(3):
-        expected = sum(
-            (Fraction(10 + dict(h.bids)[seat]) * Fraction(5, 2) if h.taken[seat] == dict(h.bids)[seat] else 0) for h in game.history
-        )
+        expected = sum((Fraction(10 + dict(h.bids)[seat]) * Fraction(5, 2) if h.taken[seat] == dict(h.bids)[seat] else 0) for h in game.history)
         assert game.result.totals[seat] == expected
 
 

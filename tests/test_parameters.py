@@ -146,8 +146,8 @@ from whistdsl.rules.ruleset import SettingError  # noqa: E402
 runner = CliRunner()
 
 TWO_HANDS = ONE_HAND.replace("schedule: [tricks]", "schedule: [tricks, tricks]").replace(
-    "points: if made then (if bonus_style == \"ten\" then 10 else 0) + tricks else -diff",
-    "points: total // 100 + (if made then (if bonus_style == \"ten\" then 10 else 0) + tricks else -diff)",
+    'points: if made then (if bonus_style == "ten" then 10 else 0) + tricks else -diff',
+    'points: total // 100 + (if made then (if bonus_style == "ten" then 10 else 0) + tricks else -diff)',
 )
 
 

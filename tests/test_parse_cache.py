@@ -81,13 +81,11 @@ def test_a_damaged_entry_is_parsed_again(fresh: Path):
 def test_a_command_whose_formulas_were_parsed_before_does_not_import_lark(tmp_path: Path):
     environment = dict(os.environ, WHISTDSL_CACHE_DIR=str(tmp_path / "cache"))
     environment.pop("WHISTDSL_NO_CACHE", None)
-    program = (
-        "import sys\n"
-        "from whistdsl import load_rules\n"
-        "load_rules('serbian')\n"
-        "print('lark' in sys.modules)\n"
-    )
-    said = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment, cwd=ROOT, timeout=300).stdout.strip() for _ in range(2)]
+    program = "import sys\nfrom whistdsl import load_rules\nload_rules('serbian')\nprint('lark' in sys.modules)\n"
+    said = [
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment, cwd=ROOT, timeout=300).stdout.strip()
+        for _ in range(2)
+    ]
     assert said == ["True", "False"]
 
 

@@ -216,7 +216,12 @@ class Terminal:
     """`whistdsl play ...` in a pseudo-terminal: wait for text, type lines, read the exit code."""
 
     def __init__(
-        self, *args: str, cwd: Path, columns: int = 160, env: dict[str, str | None] | None = None, nohup: Path | None = None,
+        self,
+        *args: str,
+        cwd: Path,
+        columns: int = 160,
+        env: dict[str, str | None] | None = None,
+        nohup: Path | None = None,
         program: list[str] | None = None,
     ):
         """`nohup`: as `nohup` starts a command, hang-ups ignored and standard error into this file.

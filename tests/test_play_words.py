@@ -63,7 +63,9 @@ def test_the_language_may_be_given_as_any_tag_of_it_and_by_whistdsl_lang() -> No
 
 
 def test_english_is_the_default_whatever_the_machine_s_locale() -> None:
-    done = whistdsl("play", "serbian", "--watch", "--seed", "1", env={"LANG": "sr_RS.UTF-8@latin", "LC_ALL": "ro_RO.UTF-8", "LANGUAGE": "ro"}, text=True)
+    done = whistdsl(
+        "play", "serbian", "--watch", "--seed", "1", env={"LANG": "sr_RS.UTF-8@latin", "LC_ALL": "ro_RO.UTF-8", "LANGUAGE": "ro"}, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert "Hand 1 of 28" in done.stdout and "Ruka" not in done.stdout and "Mâna" not in done.stdout
 
@@ -79,7 +81,9 @@ def test_an_unknown_language_is_refused_with_a_clear_message_and_exit_2(args: li
 #: The prompts of the terminal table in Romanian and Serbian, as the catalogue words them.
 PROMPTS = {
     "ro": re.compile(r"^(Anunțul tău|Cartea ta|Apasă Enter ca să-ți joci cartea|Mâna \d+ s-a terminat; apasă Enter \(sau scrie help\)): ", re.M),
-    "sr-Latn": re.compile(r"^(Tvoje zvanje|Tvoja karta|Pritisni Enter da odigraš kartu|Ruka \d+ je završena; pritisni Enter \(ili otkucaj help\)): ", re.M),
+    "sr-Latn": re.compile(
+        r"^(Tvoje zvanje|Tvoja karta|Pritisni Enter da odigraš kartu|Ruka \d+ je završena; pritisni Enter \(ili otkucaj help\)): ", re.M
+    ),
 }
 
 
@@ -96,9 +100,31 @@ def next_prompt(t: Terminal, prompt: re.Pattern, timeout: float = 20) -> str:
 @pytest.mark.parametrize(
     "language, words",
     [
-        ("ro", ["5 cărți, atu ♣ treflă", "Anunțul tău: ", "Levata 1 din 5, a atacat Player 2", "Levata 1 → Player 4", "Levate/anunț: ", "Cărțile tale: ",
-                "Poți anunța de la 0 la 5, dar nu 1: anunțurile ar da cât numărul de cărți (4 + 1 = 5).", "Cartea ta e pe frunte. Vezi:"]),
-        ("sr-Latn", ["5 karata, adut ♣ tref", "Tvoje zvanje: ", "Štih 1 od 5", "Štih 1 → Player 4", "Uzeto/zvano: ", "Tvoje karte: ", "Tvoja karta je na čelu. Vidiš:"]),
+        (
+            "ro",
+            [
+                "5 cărți, atu ♣ treflă",
+                "Anunțul tău: ",
+                "Levata 1 din 5, a atacat Player 2",
+                "Levata 1 → Player 4",
+                "Levate/anunț: ",
+                "Cărțile tale: ",
+                "Poți anunța de la 0 la 5, dar nu 1: anunțurile ar da cât numărul de cărți (4 + 1 = 5).",
+                "Cartea ta e pe frunte. Vezi:",
+            ],
+        ),
+        (
+            "sr-Latn",
+            [
+                "5 karata, adut ♣ tref",
+                "Tvoje zvanje: ",
+                "Štih 1 od 5",
+                "Štih 1 → Player 4",
+                "Uzeto/zvano: ",
+                "Tvoje karte: ",
+                "Tvoja karta je na čelu. Vidiš:",
+            ],
+        ),
     ],
 )
 def test_a_person_plays_a_whole_game_at_the_terminal_in_romanian_or_serbian(tmp_path: Path, language: str, words: list[str]) -> None:

@@ -68,7 +68,12 @@ def test_players_reach_the_game_only_through_its_public_methods():
     folder = Path(__file__).resolve().parent.parent / "whistdsl" / "players"
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("game", "sim") and node.attr.startswith("_"):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("game", "sim")
+                and node.attr.startswith("_")
+            ):
                 pytest.fail(f"{path.name}:{node.lineno}: {node.value.id}.{node.attr}")
 
 

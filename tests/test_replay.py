@@ -95,15 +95,12 @@ def test_an_illegal_card_is_caught_with_the_rule_it_breaks(romanian_record):
 
 def test_a_forbidden_hook_bid_is_caught(romanian_record):
     record = copy.deepcopy(romanian_record)
-    hand = next(
-        h for h in record["hands"] if h["cards"] > 1 and 0 <= h["cards"] - sum(b["bid"] for b in h["bids"][:-1]) <= h["cards"]
-    )
+    hand = next(h for h in record["hands"] if h["cards"] > 1 and 0 <= h["cards"] - sum(b["bid"] for b in h["bids"][:-1]) <= h["cards"])
     last = hand["bids"][-1]
     forbidden = hand["cards"] - sum(b["bid"] for b in hand["bids"][:-1])
     last["bid"] = forbidden
     assert disagreement(record) == (
-        f"hand {hand['number']}, bidding: seat {last['seat']} bid {forbidden} but the bids would add up to "
-        f"{hand['cards']}, the hand size (hook)"
+        f"hand {hand['number']}, bidding: seat {last['seat']} bid {forbidden} but the bids would add up to {hand['cards']}, the hand size (hook)"
     )
 
 
@@ -286,8 +283,9 @@ def test_play_deal_plays_the_given_cards(tmp_path):
     from whistdsl.cli import app
 
     deal = tmp_path / "deal.json"
-    deal.write_text(json.dumps({"format": "whistdsl-record/1", "hands": [
-        {"number": 1, "dealer": 2, "deal": [["AS"], ["KS"], ["9H"]], "turn_up": "TS"}]}))
+    deal.write_text(
+        json.dumps({"format": "whistdsl-record/1", "hands": [{"number": 1, "dealer": 2, "deal": [["AS"], ["KS"], ["9H"]], "turn_up": "TS"}]})
+    )
     out = tmp_path / "game.json"
     result = CliRunner().invoke(app, ["play", "romanian", "--deal", str(deal), "--watch", "--bots", "random", "--record", str(out)])
     assert result.exit_code == 0, result.output
@@ -315,9 +313,17 @@ def _replay_cli(tmp_path, record: dict, *args: str):
 def test_an_unfinished_hand_may_not_list_results_the_rules_never_computed(tmp_path):
     record = {
         "format": "whistdsl-record/1",
-        "hands": [{"number": 1, "dealer": 0, "deal": [["AS"], ["KS"], ["QS"]],
-                   "bids": [{"seat": 1, "bid": 0}, {"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}],
-                   "taken": [1, 0, 0], "points": [99, 5, 5], "totals": [99, 5, 5]}],
+        "hands": [
+            {
+                "number": 1,
+                "dealer": 0,
+                "deal": [["AS"], ["KS"], ["QS"]],
+                "bids": [{"seat": 1, "bid": 0}, {"seat": 2, "bid": 0}, {"seat": 0, "bid": 0}],
+                "taken": [1, 0, 0],
+                "points": [99, 5, 5],
+                "totals": [99, 5, 5],
+            }
+        ],
     }
     result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
     assert result.exit_code == 1
@@ -328,6 +334,7 @@ def test_a_set_up_file_of_deals_only_replays_as_far_as_it_goes_and_checks_every_
     # Romanian at 3 players (24 cards, A to 9) starts with three 1-card hands: deals of the first two
     def hand(number, dealer, cards):
         return {"number": number, "dealer": dealer, "deal": cards, "turn_up": "9H"}
+
     record = {"format": "whistdsl-record/1", "hands": [hand(1, 0, [["AS"], ["KS"], ["QS"]]), hand(2, 1, [["AD"], ["KD"], ["QD"]])]}
     result = _replay_cli(tmp_path, record, "--ruleset", "romanian")
     assert result.exit_code == 0, result.output
@@ -363,7 +370,11 @@ def test_a_partial_record_is_said_in_words(romanian_record, tmp_path):
 
     from whistdsl.cli import app
 
-    for kept, said in ((0, "the game so far (no hand finished yet) agrees"), (1, "the game so far (1 hand finished) agrees"), (3, "the game so far (3 hands finished) agrees")):
+    for kept, said in (
+        (0, "the game so far (no hand finished yet) agrees"),
+        (1, "the game so far (1 hand finished) agrees"),
+        (3, "the game so far (3 hands finished) agrees"),
+    ):
         record = copy.deepcopy(romanian_record)
         record["hands"] = record["hands"][:kept]
         record.pop("final", None)

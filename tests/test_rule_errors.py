@@ -60,8 +60,7 @@ def test_a_failed_hand_changes_no_total_or_running_value(tmp_path):
     # seat order matters: the failure comes at the second seat scored, after the first was scored
     rules, _ = ruleset(
         tmp_path,
-        "whistdsl: 1\nextends: romanian\n" + COUNTER
-        + "scoring:\n  points: if position == 2 and played == 1 then 1 / (played - 1) else 1\n",
+        "whistdsl: 1\nextends: romanian\n" + COUNTER + "scoring:\n  points: if position == 2 and played == 1 then 1 / (played - 1) else 1\n",
     )
     game, e = stopped(rules, seed=5)
     assert e.hand == 2
@@ -72,9 +71,7 @@ def test_a_failed_hand_changes_no_total_or_running_value(tmp_path):
 
 def test_a_bidding_limit_that_leaves_no_legal_bid_is_a_rule_error_not_an_index_error(tmp_path):
     # only a seat whose total is 0 or more may bid; a seat that missed goes below 0 (-1 a trick off)
-    rules, path = ruleset(
-        tmp_path, "whistdsl: 1\nextends: romanian\nbidding:\n  allowed: total >= 0\n"
-    )
+    rules, path = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nbidding:\n  allowed: total >= 0\n")
     game, e = stopped(rules, seed=2)
     assert e.seat is not None and game.totals[e.seat] < 0
     assert e.hand == len(game.history) + 1
@@ -88,9 +85,7 @@ def test_a_bidding_limit_that_leaves_no_legal_bid_is_a_rule_error_not_an_index_e
 
 def test_a_running_value_that_grows_past_the_number_cap_is_a_rule_error(tmp_path):
     # 2, 4, 16, 256, 65536, 2^32, 2^64, 2^128 > 10^30: the 7th hand's after_hand fails
-    rules, path = ruleset(
-        tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  g: {start: 2, after_hand: g * g}\n"
-    )
+    rules, path = ruleset(tmp_path, "whistdsl: 1\nextends: romanian\nrunning:\n  g: {start: 2, after_hand: g * g}\n")
     game, e = stopped(rules, seed=1)
     assert e.hand == 7
     assert e.origin.startswith("running.g.after_hand")
@@ -125,8 +120,7 @@ def test_a_computer_player_looking_ahead_survives_imagined_deals_the_rules_canno
     # often while choosing cards; the real game need not get there
     rules, _ = ruleset(
         tmp_path,
-        "whistdsl: 1\nextends: romanian\n" + COUNTER
-        + "scoring:\n  points: if played == 7 and tricks == 3 then 1 / (played - 7) else tricks\n",
+        "whistdsl: 1\nextends: romanian\n" + COUNTER + "scoring:\n  points: if played == 7 and tricks == 3 then 1 / (played - 7) else tricks\n",
     )
     game = Game(rules, players=3, seed=4)
     players = [MonteCarloPlayer(samples=4), RandomPlayer(), RandomPlayer()]

@@ -88,7 +88,24 @@ def play_on_both(copy: Game, game: Game, rng: random.Random, where: str) -> None
         game.act(action)
     assert copy.over and len(copy.history) == 1, f"{where}: the copy stops at the end of its hand"
     mine, real = copy.history[0], game.history[-1]
-    for field in ("number", "size", "kind", "mark", "extra", "dealer", "sitting_out", "trump", "turn_up", "bids", "tricks", "taken", "points", "bonus", "totals", "running"):
+    for field in (
+        "number",
+        "size",
+        "kind",
+        "mark",
+        "extra",
+        "dealer",
+        "sitting_out",
+        "trump",
+        "turn_up",
+        "bids",
+        "tricks",
+        "taken",
+        "points",
+        "bonus",
+        "totals",
+        "running",
+    ):
         assert getattr(mine, field) == getattr(real, field), f"{where}: {field}"
 
 

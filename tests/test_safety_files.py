@@ -178,9 +178,7 @@ def _outside_folder(tmp_path: Path) -> Path:
     ],
 )
 @pytest.mark.parametrize("fmt", ["text", "github", "json"])
-def test_extends_outside_the_folder_is_refused_and_nothing_of_the_target_is_printed(
-    tmp_path: Path, target: str, reason: str, fmt: str
-) -> None:
+def test_extends_outside_the_folder_is_refused_and_nothing_of_the_target_is_printed(tmp_path: Path, target: str, reason: str, fmt: str) -> None:
     folder = _outside_folder(tmp_path)
     target = target.format(outside=tmp_path / "outside.yaml")
     (folder / "house.yaml").write_text(f"whistdsl: 1\nextends: {target}\n")
@@ -257,9 +255,7 @@ def _no_repository_above(folder: Path) -> None:
         pytest.skip(f"a git repository encloses {folder}")
 
 
-def test_the_default_root_is_the_repository_else_the_working_folder_else_the_file_s_own(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_default_root_is_the_repository_else_the_working_folder_else_the_file_s_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "rules" / "house").mkdir(parents=True)

@@ -63,7 +63,7 @@ def run(*args: str, cwd: Path, limit_file_size: int | None = None) -> subprocess
 
 def assert_nothing_raw(text: str) -> None:
     found = RAW.search(text)
-    assert found is None, f"raw {found.group()!r} in the output: {text[max(0, found.start() - 80):found.end() + 80]!r}"
+    assert found is None, f"raw {found.group()!r} in the output: {text[max(0, found.start() - 80) : found.end() + 80]!r}"
 
 
 # ---------------------------------------------------------------- the one escaping function
@@ -148,9 +148,7 @@ def test_lint_prints_an_escape_sequence_in_a_key_and_a_value_escaped(tmp_path: P
 
 
 def test_lint_escapes_a_bidi_override_in_the_source_line_it_quotes(tmp_path: Path) -> None:
-    (tmp_path / "bidi.yaml").write_text(
-        "whistdsl: 1\nname: Bidi\nextends: serbian\ndirection: sideways  # \u202e evil \u2066\n", encoding="utf-8"
-    )
+    (tmp_path / "bidi.yaml").write_text("whistdsl: 1\nname: Bidi\nextends: serbian\ndirection: sideways  # \u202e evil \u2066\n", encoding="utf-8")
     done = run("lint", "bidi.yaml", cwd=tmp_path)
     assert done.returncode == 1
     assert_nothing_raw(done.stdout + done.stderr)
@@ -401,7 +399,9 @@ def test_the_record_folder_removed_mid_game_stops_it_with_exit_1_and_says_the_re
     assert "Hand 4 of" not in result.stdout, "the game stops at the failed write"
 
 
-def test_a_record_folder_made_read_only_mid_game_stops_it_with_exit_1_and_keeps_the_last_good_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_record_folder_made_read_only_mid_game_stops_it_with_exit_1_and_keeps_the_last_good_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real_mkstemp = record.tempfile.mkstemp
 
     class ReadOnly:
@@ -421,7 +421,10 @@ def test_a_record_folder_made_read_only_mid_game_stops_it_with_exit_1_and_keeps_
     path = tmp_path / "r.json"
     result = runner.invoke(app, ["play", "serbian", "--watch", "--seed", "1", "--record", str(path)])
     assert result.exit_code == 1
-    assert f"cannot write {path}: Permission denied. The record {path} holds 2 complete hands; continue with: whistdsl play --resume {path}" in result.stderr
+    assert (
+        f"cannot write {path}: Permission denied. The record {path} holds 2 complete hands; continue with: whistdsl play --resume {path}"
+        in result.stderr
+    )
     data = json.loads(path.read_text(encoding="utf-8"))
     assert len(data["hands"]) == 2 and data["resume"]["after_hand"] == 2
     assert leftovers(tmp_path) == []
@@ -537,7 +540,19 @@ def test_replay_of_a_record_whose_rules_stop_with_a_rule_error_exits_1_with_one_
         [3, [1] * 625, "x"],
         [3, {"a": 1}, None],
     ],
-    ids=["one-item", "short", "strings", "too-large", "negative", "fractions", "booleans", "index-past-the-end", "version-2", "gauss-text", "a-mapping"],
+    ids=[
+        "one-item",
+        "short",
+        "strings",
+        "too-large",
+        "negative",
+        "fractions",
+        "booleans",
+        "index-past-the-end",
+        "version-2",
+        "gauss-text",
+        "a-mapping",
+    ],
 )
 def test_resume_from_a_garbage_generator_state_is_a_clean_exit_2(tmp_path: Path, state: list) -> None:
     path = played_record(tmp_path, hands=2)

@@ -45,9 +45,7 @@ def test_serbian_score_sheet_of_the_seed_is_reproduced_hand_by_hand() -> None:
     for hand_number, (cards, trump, cells) in enumerate(SERBIAN_SHEET, start=1):
         for player in SERBIAN_PLAYERS:
             bid, tricks, printed_total = cells[player]
-            totals[player] += points(
-                "serbian", cards, bid, tricks, players=4, trump=trump, hand=hand_number
-            )
+            totals[player] += points("serbian", cards, bid, tricks, players=4, trump=trump, hand=hand_number)
             assert totals[player] == printed_total, f"hand {hand_number} ({cards} {trump}), {player}"
 
 
@@ -91,6 +89,7 @@ def test_romanian_bid_of_three_scores_as_the_rules_example_says(tricks: int, exp
 
 
 # ---------------------------------------------------------------- the whole table
+
 
 def table(ruleset: str, cards: int) -> list[list[int]]:
     """`whistdsl score` without --bid/--tricks: rows are bids, columns tricks taken."""

@@ -212,7 +212,9 @@ def test_a_resumed_game_of_search_players_ends_as_the_uninterrupted_one(tmp_path
 
     runner = CliRunner()
     full = tmp_path / "full.json"
-    played = runner.invoke(app, ["play", "romanian", "--players", "3", "--watch", "--seed", "4", "--bots", "search", "--think", "0.001", "--record", str(full)])
+    played = runner.invoke(
+        app, ["play", "romanian", "--players", "3", "--watch", "--seed", "4", "--bots", "search", "--think", "0.001", "--record", str(full)]
+    )
     assert played.exit_code == 0, played.output
     whole = json.loads(full.read_text())
     work = {p["seat"]: tuple(p["work"]) for p in whole["players"]}

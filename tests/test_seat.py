@@ -17,7 +17,16 @@ from whistdsl.records.record import game_record
 
 #: Rulesets with every kind of question: hooks, forehead and blind hands, named calls and
 #: blind bids, bids made together, a trump named by a seat, Wizard's specials, an auction.
-RULESETS = ["serbian", "romanian-forehead", "romanian-nv", "oh-hell-nil", "oh-hell-simultaneous", "oh-hell-highest-bidder-trump", "wizard", "estimation"]
+RULESETS = [
+    "serbian",
+    "romanian-forehead",
+    "romanian-nv",
+    "oh-hell-nil",
+    "oh-hell-simultaneous",
+    "oh-hell-highest-bidder-trump",
+    "wizard",
+    "estimation",
+]
 
 
 def play_through_seats(game: Game, rng: random.Random) -> list[dict]:

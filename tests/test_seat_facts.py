@@ -59,8 +59,10 @@ def test_aggregates_over_no_seat():
     """The first bidder has no `earlier` seat: count and sum give 0, max and min 0 (documented),
     all true and any false."""
     env = {"earlier": ()}
-    got = [formula(f"{name}(earlier, {arg})", "bidding")(env) for name, arg in (
-        ("count", "bid > 0"), ("sum", "bid"), ("max", "bid"), ("min", "bid"), ("all", "bid > 0"), ("any", "bid > 0"))]
+    got = [
+        formula(f"{name}(earlier, {arg})", "bidding")(env)
+        for name, arg in (("count", "bid > 0"), ("sum", "bid"), ("max", "bid"), ("min", "bid"), ("all", "bid > 0"), ("any", "bid > 0"))
+    ]
     assert got == [0, 0, 0, 0, True, False]
 
 
@@ -199,9 +201,7 @@ def estimation_points(bids: list[int], tricks: list[int]) -> list:
     from whistdsl.language.environment import result_env, seat_row, seat_sets
 
     rules = load_rules("estimation-fast-rounds")
-    rows = tuple(
-        seat_row(total=0, is_dealer=i == 3, position=i + 1, bid=b, tricks=t) for i, (b, t) in enumerate(zip(bids, tricks))
-    )
+    rows = tuple(seat_row(total=0, is_dealer=i == 3, position=i + 1, bid=b, tricks=t) for i, (b, t) in enumerate(zip(bids, tricks)))
     out = []
     for i, (b, t) in enumerate(zip(bids, tricks)):
         env = result_env({"hand_size": 13, "trump": "none"}, b, t, position=i + 1, is_dealer=i == 3)

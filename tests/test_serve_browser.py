@@ -46,7 +46,10 @@ class ServerProcess:
     def __init__(self, db: Path, port: int = 0):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "whistdsl", "serve", "--port", str(port), "--db", str(db), "--bot-pause", "0.05"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
         )
         line = self.process.stdout.readline()  # type: ignore[union-attr]
         match = ADDRESS.match(line)

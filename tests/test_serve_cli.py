@@ -131,13 +131,19 @@ def test_secure_cookies_marks_the_seat_cookie_secure(tmp_path: Path, options: li
     db = tmp_path / "t.sqlite3"
     server = Running("--port", "0", "--db", str(db), *options)
     try:
-        host_link = server.post("/tables", {"ruleset": "serbian", "text": "", "players": "4", "seat0": "human", **{f"seat{s}": "random" for s in range(1, 4)}})
+        host_link = server.post(
+            "/tables", {"ruleset": "serbian", "text": "", "players": "4", "seat0": "human", **{f"seat{s}": "random" for s in range(1, 4)}}
+        )
         table_id = host_link.split("/")[2]
         with sqlite3.connect(db) as reader:
             (invite,) = reader.execute("SELECT invite FROM tables WHERE id = ?", (table_id,)).fetchone()
-        request = urllib.request.Request(server.address.rstrip("/") + f"/t/{table_id}/join/{invite}", data=urllib.parse.urlencode({"seat": "0", "name": "Ana"}).encode())
+        request = urllib.request.Request(
+            server.address.rstrip("/") + f"/t/{table_id}/join/{invite}", data=urllib.parse.urlencode({"seat": "0", "name": "Ana"}).encode()
+        )
         with pytest.raises(urllib.error.HTTPError) as redirect:  # the 303 to the seat's link, not followed
-            urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {"redirect_request": lambda *a, **k: None})).open(request, timeout=30)
+            urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {"redirect_request": lambda *a, **k: None})).open(
+                request, timeout=30
+            )
         cookie = redirect.value.headers["set-cookie"]
     finally:
         server.stop()

@@ -26,7 +26,15 @@ def no_inline_script_or_style(page: str) -> None:
 def test_every_response_carries_the_security_headers_and_no_page_holds_inline_script(tmp_path):
     with Server(tmp_path) as server:
         table, host = server.open_table("serbian", ["human", "random", "random", "random"])
-        for path in ("/", "/rules?ruleset=serbian", f"/t/{table.id}/host/{host}", f"/t/{table.id}/join/{table.invite}", f"/t/{table.id}/rules", "/static/table.js", "/nope"):
+        for path in (
+            "/",
+            "/rules?ruleset=serbian",
+            f"/t/{table.id}/host/{host}",
+            f"/t/{table.id}/join/{table.invite}",
+            f"/t/{table.id}/rules",
+            "/static/table.js",
+            "/nope",
+        ):
             response = server.client.get(path)
             assert response.headers["content-security-policy"] == CSP, path
             assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
@@ -51,7 +59,12 @@ def test_a_ruleset_with_errors_shows_its_findings_with_line_column_and_caret_and
 
 @pytest.mark.parametrize(
     "extends, said",
-    [("/etc/passwd", "an absolute path"), ("../../etc/passwd.yaml", "leads outside the folder"), ("https://example.com/x.yaml", "a URL"), ("serbain", "did you mean `serbian`")],
+    [
+        ("/etc/passwd", "an absolute path"),
+        ("../../etc/passwd.yaml", "leads outside the folder"),
+        ("https://example.com/x.yaml", "a URL"),
+        ("serbain", "did you mean `serbian`"),
+    ],
 )
 def test_a_pasted_ruleset_extends_only_bundled_rulesets(tmp_path, extends, said):
     with Server(tmp_path) as server:

@@ -164,8 +164,14 @@ def test_a_socket_from_another_origin_is_refused(tmp_path, headers):
 def test_a_wrong_link_shows_nothing_of_the_table(tmp_path):
     with Server(tmp_path) as server:
         table, host, tokens = people_at(server, "serbian", ["human", "human", "random", "random"])
-        for path in (f"/t/{table.id}/seat/{table.watch}", f"/t/{table.id}/seat/nope", f"/t/{table.id}/watch/{tokens[0]}",
-                     f"/t/{table.id}/host/{table.invite}", f"/t/{table.id}/record/1/nope", f"/t/nope/seat/{tokens[0]}"):
+        for path in (
+            f"/t/{table.id}/seat/{table.watch}",
+            f"/t/{table.id}/seat/nope",
+            f"/t/{table.id}/watch/{tokens[0]}",
+            f"/t/{table.id}/host/{table.invite}",
+            f"/t/{table.id}/record/1/nope",
+            f"/t/nope/seat/{tokens[0]}",
+        ):
             response = server.client.get(path, follow_redirects=False)
             assert response.status_code == 404, path
             assert "Person" not in response.text
@@ -264,10 +270,19 @@ def test_connections_tables_and_names_are_bounded(tmp_path):
 
 
 JSON_SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 1003), st.sampled_from([0.0, 3.0, 2.5, -1.0, 1e300]),
-    st.sampled_from(["", "hello", "answer", "QH", "nil", "spades", "random", "person", "Wizardly", "a-b_C9", "x" * 64, "x" * 65, "é", "ro-RO", "en_GB"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 1003),
+    st.sampled_from([0.0, 3.0, 2.5, -1.0, 1e300]),
+    st.sampled_from(
+        ["", "hello", "answer", "QH", "nil", "spades", "random", "person", "Wizardly", "a-b_C9", "x" * 64, "x" * 65, "é", "ro-RO", "en_GB"]
+    ),
 )
-JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["type", "bid", "card", "x"]), inner, max_size=3), max_leaves=6)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["type", "bid", "card", "x"]), inner, max_size=3),
+    max_leaves=6,
+)
 #: Each field of each message: mostly a value the schema may accept (JSON_SCALARS holds some), else any JSON value.
 FIELD_VALUES = {
     "token": st.one_of(st.text("aZ09_-", min_size=0, max_size=66), JSON_SCALARS),
@@ -276,7 +291,12 @@ FIELD_VALUES = {
     "seat": st.one_of(st.integers(-1, 11), JSON_SCALARS),
     "to": st.one_of(st.sampled_from(["random", "heuristic", "person", "Mc", "x" * 32, "x" * 33]), JSON_SCALARS),
     "answer": st.one_of(
-        st.dictionaries(st.sampled_from(["bid", "card", "decision"]), st.integers(-1, 1001) | st.sampled_from(["nil", "QH", "x" * 64, "x" * 65, None, 2.0, 2.5, True]), min_size=1, max_size=1),
+        st.dictionaries(
+            st.sampled_from(["bid", "card", "decision"]),
+            st.integers(-1, 1001) | st.sampled_from(["nil", "QH", "x" * 64, "x" * 65, None, 2.0, 2.5, True]),
+            min_size=1,
+            max_size=1,
+        ),
         st.dictionaries(st.sampled_from(["bid", "card", "decision", "seat"]), JSON_VALUES, max_size=2),
         JSON_SCALARS,
     ),

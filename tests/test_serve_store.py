@@ -20,7 +20,9 @@ def test_a_new_database_is_made_at_the_newest_version_with_every_table(tmp_path)
 def test_a_database_opened_again_keeps_its_tables_and_answers_in_order(tmp_path):
     path = tmp_path / "t.sqlite3"
     store = Store(path)
-    store.new_table("T1", "h", "inv", "w", "serbian", 0.5, [StoredSeat(0, "human", True, "Ana", None), StoredSeat(1, "random", False, "r", None)], {"seed": 1})
+    store.new_table(
+        "T1", "h", "inv", "w", "serbian", 0.5, [StoredSeat(0, "human", True, "Ana", None), StoredSeat(1, "random", False, "r", None)], {"seed": 1}
+    )
     for step in range(1, 4):
         store.answer("T1", 1, step, {"seat": step % 2, "bid": step})
     store.close()

@@ -46,7 +46,7 @@ def test_every_page_links_to_the_three_languages(tmp_path) -> None:
         nav = re.search(r'<nav class="languages"[^>]*>(.*?)</nav>', page)
         assert nav is not None
         assert 'href="/?lang=ro"' in nav.group(1) and 'href="/?lang=sr-Latn"' in nav.group(1)
-        assert "<strong lang=\"en\">English</strong>" in nav.group(1)  # the page's own: not a link
+        assert '<strong lang="en">English</strong>' in nav.group(1)  # the page's own: not a link
         rules = server.client.get("/rules?ruleset=serbian", headers=RO).text
         assert 'href="/rules?ruleset=serbian&amp;lang=en"' in rules  # the switch keeps the page's query
 
@@ -139,7 +139,8 @@ def test_no_english_word_of_the_catalogue_is_left_in_a_romanian_start_or_set_up_
     English, and say so."""
     english, romanian = LANGUAGES["en"], LANGUAGES["ro"]
     said = {
-        text for key, text in english.items()
+        text
+        for key, text in english.items()
         if isinstance(text, str) and "{" not in text and len(text) > 3 and romanian[key] != text and key != "language.name"
     }
     with Server(tmp_path) as server:

@@ -269,9 +269,7 @@ def test_the_statistics_of_a_run_are_those_of_its_two_halves_merged() -> None:
     halves = play_games(sim, rules, 6, 12)  # merged in the other order: the order cannot matter
     halves.merge(play_games(sim, rules, 0, 6))
     assert halves == whole and whole.games == 12
-    assert summary_json(simulate(sim, workers=1, rules=rules))["bots"] == summary_json(
-        Summary(sim, rules.name, halves, 1.0, 1)
-    )["bots"]
+    assert summary_json(simulate(sim, workers=1, rules=rules))["bots"] == summary_json(Summary(sim, rules.name, halves, 1.0, 1))["bots"]
 
 
 class Handed:
@@ -410,7 +408,9 @@ def test_ctrl_c_at_a_terminal_stops_the_workers_quietly_and_shows_the_partial_re
     if pid == 0:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # a suite started in the background ignores it
         env = dict(os.environ, COLUMNS="100", LINES="40", TERM="xterm", WHISTDSL_NO_CACHE="1")
-        os.execve(sys.executable, [sys.executable, "-m", "whistdsl", "simulate", "oh-hell", "-n", "1000000", "-s", "3", "-w", "2", "--bots", "random"], env)
+        os.execve(
+            sys.executable, [sys.executable, "-m", "whistdsl", "simulate", "oh-hell", "-n", "1000000", "-s", "3", "-w", "2", "--bots", "random"], env
+        )
     raw = b""
 
     def read_until(done, timeout: float = 120) -> str:

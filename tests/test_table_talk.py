@@ -315,7 +315,11 @@ def person_on_paper(game: Game, answers: Sequence[str], refusals: Sequence[Excep
     person typed at, the answers kept, what was said)."""
     paper = PaperSeat(Seat(game, game.to_act), refusals)
     out = io.StringIO()
-    talk = TableTalk(Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False), paper, [f"Player {s + 1}" for s in range(game.players)])
+    talk = TableTalk(
+        Console(file=out, width=100, color_system=None, force_terminal=False, highlight=False),
+        paper,
+        [f"Player {s + 1}" for s in range(game.players)],
+    )
     kept: list[dict] = []
     typist = Typist(answers)
     HumanPlayer(paper, talk, typist, kept.append, replaying).take_turn()

@@ -382,7 +382,9 @@ def test_every_ruleset_plays_a_whole_watched_game_by_the_rules_at_every_other_ta
 
 def plays_a_whole_watched_game_by_the_rules(name, players):
     seed = 100 + players
-    result = runner.invoke(app, ["play", str(RULESETS / f"{name}.yaml"), "--watch", "--seed", str(seed), "--players", str(players), "--bots", "heuristic"])
+    result = runner.invoke(
+        app, ["play", str(RULESETS / f"{name}.yaml"), "--watch", "--seed", str(seed), "--players", str(players), "--bots", "heuristic"]
+    )
     assert result.exit_code == 0, result.output
     scheduled = len(expected_sizes(name, players))
     assert f"Hand {scheduled} of {scheduled}" in result.stdout
@@ -645,6 +647,7 @@ def test_scratch_ranks_by_fewest_scratches_then_by_most_tricks_in_made_bids():
 
 
 # ---------------------------------------------------------------- "0" tie-break hands
+
 
 def cards(text: str) -> tuple[int, ...]:
     return tuple(card(c[0], c[1]) for c in text.split())

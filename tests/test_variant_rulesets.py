@@ -477,4 +477,5 @@ def test_every_scoring_file_has_a_table():
 def test_points_in_special_hands(ruleset, kind, cards, bid, tricks, points):
     assert score(ruleset, cards, bid, tricks, "none", 4, "--kind", kind) == str(points)
 
+
 # The two worked score sheets of RULES.md are reproduced in tests/test_score_sheets.py.

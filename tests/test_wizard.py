@@ -43,9 +43,7 @@ SCORE_TABLE_3 = [
 
 
 def test_the_score_table_is_the_published_one():
-    out = subprocess.run(
-        [sys.executable, "-m", "whistdsl", "score", "wizard", "-c", "3"], capture_output=True, text=True, check=True
-    ).stdout
+    out = subprocess.run([sys.executable, "-m", "whistdsl", "score", "wizard", "-c", "3"], capture_output=True, text=True, check=True).stdout
     rows = [line.split()[1:] for line in out.splitlines() if line[:1].isdigit()]
     assert [[int(x) for x in row] for row in rows] == SCORE_TABLE_3
 
@@ -248,9 +246,7 @@ def test_a_record_of_wizard_writes_special_cards_by_their_marks_and_replays(tmp_
     assert replay(record, RULES).game.totals == game.totals
     path = tmp_path / "wizard.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    shown = subprocess.run(
-        [sys.executable, "-m", "whistdsl", "replay", str(path), "--show", "--tricks"], capture_output=True, text=True
-    )
+    shown = subprocess.run([sys.executable, "-m", "whistdsl", "replay", str(path), "--show", "--tricks"], capture_output=True, text=True)
     assert shown.returncode == 0, shown.stderr
     assert " W " in shown.stdout or " W\n" in shown.stdout
 

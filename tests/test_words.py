@@ -43,7 +43,20 @@ def test_every_message_has_the_english_placeholders_exactly_and_its_language_s_p
 HAND_WORKED = {
     "en": {1: "one", 2: "other", 5: "other", 11: "other", 12: "other", 21: "other", 22: "other", 101: "other", 0: "other"},
     "ro": {1: "one", 2: "few", 5: "few", 11: "few", 12: "few", 19: "few", 20: "other", 21: "other", 22: "other", 101: "few", 120: "other", 0: "few"},
-    "sr-Latn": {1: "one", 2: "few", 5: "other", 11: "other", 12: "other", 14: "other", 21: "one", 22: "few", 25: "other", 101: "one", 111: "other", 0: "other"},
+    "sr-Latn": {
+        1: "one",
+        2: "few",
+        5: "other",
+        11: "other",
+        12: "other",
+        14: "other",
+        21: "one",
+        22: "few",
+        25: "other",
+        101: "one",
+        111: "other",
+        0: "other",
+    },
 }
 
 
@@ -84,10 +97,29 @@ def test_a_value_is_put_in_as_it_is_and_a_missing_one_left_as_its_placeholder() 
 @pytest.mark.parametrize(
     ("tag", "language"),
     [
-        ("en", "en"), ("en-GB", "en"), ("EN_us", "en"), ("ro", "ro"), ("ro-RO", "ro"), ("ro-MD", "ro"), ("mo", "ro"),
-        ("sr", "sr-Latn"), ("sr-Latn", "sr-Latn"), ("sr-Latn-RS", "sr-Latn"), ("sr-RS", "sr-Latn"), ("sr-Cyrl", "sr-Latn"),
-        ("sh", "sr-Latn"), ("hr", "sr-Latn"), ("bs-BA", "sr-Latn"), ("cnr", "sr-Latn"),
-        ("fr", None), ("", None), ("*", None), ("ro-", None), ("r o", None), ("<script>", None), ("x" * 9, None),
+        ("en", "en"),
+        ("en-GB", "en"),
+        ("EN_us", "en"),
+        ("ro", "ro"),
+        ("ro-RO", "ro"),
+        ("ro-MD", "ro"),
+        ("mo", "ro"),
+        ("sr", "sr-Latn"),
+        ("sr-Latn", "sr-Latn"),
+        ("sr-Latn-RS", "sr-Latn"),
+        ("sr-RS", "sr-Latn"),
+        ("sr-Cyrl", "sr-Latn"),
+        ("sh", "sr-Latn"),
+        ("hr", "sr-Latn"),
+        ("bs-BA", "sr-Latn"),
+        ("cnr", "sr-Latn"),
+        ("fr", None),
+        ("", None),
+        ("*", None),
+        ("ro-", None),
+        ("r o", None),
+        ("<script>", None),
+        ("x" * 9, None),
     ],
 )
 def test_a_tag_is_read_as_one_of_the_catalogue_s_languages_or_none(tag: str, language: str | None) -> None:

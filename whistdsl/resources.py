@@ -37,7 +37,4 @@ def record_schema_path() -> Path:
 def bundled_rulesets() -> dict[str, Path]:
     """Bundled rulesets by name, as `whistdsl list` shows them (`scoring/exact`, ...)."""
     root = data_dir("rulesets")
-    return {
-        p.relative_to(root).with_suffix("").as_posix(): p
-        for p in sorted(root.rglob("*.yaml"))
-    }
+    return {p.relative_to(root).with_suffix("").as_posix(): p for p in sorted(root.rglob("*.yaml"))}

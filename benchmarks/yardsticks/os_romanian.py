@@ -26,6 +26,7 @@ CLI:
   os_romanian.py --seconds T --players P
   os_romanian.py --chance-outcomes ...   # sample chance via chance_outcomes()
 """
+
 import argparse
 import random
 import time
@@ -39,9 +40,9 @@ def schedule(n):
 
 def make_engine(n, rng, use_chance_outcomes=False):
     games = {
-        k: pyspiel.load_game("oh_hell", {
-            "players": n, "num_suits": 4, "num_cards_per_suit": 2 * n + 1,
-            "num_tricks_fixed": k, "off_bid_penalty": True})
+        k: pyspiel.load_game(
+            "oh_hell", {"players": n, "num_suits": 4, "num_cards_per_suit": 2 * n + 1, "num_tricks_fixed": k, "off_bid_penalty": True}
+        )
         for k in range(1, 9)
     }
     plan = [(games[k], h % n) for h, k in enumerate(schedule(n))]
@@ -50,8 +51,8 @@ def make_engine(n, rng, use_chance_outcomes=False):
     def play_game(scores):
         for game, dealer in plan:
             s = game.new_initial_state()
-            s.apply_action(s.legal_actions()[0])   # num tricks (fixed: 1 outcome)
-            s.apply_action(dealer)                 # dealer chance node, forced
+            s.apply_action(s.legal_actions()[0])  # num tricks (fixed: 1 outcome)
+            s.apply_action(dealer)  # dealer chance node, forced
             if use_chance_outcomes:
                 while not s.is_terminal():
                     if s.is_chance_node():
@@ -67,6 +68,7 @@ def make_engine(n, rng, use_chance_outcomes=False):
             r = s.returns()
             for p in range(n):
                 scores[p] += r[p]
+
     return play_game
 
 
@@ -99,9 +101,11 @@ def main(argv=None):
             total += sum(sc)
         games = a.games
     dt = time.perf_counter() - t0
-    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.2f} "
-          f"cards/game={cards} us/card={dt / games / cards * 1e6:.3f} "
-          f"checksum={total:.0f}")
+    print(
+        f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.2f} "
+        f"cards/game={cards} us/card={dt / games / cards * 1e6:.3f} "
+        f"checksum={total:.0f}"
+    )
 
 
 if __name__ == "__main__":

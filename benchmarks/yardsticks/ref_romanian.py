@@ -39,6 +39,7 @@ Trace (with play_game(scores, trace=[])), one game: per hand
   ("bids", [(seat, bid), ...]) in bidding order; ("play", seat, card) per card;
   ("end", [tricks per seat], [running totals]).
 """
+
 import argparse
 import random
 import time
@@ -56,9 +57,9 @@ def make_engine(n, rng, first_dealer=None):
     if n not in PLAYERS:
         raise ValueError("players must be 3..6")
     R = 2 * n
-    D = 4 * R                      # deck size = 8n
+    D = 4 * R  # deck size = 8n
     SCHED = schedule(n)
-    dead = n == 6                  # the dealer sits out
+    dead = n == 6  # the dealer sits out
     hands = [[[], [], [], []] for _ in range(n)]
 
     def orders(dealer):
@@ -90,7 +91,7 @@ def make_engine(n, rng, first_dealer=None):
                     deck[i] = c
                     h[c // R].append(c % R)
                     i += 1
-            if turn:                              # i < D: a card is left to turn
+            if turn:  # i < D: a card is left to turn
                 j = i + int(rnd() * (D - i))
                 c = deck[j]
                 deck[j] = deck[i]
@@ -99,8 +100,9 @@ def make_engine(n, rng, first_dealer=None):
             else:
                 trump = -1
             if trace is not None:
-                trace.append(("deal", k, dealer, trump, deck[i] if turn else None,
-                              [sorted(s * R + r for s in range(4) for r in h[s]) for h in hands]))
+                trace.append(
+                    ("deal", k, dealer, trump, deck[i] if turn else None, [sorted(s * R + r for s in range(4) for r in h[s]) for h in hands])
+                )
             # ---- bidding: left of the dealer first, the hook on the last bidder
             tot = 0
             for p in order:
@@ -108,7 +110,7 @@ def make_engine(n, rng, first_dealer=None):
                 bids[p] = b
                 tot += b
             forb = k - tot
-            if forb >= 0:                         # k choices, skip the forbidden one
+            if forb >= 0:  # k choices, skip the forbidden one
                 b = int(rnd() * k)
                 if b >= forb:
                     b += 1
@@ -140,7 +142,7 @@ def make_engine(n, rng, first_dealer=None):
                 for p in FOL[leader]:
                     h = hands[p]
                     lst = h[led]
-                    if lst:                       # must follow
+                    if lst:  # must follow
                         r = lst.pop(int(rnd() * len(lst)))
                         s = led
                         if bs == led and r > br:
@@ -154,7 +156,7 @@ def make_engine(n, rng, first_dealer=None):
                             bs = trump
                             br = r
                             win = p
-                    else:                         # discard anything
+                    else:  # discard anything
                         x = int(rnd() * left)
                         for s in range(4):
                             lst = h[s]
@@ -186,6 +188,7 @@ def make_engine(n, rng, first_dealer=None):
 # ---------------------------------------------------------------- checking
 # Written again from the rules above, with sets and no shared code.
 
+
 def ranks_per_suit(n):
     return 2 * n
 
@@ -198,8 +201,10 @@ def legal_bids(k, bids_so_far, is_last):
 def legal_cards(n, hand, trick, trump):
     """The cards of `hand` (a set of ids) the rules allow on `trick` (the cards played so far)
     at a table of n players."""
+
     def suit(c):
         return c // ranks_per_suit(n)
+
     if not trick:
         return set(hand)
     led = suit(trick[0])
@@ -212,8 +217,10 @@ def legal_cards(n, hand, trick, trump):
 
 def trick_winner(trick, trump, ranks):
     """The index in `trick` of the winning card: the highest trump, else the highest of the led suit."""
+
     def suit(c):
         return c // ranks
+
     trumps = [i for i, c in enumerate(trick) if suit(c) == trump]
     cands = trumps or [i for i, c in enumerate(trick) if suit(c) == suit(trick[0])]
     return max(cands, key=lambda i: trick[i])
@@ -281,8 +288,7 @@ def check_trace(n, trace):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seconds", type=float, default=0.0,
-                    help="run for about this long instead of --games")
+    ap.add_argument("--seconds", type=float, default=0.0, help="run for about this long instead of --games")
     ap.add_argument("--players", type=int, default=4, choices=PLAYERS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true")
@@ -321,9 +327,7 @@ def main(argv=None):
         games = a.games
     dt = time.perf_counter() - t0
     g = max(games, 1)
-    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} "
-          f"cards/game={cards} us/card={dt / g / cards * 1e6:.3f} "
-          f"checksum={total}")
+    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} cards/game={cards} us/card={dt / g / cards * 1e6:.3f} checksum={total}")
 
 
 if __name__ == "__main__":

@@ -36,13 +36,14 @@ Trace (with play_game(scores, trace=[])), one game: per hand
   ("bids", [(seat, bid), ...])                                      in bidding order
   ("play", seat, card) per card, and ("end", [tricks per seat], [running totals]).
 """
+
 import argparse
 import random
 import time
 
 PLAYERS = (4, 5, 6)
 RANKS = 13
-CYCLE = (0, 2, 1, 3, -1)          # spades, diamonds, hearts, clubs, no trump
+CYCLE = (0, 2, 1, 3, -1)  # spades, diamonds, hearts, clubs, no trump
 
 
 def schedule(n):
@@ -83,8 +84,7 @@ def make_engine(n, rng, first_dealer=None):
                     h[c // R].append(c % R)
                     i += 1
             if trace is not None:
-                trace.append(("deal", k, dealer, trump, None,
-                              [sorted(s * R + r for s in range(4) for r in h[s]) for h in hands]))
+                trace.append(("deal", k, dealer, trump, None, [sorted(s * R + r for s in range(4) for r in h[s]) for h in hands]))
             # ---- bidding: the dealer's right-hand neighbour first, the hook on the dealer
             order = ORDER[dealer]
             tot = 0
@@ -93,7 +93,7 @@ def make_engine(n, rng, first_dealer=None):
                 bids[p] = b
                 tot += b
             forb = k - tot
-            if forb >= 0:                         # k choices, skip the forbidden one
+            if forb >= 0:  # k choices, skip the forbidden one
                 b = int(rnd() * k)
                 if b >= forb:
                     b += 1
@@ -125,7 +125,7 @@ def make_engine(n, rng, first_dealer=None):
                 for p in ORDER[leader]:
                     h = hands[p]
                     lst = h[led]
-                    if lst:                       # must follow
+                    if lst:  # must follow
                         r = lst.pop(int(rnd() * len(lst)))
                         s = led
                         if bs == led and r > br:
@@ -139,7 +139,7 @@ def make_engine(n, rng, first_dealer=None):
                             bs = trump
                             br = r
                             win = p
-                    else:                         # discard anything
+                    else:  # discard anything
                         x = int(rnd() * left)
                         for s in range(4):
                             lst = h[s]
@@ -171,6 +171,7 @@ def make_engine(n, rng, first_dealer=None):
 # ---------------------------------------------------------------- checking
 # Written again from the rules above, with sets and no shared code: the engine's tricks (lists
 # reused, counts instead of sets, the hook as an index shift) are not trusted here.
+
 
 def suit(c):
     return c // RANKS
@@ -211,8 +212,10 @@ def check_trace(n, trace):
     """Independently re-verify a one-game trace against the rules; return the final totals."""
     sched = schedule(n)
     scores = [0] * n
+
     def right(p, i=1):
         return (p - i) % n
+
     it = iter(trace)
     first = None
     for hi, k in enumerate(sched):
@@ -260,8 +263,7 @@ def check_trace(n, trace):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seconds", type=float, default=0.0,
-                    help="run for about this long instead of --games")
+    ap.add_argument("--seconds", type=float, default=0.0, help="run for about this long instead of --games")
     ap.add_argument("--players", type=int, default=4, choices=PLAYERS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true")
@@ -300,9 +302,7 @@ def main(argv=None):
         games = a.games
     dt = time.perf_counter() - t0
     g = max(games, 1)
-    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} "
-          f"cards/game={cards} us/card={dt / g / cards * 1e6:.3f} "
-          f"checksum={total}")
+    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} cards/game={cards} us/card={dt / g / cards * 1e6:.3f} checksum={total}")
 
 
 if __name__ == "__main__":

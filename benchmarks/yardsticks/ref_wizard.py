@@ -40,12 +40,13 @@ Trace (with play_game(scores, trace=[])), one game: per hand (card ids in the tr
   ("trump", dealer, suit)        only when a Wizard was turned: the dealer names trump
   ("bids", [(seat, bid), ...]); ("play", seat, card) per card; ("end", [tricks], [totals]).
 """
+
 import argparse
 import random
 import time
 
 PLAYERS = (3, 4, 5, 6)
-WIZARD = 52                      # in traces
+WIZARD = 52  # in traces
 JESTER = 53
 
 
@@ -55,7 +56,7 @@ def schedule(n):
 
 def trace_id(lst, r):
     """A card's trace id from its hand list and entry."""
-    return lst * 13 + r if lst < 4 else WIZARD + lst - 4   # lists 4 and 5: 52 and 53
+    return lst * 13 + r if lst < 4 else WIZARD + lst - 4  # lists 4 and 5: 52 and 53
 
 
 def make_engine(n, rng, first_dealer=None):
@@ -97,11 +98,19 @@ def make_engine(n, rng, first_dealer=None):
                 deck[i] = c
                 if c < 52:
                     trump = c // 13
-                elif c < 56:                      # a Wizard: the dealer names trump
+                elif c < 56:  # a Wizard: the dealer names trump
                     named = True
             if trace is not None:
-                trace.append(("deal", k, dealer, trump, trace_id(c // 13, c % 13) if turn else None,
-                              [sorted(trace_id(s, r) for s in range(6) for r in h[s]) for h in hands]))
+                trace.append(
+                    (
+                        "deal",
+                        k,
+                        dealer,
+                        trump,
+                        trace_id(c // 13, c % 13) if turn else None,
+                        [sorted(trace_id(s, r) for s in range(6) for r in h[s]) for h in hands],
+                    )
+                )
             if named:
                 trump = int(rnd() * 4)
                 if trace is not None:
@@ -129,10 +138,10 @@ def make_engine(n, rng, first_dealer=None):
                         break
                     x -= m
                 win = leader
-                if s < 4:                         # led = the suit to follow, -1 none yet, -2 free
-                    led = bs = s                  # bs: the winning card's suit, -3 Jesters only
+                if s < 4:  # led = the suit to follow, -1 none yet, -2 free
+                    led = bs = s  # bs: the winning card's suit, -3 Jesters only
                     br = r
-                    done = False                  # done: a Wizard has taken the trick
+                    done = False  # done: a Wizard has taken the trick
                 elif s == 4:
                     led = -2
                     done = True
@@ -144,7 +153,7 @@ def make_engine(n, rng, first_dealer=None):
                     trace.append(("play", leader, trace_id(s, r)))
                 for p in ORDER[leader]:
                     h = hands[p]
-                    if led >= 0 and h[led]:       # holds the suit led: it, a Wizard or a Jester
+                    if led >= 0 and h[led]:  # holds the suit led: it, a Wizard or a Jester
                         lst = h[led]
                         m = len(lst)
                         x = int(rnd() * (m + len(h[4]) + len(h[5])))
@@ -155,7 +164,7 @@ def make_engine(n, rng, first_dealer=None):
                             x -= m
                             s = 4 if x < len(h[4]) else 5
                             r = h[s].pop()
-                    else:                         # anything
+                    else:  # anything
                         x = int(rnd() * left)
                         for s in range(6):
                             lst = h[s]
@@ -208,6 +217,7 @@ def make_engine(n, rng, first_dealer=None):
 # Written again from the rules above, with card lists (Wizards and Jesters are identical
 # cards: a hand may hold several) and no shared code.
 
+
 def suit(c):
     """0..3 for a suited card, None for a Wizard or a Jester."""
     return c // 13 if c < 52 else None
@@ -248,7 +258,7 @@ def trick_winner(trick, trump):
     led = led_suit(trick)
     if led is not None:
         return max((i for i, c in enumerate(trick) if suit(c) == led), key=lambda i: trick[i])
-    return 0                      # Jesters only: the first
+    return 0  # Jesters only: the first
 
 
 def hand_score(bid, taken):
@@ -273,7 +283,7 @@ def check_trace(n, trace):
         allc = sorted([c for h in dealt for c in h] + ([] if turned is None else [turned]))
         rest = list(full)
         for c in allc:
-            rest.remove(c)            # raises if a card is dealt more often than the deck holds it
+            rest.remove(c)  # raises if a card is dealt more often than the deck holds it
         record = next(it)
         if n * k == 60:
             assert turned is None and trump == -1, "the last round has no trump"
@@ -316,8 +326,7 @@ def check_trace(n, trace):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seconds", type=float, default=0.0,
-                    help="run for about this long instead of --games")
+    ap.add_argument("--seconds", type=float, default=0.0, help="run for about this long instead of --games")
     ap.add_argument("--players", type=int, default=4, choices=PLAYERS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true")
@@ -356,9 +365,7 @@ def main(argv=None):
         games = a.games
     dt = time.perf_counter() - t0
     g = max(games, 1)
-    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} "
-          f"cards/game={cards} us/card={dt / g / cards * 1e6:.3f} "
-          f"checksum={total}")
+    print(f"players={n} games={games} secs={dt:.3f} games/s={games / dt:.1f} cards/game={cards} us/card={dt / g / cards * 1e6:.3f} checksum={total}")
 
 
 if __name__ == "__main__":

@@ -47,13 +47,48 @@ PROMPT_SECONDS = 20.0
 
 _TERMINALS_OWN = {0x00, 0x03, 0x04, 0x0A, 0x0D, 0x0F, 0x11, 0x13, 0x16, 0x1A, 0x1C}
 CONTROLS = [chr(c) for c in range(32) if c not in _TERMINALS_OWN] + ["\x7f"]
-ESCAPES = ["\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[3~", "\x1bOP", "\x1b[200~3\x1b[201~",
-           "\x1b[200~QS\x1b[201~", "\x1b]0;pwned\x07", "\x1b[2J", "\x1b[6n", "\x1bc"]
+ESCAPES = [
+    "\x1b[A",
+    "\x1b[B",
+    "\x1b[C",
+    "\x1b[D",
+    "\x1b[H",
+    "\x1b[3~",
+    "\x1bOP",
+    "\x1b[200~3\x1b[201~",
+    "\x1b[200~QS\x1b[201~",
+    "\x1b]0;pwned\x07",
+    "\x1b[2J",
+    "\x1b[6n",
+    "\x1bc",
+]
 #: Escape sequences that would act on the terminal if whistdsl printed them back raw.
 TELLTALES = [e.encode("utf-8") for e in ("\x1b]0;pwned\x07", "\x1b[200~", "\x1b[2J", "\x1b[6n", "\x1bc")]
-GARBAGE = ["lots", "?", "help", "-1", "99999999999999999999", "1e3", "0x10", "½", "٣", "♠", "10♦", "Q H", "qh",
-           "AS AS", "' or 1=1 --", "%s%n", "{}", "NaN", "\u202e3", "\ufffd",
-           "é" * 50, " ", "\t3\t"]
+GARBAGE = [
+    "lots",
+    "?",
+    "help",
+    "-1",
+    "99999999999999999999",
+    "1e3",
+    "0x10",
+    "½",
+    "٣",
+    "♠",
+    "10♦",
+    "Q H",
+    "qh",
+    "AS AS",
+    "' or 1=1 --",
+    "%s%n",
+    "{}",
+    "NaN",
+    "\u202e3",
+    "\ufffd",
+    "é" * 50,
+    " ",
+    "\t3\t",
+]
 CARDS = [r + s for r in ("A", "K", "Q", "J", "T", "10", "9", "8", "7", "6", "5", "4", "3", "2") for s in "SHDCshdc♠♥♦♣"]
 
 
@@ -84,8 +119,7 @@ def _noise(rng: random.Random) -> str:
         return str(rng.randint(0, 6))
     if kind == "card":
         return rng.choice(CARDS)
-    return "".join(rng.choice([rng.choice(CONTROLS), rng.choice(ESCAPES), rng.choice(GARBAGE), rng.choice(CARDS)])
-                   for _ in range(rng.randint(2, 5)))
+    return "".join(rng.choice([rng.choice(CONTROLS), rng.choice(ESCAPES), rng.choice(GARBAGE), rng.choice(CARDS)]) for _ in range(rng.randint(2, 5)))
 
 
 def session(seed: int, tiny: Path) -> Session:
@@ -128,7 +162,7 @@ class _Keyboard(Terminal):
             _, writable, _ = select.select([], [self.fd], [], 0.05)
             if writable:
                 try:
-                    raw = raw[os.write(self.fd, raw[:1024]):]
+                    raw = raw[os.write(self.fd, raw[:1024]) :]
                 except BlockingIOError:
                     pass
                 except OSError:
@@ -149,8 +183,7 @@ class _Keyboard(Terminal):
 
 def run_session(s: Session, tiny: Path, folder: Path) -> Outcome:
     record = folder / f"session-{s.seed}.json"
-    t = _Keyboard(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", str(s.game_seed),
-                  "--record", str(record), cwd=folder)
+    t = _Keyboard(str(tiny), "--seat", str(YOU), "--bots", "random", "--seed", str(s.game_seed), "--record", str(record), cwd=folder)
     try:
         ended_early = False
         for line in s.lines:

@@ -81,9 +81,10 @@ def bases() -> tuple[Base, ...]:
         romanian = _played("romanian", 3, 5, 3, t)
         serbian = _played("serbian", 4, 9, 2, t)
         streak = _played("romanian-streak-10", 3, 11, 4, t)
-    setup = {"format": FORMAT,
-             "hands": [{"number": h["number"], "dealer": h["dealer"], "deal": h["deal"], "turn_up": h["turn_up"]}
-                       for h in romanian["hands"][:1]]}
+    setup = {
+        "format": FORMAT,
+        "hands": [{"number": h["number"], "dealer": h["dealer"], "deal": h["deal"], "turn_up": h["turn_up"]} for h in romanian["hands"][:1]],
+    }
     return (
         Base("tiny whole game", whole),
         Base("romanian, 3 hands", romanian, rules="romanian"),
@@ -95,9 +96,44 @@ def bases() -> tuple[Base, ...]:
 
 # ---------------------------------------------------------------- mutations
 
-VALUES: tuple[Any, ...] = (0, -1, 1, 3, 9, 10, 52, 2000, 10**6, 2**63, 10**30, DIGITS_5000, 1.5, 1e308, -0.0,
-                           "1/0", "1/2", "-0", "x", "", "AS", "ZZ", "10H", "\x1b[2J", "\x1b]0;pwned\x07",
-                           "\ud800", "a\x00b", "\u202e", None, True, False, [], {}, [1, 2], {"a": 1}, DEEP_NESTING)
+VALUES: tuple[Any, ...] = (
+    0,
+    -1,
+    1,
+    3,
+    9,
+    10,
+    52,
+    2000,
+    10**6,
+    2**63,
+    10**30,
+    DIGITS_5000,
+    1.5,
+    1e308,
+    -0.0,
+    "1/0",
+    "1/2",
+    "-0",
+    "x",
+    "",
+    "AS",
+    "ZZ",
+    "10H",
+    "\x1b[2J",
+    "\x1b]0;pwned\x07",
+    "\ud800",
+    "a\x00b",
+    "\u202e",
+    None,
+    True,
+    False,
+    [],
+    {},
+    [1, 2],
+    {"a": 1},
+    DEEP_NESTING,
+)
 CONTROL_TEXTS = ("\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x07\x08\x7f", "\r\n", "\x9b1m", "\ud800", "\x00")
 UNKNOWN_KEYS = ("note", "Hands", "score", "version", "bid")
 #: Where a different number (or card) must make replay disagree: what it recomputes and compares.
@@ -139,14 +175,19 @@ class RecordMutant:
             return ["play", "--resume", str(path), "--watch", "--record", str(path.with_name("resumed.json"))]
         if self.command == "deal":
             return ["play", str(self.rules), "--deal", str(path), "--watch"]
-        return (["replay", str(path)] + (["--show", "--tricks"] if self.show else [])
-                + (["--ruleset", self.ruleset] if self.ruleset else []))
+        return ["replay", str(path)] + (["--show", "--tricks"] if self.show else []) + (["--ruleset", self.ruleset] if self.ruleset else [])
 
     def report(self) -> str:
         body = self.raw.decode("utf-8", "backslashreplace") if self.raw is not None else self.text
-        return "\n".join([f"base: {self.base}", "changes: " + "; ".join(self.changes),
-                          f"command: {' '.join(self.arguments(Path('FILE')))}",
-                          "--- record", body[:4000] + (" ..." if len(body) > 4000 else "")])
+        return "\n".join(
+            [
+                f"base: {self.base}",
+                "changes: " + "; ".join(self.changes),
+                f"command: {' '.join(self.arguments(Path('FILE')))}",
+                "--- record",
+                body[:4000] + (" ..." if len(body) > 4000 else ""),
+            ]
+        )
 
 
 def _mutate_data(draw: Draw, data: dict, m: RecordMutant) -> None:
@@ -201,7 +242,7 @@ def _mutate_data(draw: Draw, data: dict, m: RecordMutant) -> None:
             items = _get(data, p)
             how = draw(st.sampled_from(["cut", "empty", "repeat", "append", "reverse", "many"]))
             if how == "cut" and items:
-                del items[draw(st.integers(0, len(items) - 1)):]
+                del items[draw(st.integers(0, len(items) - 1)) :]
             elif how == "empty":
                 items.clear()
             elif how == "repeat" and items:
@@ -250,7 +291,6 @@ def _dump(data: Any, ascii_only: bool) -> str:
     text = json.dumps(data, ensure_ascii=ascii_only, separators=(",", ":"))
     text = text.replace(f'"{DIGITS_5000}"', "1" * 5000)
     return text.replace(f'"{DEEP_NESTING}"', "[" * 100_000 + "]" * 100_000)
-
 
 
 def _mutate_text(draw: Draw, text: str, m: RecordMutant) -> None:
@@ -317,7 +357,11 @@ def judge_record(m: RecordMutant, folder: Path, hang_seconds: float = HANG_SECON
     if code == 2:
         return Outcome(REJECTED, out.strip().splitlines()[-1][:200]) if out.strip() else Outcome(OTHER, "exit 2 without a message")
     if code == 1:
-        return Outcome(DISAGREEMENT, out.strip()[:200]) if "hand" in out or "rule error" in out else Outcome(OTHER, f"exit 1 without naming a hand: {out[:300]!r}")
+        return (
+            Outcome(DISAGREEMENT, out.strip()[:200])
+            if "hand" in out or "rule error" in out
+            else Outcome(OTHER, f"exit 1 without naming a hand: {out[:300]!r}")
+        )
     if code == 0:
         if m.must_disagree:
             return Outcome(OTHER, f"{m.command} accepted a changed record: {'; '.join(m.changes)}: {out.strip()[:200]}")

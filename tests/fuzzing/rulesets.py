@@ -167,7 +167,16 @@ def context_of(path: Sequence[Any]) -> str | None:
 
 
 #: The type each formula path must have (None: a number or a list, as the schedule takes).
-_WANT = {"hand": Type.BOOL, "deal": Type.BOOL, "bidding": Type.BOOL, "end": Type.BOOL, "trump_choice": Type.BOOL, "skip": Type.BOOL, "let": None, "schedule": None}
+_WANT = {
+    "hand": Type.BOOL,
+    "deal": Type.BOOL,
+    "bidding": Type.BOOL,
+    "end": Type.BOOL,
+    "trump_choice": Type.BOOL,
+    "skip": Type.BOOL,
+    "let": None,
+    "schedule": None,
+}
 
 
 def want_of(path: Sequence[Any], context: str) -> Type | None:
@@ -201,23 +210,56 @@ def _set(data: Any, path: Sequence[Any], value: Any) -> None:
 # ---------------------------------------------------------------- mutations
 
 #: What a number becomes: the edges, huge values, and fractions as text.
-NUMBER_VALUES: tuple[Any, ...] = (0, -1, 1, 2, 3, 5, 11, 53, 100, 10**6, 10**18, 10**31, 10**400, DIGITS_5000,
-                                  "1/2", "0.5", "3/0", 1.5, -0.0, True)
+NUMBER_VALUES: tuple[Any, ...] = (0, -1, 1, 2, 3, 5, 11, 53, 100, 10**6, 10**18, 10**31, 10**400, DIGITS_5000, "1/2", "0.5", "3/0", 1.5, -0.0, True)
 NUMBER_TEXTS = ("0", "1", "2", "13", "0.5", "1000000", "1" + "0" * 31, "9" * 400)
 #: Values that no enumeration of the schema holds.
 INVALID_ENUMS = ("", "Clockwise", "none", "spade", "random ", "turn_up", 10, 0, "A", "1")
 #: Texts no one should print raw: escape sequences, a lone surrogate, bidirectional overrides.
-HOSTILE_TEXTS = ("\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "a\x00b", "\ud800", "\u202egnp.exe", "tab\there",
-                 "x" * 5000, "line\nbreak", "é\u0301" * 3, "\x9b31m")
+HOSTILE_TEXTS = (
+    "\x1b]0;pwned\x07",
+    "\x1b[2J\x1b[H",
+    "a\x00b",
+    "\ud800",
+    "\u202egnp.exe",
+    "tab\there",
+    "x" * 5000,
+    "line\nbreak",
+    "é\u0301" * 3,
+    "\x9b31m",
+)
 UNKNOWN_KEYS = ("colour", "Scoring", "score", "extend", "rounds", "trumps", "jokers", "scoring_points")
-EXTENDS_TARGETS = ("romanian", "serbian", "oh-hell", "scoring/exact", "romanian.yaml", "../serbian.yaml",
-                   "serbian.yaml", "no-such.yaml", "nosuch", "fuzz-mutant.yaml", "./fuzz-mutant.yaml",
-                   "/etc/passwd", "~/.bashrc", "../../../../../etc/hostname", "https://example.com/r.yaml",
-                   "scoring", "..", "")
+EXTENDS_TARGETS = (
+    "romanian",
+    "serbian",
+    "oh-hell",
+    "scoring/exact",
+    "romanian.yaml",
+    "../serbian.yaml",
+    "serbian.yaml",
+    "no-such.yaml",
+    "nosuch",
+    "fuzz-mutant.yaml",
+    "./fuzz-mutant.yaml",
+    "/etc/passwd",
+    "~/.bashrc",
+    "../../../../../etc/hostname",
+    "https://example.com/r.yaml",
+    "scoring",
+    "..",
+    "",
+)
 EXTENDS_VALID = ("romanian", "serbian", "oh-hell", "scoring/exact", "romanian.yaml", "../serbian.yaml")
 #: The kinds of change, as often as each is drawn (formulas most: they reach the engine).
-MUTATIONS = (("formula",) * 7 + ("number",) * 3 + ("enum",) * 2 + ("drop",) * 2 + ("add",) * 3 + ("list",) * 2
-             + ("running",) * 2 + ("tiebreak", "text", "extends", "bulk"))
+MUTATIONS = (
+    ("formula",) * 7
+    + ("number",) * 3
+    + ("enum",) * 2
+    + ("drop",) * 2
+    + ("add",) * 3
+    + ("list",) * 2
+    + ("running",) * 2
+    + ("tiebreak", "text", "extends", "bulk")
+)
 #: The shapes of issue 9's lint-clean rulesets that fail in play, for a running value X: what
 #: grows past the number cap, fractions whose denominators grow, a count that reaches zero.
 GROWTH = ("X * X", "X * 2 + points", "X + 1", "X - 1", "X + 1 / 3", "X * 3 / 2", "X / 3 + 1 / 7", "-X")
@@ -232,8 +274,7 @@ READING = {
 #: The changes of the `formulas` mode: only formulas, so most mutants reach the engine.
 FORMULA_MUTATIONS = ("formula",) * 3 + ("running",) * 2 + ("tiebreak",)
 #: Formulas a new running value may feed (the engine evaluates them hand after hand).
-READERS = (("scoring", "bonus"), ("scoring", "points"), ("bidding", "allowed"), ("winner", "rank", 0),
-           ("winner", "wins_outright"), ("running",))
+READERS = (("scoring", "bonus"), ("scoring", "points"), ("bidding", "allowed"), ("winner", "rank", 0), ("winner", "wins_outright"), ("running",))
 NEW_NAMES = ("streak", "score2", "x", "run", "total", "bid", "if", "players", "x\n", "X", "é", "_", "a" * 300)
 
 
@@ -264,8 +305,7 @@ def _value_for(draw: Draw, path: tuple, names: Names) -> Any:
     if key == "running":
         name = draw(st.sampled_from(NEW_NAMES))
         names.running.append(name)
-        return {name: {"start": _expr(draw, ("running", name, "start"), names),
-                       "after_hand": _expr(draw, ("running", name, "after_hand"), names)}}
+        return {name: {"start": _expr(draw, ("running", name, "start"), names), "after_hand": _expr(draw, ("running", name, "after_hand"), names)}}
     if key == "let":
         name = draw(st.sampled_from(NEW_NAMES))
         names.lets.append(name)
@@ -313,7 +353,7 @@ def mutate_once(draw: Draw, data: dict, names: Names, kinds: Sequence[str] = MUT
             if isinstance(old, str):
                 spots = list(re.finditer(r"\d+(\.\d+)?", old))
                 m = draw(st.sampled_from(spots))
-                new = old[: m.start()] + draw(st.sampled_from(NUMBER_TEXTS)) + old[m.end():]
+                new = old[: m.start()] + draw(st.sampled_from(NUMBER_TEXTS)) + old[m.end() :]
             else:
                 new = draw(st.sampled_from(NUMBER_VALUES))
             _set(data, p, new)
@@ -361,7 +401,7 @@ def mutate_once(draw: Draw, data: dict, names: Names, kinds: Sequence[str] = MUT
             items = _get(data, p)
             how = draw(st.sampled_from(["cut", "empty", "double", "extend", "extend"]))
             if how == "cut" and items:
-                del items[draw(st.integers(0, len(items) - 1)):]
+                del items[draw(st.integers(0, len(items) - 1)) :]
             elif how == "empty":
                 items.clear()
             elif how == "double" and items:
@@ -578,9 +618,11 @@ def judge(mutant: Mutant, work: Workspace, hang_seconds: float = HANG_SECONDS) -
 def _judge(path: Path, mutant: Mutant, work: Workspace) -> Outcome:
     try:
         result = lint_path(path, mutant.target, **work.root_option)
-        for name, shown in (("text", render_text(result.findings, result.sources)),
-                            ("json", render_json(result.findings)),
-                            ("github", render_github(result.findings))):
+        for name, shown in (
+            ("text", render_text(result.findings, result.sources)),
+            ("json", render_json(result.findings)),
+            ("github", render_github(result.findings)),
+        ):
             bad = printed_badly(shown)
             if bad:
                 return Outcome(OTHER, f"lint output ({name}): {bad}: {shown[:300]!r}")

@@ -56,9 +56,7 @@ class _LaterCommands(dict):
         module, function, short_help = LATER_COMMANDS[name]
         callback = getattr(importlib.import_module(module), function)
         info = typer.models.CommandInfo(name=name, cls=_Command, short_help=short_help, callback=callback, hidden=name not in COMMAND_ORDER)
-        command = typer.main.get_command_from_info(
-            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
-        )
+        command = typer.main.get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
         adjust = getattr(callback, "adjust_command", None)  # what typer cannot say (an option's value left out)
         if adjust is not None:
             adjust(command)
@@ -151,7 +149,6 @@ Examples:
 app = typer.Typer(
     cls=_Commands,
     help=APP_HELP,
-
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -168,9 +165,7 @@ def _print_version(asked: bool) -> None:
 
 @app.callback()
 def _options(
-    version: Annotated[
-        bool, typer.Option(*VERSION_OPTIONS, is_eager=True, callback=_print_version, help="Print the version and exit.")
-    ] = False,
+    version: Annotated[bool, typer.Option(*VERSION_OPTIONS, is_eager=True, callback=_print_version, help="Print the version and exit.")] = False,
 ) -> None:
     """Write, check and play the rules of Oh Hell-family card games."""
 
@@ -187,7 +182,9 @@ def lint(
         list[Path] | None,
         typer.Argument(metavar="PATH", help="Ruleset files, folders to search for *.yaml / *.yml, or bundled rulesets' names."),
     ] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")] = OutputFormat.text,
+    format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, or github (annotations).")
+    ] = OutputFormat.text,
     select: Annotated[
         list[str] | None, typer.Option("--select", metavar="CODES", help="Show only these codes, or codes beginning so: --select W404,W2.")
     ] = None,
@@ -235,7 +232,6 @@ def lint(
         raise _usage(str(e)) from None
     colour = format is OutputFormat.text and wants_colour(sys.stdout)
     raise typer.Exit(report(files, results, format.value, typer.echo, choice, quiet, colour))
-
 
 
 @app.command(cls=_Command, short_help="Print the JSON Schema of ruleset files.")
@@ -303,13 +299,24 @@ class ExplainFormat(str, Enum):
 @app.command(cls=_Command, short_help="Print the rules of a ruleset in words.")
 def explain(
     rulesets: Annotated[
-        list[str], typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule (or the house rule alone).")
+        list[str],
+        typer.Argument(
+            metavar="RULESET", help="A ruleset file or a bundled ruleset's name; with --diff, the base and the house rule (or the house rule alone)."
+        ),
     ],
     diff: Annotated[
-        bool, typer.Option("--diff", help="Say what the second ruleset (a house rule) changes against the first (its base); with one, against the ruleset it extends.")
+        bool,
+        typer.Option(
+            "--diff",
+            help="Say what the second ruleset (a house rule) changes against the first (its base); with one, against the ruleset it extends.",
+        ),
     ] = False,
-    format: Annotated[ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")] = ExplainFormat.text,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")] = None,
+    format: Annotated[
+        ExplainFormat, typer.Option("--format", "-f", metavar="FORMAT", help="text (for a terminal) or markdown.")
+    ] = ExplainFormat.text,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", metavar="N", help="The rules at a table of N players (default: every count the ruleset allows).")
+    ] = None,
     root: Annotated[Path | None, ROOT_OPTION] = None,
     settings: Annotated[list[str] | None, SET_OPTION] = None,
 ) -> None:
@@ -325,7 +332,9 @@ def explain(
     from .. import explain as words
 
     if len(rulesets) not in ((1, 2) if diff else (1,)):
-        raise _usage("explain --diff takes the base and the house rule, or the house rule alone" if diff else "explain takes one ruleset (two with --diff)")
+        raise _usage(
+            "explain --diff takes the base and the house rule, or the house rule alone" if diff else "explain takes one ruleset (two with --diff)"
+        )
     if diff and len(rulesets) == 1:
         house = open_rules(rulesets[0], root, settings)
         loaded = [_base_of(rulesets[0], root), house]
@@ -352,7 +361,9 @@ def _base_of(argument: str, root: Path | None) -> Ruleset:
 
     found = extended_base(argument, root)
     if found is None:
-        raise _usage(f"explain --diff {argument}: it extends no ruleset, so there is no base to compare it with; name one: {command('explain', '--diff', 'BASE', argument)}")
+        raise _usage(
+            f"explain --diff {argument}: it extends no ruleset, so there is no base to compare it with; name one: {command('explain', '--diff', 'BASE', argument)}"
+        )
     base, folder = found
     return open_rules(str(base), folder)
 
@@ -450,10 +461,7 @@ def score(  # noqa: C901 an option a branch
     try:
         setup = hand_setup(rules, players, PlannedHand(hand, cards, kind), len(rules.planned_hands(players)))
         if setup.cards_left < 0:
-            raise _usage(
-                f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, "
-                f"but the deck has {rules.deck_count(players)}"
-            )
+            raise _usage(f"--cards {cards}: {setup.playing} players need {cards * setup.playing} cards, but the deck has {rules.deck_count(players)}")
         env = trump_env(setup.env, trump)
         if others is not None:
             table = _other_seats(rules, others, dealer, given, cards, setup.playing, bid, tricks)
@@ -529,7 +537,9 @@ class _OtherSeats:
         return out
 
 
-def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None) -> _OtherSeats:
+def _other_seats(
+    rules: Ruleset, text: str, dealer: int | None, given: dict, cards: int, playing: int, bid: int | None, tricks: int | None
+) -> _OtherSeats:
     """Read `--others B/T,...` (and `--dealer`): usage errors (exit 2) for a table that cannot be."""
     from ..language.catalogue import Type
     from ..language.environment import seat_row
@@ -565,7 +575,9 @@ def _other_seats(rules: Ruleset, text: str, dealer: int | None, given: dict, car
             raise _usage(f"--others: the other seats take {taken} tricks, more than the {cards} of the hand")
     elif taken + tricks != cards:
         shown = " + ".join(str(t) for _, t, _ in results)
-        raise _usage(f"--others: the tricks add up to {taken + tricks} ({shown} and --tricks {tricks}), but a hand of {cards} cards has {cards} tricks")
+        raise _usage(
+            f"--others: the tricks add up to {taken + tricks} ({shown} and --tricks {tricks}), but a hand of {cards} cards has {cards} tricks"
+        )
     default_dealer = 1 if rules.first_bidder == FirstBidder.DEALER and rules.first_bidder_choice is None else playing
     dealer_at = dealer if dealer is not None else default_dealer
     if not 1 <= dealer_at <= playing:
@@ -640,7 +652,9 @@ def _score_settings(rules: Ruleset, texts: list[str]) -> tuple[Ruleset, dict]:
 @app.command(cls=_Command, short_help="Check a game record against its rules, show its score sheet.")
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON) written by `whistdsl play --record`.")],
-    ruleset: Annotated[str | None, typer.Option("--ruleset", metavar="RULESET", help="Check against this ruleset instead of the copy in the record.")] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", metavar="RULESET", help="Check against this ruleset instead of the copy in the record.")
+    ] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the score sheet.")] = False,
     tricks: Annotated[bool, typer.Option("--tricks", help="With --show: each hand's deal, bids and tricks.")] = False,
     root: Annotated[Path | None, ROOT_OPTION] = None,
@@ -738,7 +752,6 @@ def _help_remembered() -> None:
     sys.exit(code)
 
 
-
 def _turned_words(source: str, card: str | None) -> str:
     """Where a hand's trump came from, after its trump: `, turned up 7H`, `, the dealer's last
     card 7H`, `, turned before the deal 7H`, `, drawn at random`."""
@@ -748,4 +761,3 @@ def _turned_words(source: str, card: str | None) -> str:
         return ""
     words = {"dealer_last_card": "the dealer's last card", "before_deal": "turned before the deal"}.get(source, "turned up")
     return f", {words} {card}"
-

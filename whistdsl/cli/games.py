@@ -56,7 +56,9 @@ def games_command(
         for line in _lines(facts, width) + _lines(", ".join(printable(p) for p in g.players), width):
             typer.echo(line)
     if any(g.resumable for g in games):
-        said = f"Continue the latest unfinished game: {unbroken(command('play', '--resume'))}; another: {unbroken(command('play', '--resume', 'NAME'))}"
+        said = (
+            f"Continue the latest unfinished game: {unbroken(command('play', '--resume'))}; another: {unbroken(command('play', '--resume', 'NAME'))}"
+        )
         for line in _lines(said, width, ""):
             typer.echo(line)
 

@@ -261,7 +261,9 @@ def explain_code(code: str) -> str:
         from ..suggest import command
 
         hint = did_you_mean(wanted, DOCS, shown=str)
-        raise PathProblem(f"--explain {code}: no such finding code" + (f"; {hint}" if hint else "") + f" (every code: {command('lint', '--explain', 'all')})")
+        raise PathProblem(
+            f"--explain {code}: no such finding code" + (f"; {hint}" if hint else "") + f" (every code: {command('lint', '--explain', 'all')})"
+        )
     warning = wanted in WARNINGS
     kind = "a warning: it does not fail lint, and the ruleset still plays" if warning else "an error: the ruleset cannot be played until it is fixed"
     silence = (

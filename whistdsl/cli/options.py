@@ -33,16 +33,21 @@ def err(message: str) -> None:
     """`whistdsl: message` on standard error, with whatever came from a file escaped."""
     typer.echo(error_line(message), err=True)
 
+
 def usage(message: str) -> typer.Exit:
     err(message)
     return typer.Exit(2)
+
 
 #: `--root DIR`, for every command that reads a ruleset: where its `extends:` may lead.
 ROOT_OPTION = typer.Option("--root", metavar="DIR", exists=True, file_okay=False, help=ROOT_HELP)
 
 #: `--think SECONDS`, for `play` and `simulate`: how long the computer players that search think
 THINK_OPTION = typer.Option(
-    "--think", metavar="SECONDS", min=0.001, max=60.0,
+    "--think",
+    metavar="SECONDS",
+    min=0.001,
+    max=60.0,
     help="Seconds a decision for the `search` players (default 0.05), as the work this machine does in that time, measured once at the start (a record keeps it).",
 )
 

@@ -271,7 +271,9 @@ class TableTalk:
         header = self.styled("play.hand_header", view.hand_size, trump=trump, dealer=self.whom(view.dealer))
         if view.sitting_out:
             out = ", ".join(self.whom(s) for s in view.sitting_out)
-            header.append(t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out))
+            header.append(
+                t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out)
+            )
         self.say(header)
         what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
@@ -313,7 +315,11 @@ class TableTalk:
                     trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
                     self.say(self.styled(key, name=self.who(g.declarer), bid=self.auction_words(str(g.auction_bid)), trump=trump), style="bold")
         elif decision == "trump":
-            named = t("play.named_no_trump") if choice == "none" else t("play.named_trump", suit=t(f"suit.{choice}") if f"suit.{choice}" in self.words.catalogue else choice)
+            named = (
+                t("play.named_no_trump")
+                if choice == "none"
+                else t("play.named_trump", suit=t(f"suit.{choice}") if f"suit.{choice}" in self.words.catalogue else choice)
+            )
             self.say(t("play.named", name=self.who(seat), named=named))
         elif choice == "blind" and not self.compact:
             self.say(t("play.will_bid_blind", name=self.who(seat)))
@@ -513,8 +519,10 @@ class TableTalk:
         t = self.t
         trick_number = len(view.tricks) + 1
         if view.trick:
-            self.say(f"{t('play.trick_led', number=trick_number, size=view.hand_size, name=self.who(view.trick[0][0]))} ",
-                     self.cards_of(view.trick, view.trump))
+            self.say(
+                f"{t('play.trick_led', number=trick_number, size=view.hand_size, name=self.who(view.trick[0][0]))} ",
+                self.cards_of(view.trick, view.trump),
+            )
         else:
             self.say(t("play.trick_you_lead", number=trick_number, size=view.hand_size))
         bids = dict(view.bids)
@@ -632,7 +640,9 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
 def specials_typed(specials: Sequence[Special], words: Words = ENGLISH) -> str:
     """`, or W for a wizard, or jester for a jester`: how the deck's special cards are typed (by
     name where the mark reads as a rank)."""
-    return "".join(words.text("play.special_typed", typed=printable(s.name if reads_as_rank(s.mark) else s.mark), name=printable(s.name)) for s in specials)
+    return "".join(
+        words.text("play.special_typed", typed=printable(s.name if reads_as_rank(s.mark) else s.mark), name=printable(s.name)) for s in specials
+    )
 
 
 #: The commands understood at every prompt, with what each shows (`help` lists them). No rank,
@@ -703,7 +713,9 @@ class HumanPlayer:
             self.talk.before_decision(view)
             options = list(question.options)
             t = self.talk.t
-            prompt = Text(t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold")
+            prompt = Text(
+                t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold"
+            )
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()
                 if question.decision == "auction":
@@ -891,8 +903,7 @@ def _bot_kinds(value: str, computer_seats: list[int]) -> dict[int, str]:
         kinds = kinds * len(computer_seats)
     if len(kinds) != len(computer_seats):
         raise _usage(
-            f"--bots: give one kind for every computer seat, or {len(computer_seats)} "
-            f"(one per computer seat, in seat order), not {len(kinds)}"
+            f"--bots: give one kind for every computer seat, or {len(computer_seats)} (one per computer seat, in seat order), not {len(kinds)}"
         )
     return dict(zip(computer_seats, kinds))
 
@@ -911,20 +922,47 @@ LANG_HELP = (
 
 
 def play_command(  # noqa: C901 an option a branch
-    ruleset: Annotated[str | None, typer.Argument(metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default.")] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="RULESET", help="A ruleset file or a bundled ruleset's name (see `whistdsl list`); with --resume, the record's own by default."
+        ),
+    ] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default: the ruleset's).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="S", help="Seed of the shuffles and the computer players: the same seed plays the same game.")
+    ] = None,
     seat: Annotated[int, typer.Option("--seat", metavar="K", help="Your seat, 0 to N-1 (seat K+1 sits to your left).")] = 0,
     watch: Annotated[bool, typer.Option("--watch", help="Computer players in every seat; nothing is asked.")] = False,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B,C,D", help="The players' names, by seat.")] = None,
-    bots: Annotated[str, typer.Option("--bots", metavar="KIND[,KIND...]", help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.")] = DEFAULT_BOT,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="KIND[,KIND...]",
+            help=f"Computer players ({', '.join(BOTS)}): one kind for all, or one per computer seat in seat order.",
+        ),
+    ] = DEFAULT_BOT,
     record: Annotated[Path | None, typer.Option("--record", metavar="FILE", help="Write the game record (JSON) to FILE after every hand.")] = None,
-    first_dealer: Annotated[int | None, typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")] = None,
-    resume: Annotated[str | None, typer.Option("--resume", metavar="[RECORD]", help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).")] = None,
-    deal: Annotated[Path | None, typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")] = None,
+    first_dealer: Annotated[
+        int | None, typer.Option("--first-dealer", metavar="K", help="The first dealer's seat (default: as the ruleset says).")
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="[RECORD]",
+            help="Continue an interrupted game from its record's last complete hand (same players, seats and random stream); with no RECORD, the latest unfinished kept game (see `whistdsl games`).",
+        ),
+    ] = None,
+    deal: Annotated[
+        Path | None, typer.Option("--deal", metavar="FILE", help="Play the set-up deals in FILE (a partial record) instead of shuffling those hands.")
+    ] = None,
     think: Annotated[float | None, THINK_OPTION] = None,
     root: Annotated[Path | None, ROOT_OPTION] = None,
-    settings: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")] = None,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help=SET_HELP + " With --resume, the record's own values are kept.")
+    ] = None,
     lang: Annotated[str | None, typer.Option("--lang", metavar="TAG", envvar="WHISTDSL_LANG", show_envvar=True, help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game at the terminal against computer players (or watch them: --watch).
@@ -1073,7 +1111,9 @@ def _play(  # noqa: C901 an option a branch
     talk.say(Text(t("play.players", name=printable(rules.name), count=n, seed=game.seed), style="bold"))
     talk.say(t("play.seats", seats=table))
     if you is not None:
-        talk.say(t("play.how_to_type_kept" if writer is not None else "play.how_to_type", specials=specials_typed(game.rules.specials, words)), style="dim")
+        talk.say(
+            t("play.how_to_type_kept" if writer is not None else "play.how_to_type", specials=specials_typed(game.rules.specials, words)), style="dim"
+        )
     if replaying and you is not None:
         talk.say(words.count("play.played_again", len(replaying), hand=len(game.history) + 1), style="dim")
     try:

@@ -47,13 +47,35 @@ def _bound(host: str, port: int) -> socket.socket:
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="The address to listen on; another than 127.0.0.1 lets anyone on the network reach the tables.")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="The address to listen on; another than 127.0.0.1 lets anyone on the network reach the tables."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="The port (0: a free one, printed).")] = 8000,
-    db: Annotated[Path | None, typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", metavar="PATH", help=f"The table database (default: {DATABASE} in the per-user data folder).")
+    ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the start page in the browser.")] = False,
-    bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card.")] = 0.6,
-    close_after: Annotated[float, typer.Option("--close-after", metavar="HOURS", min=0.01, max=24 * 365, help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).")] = 24.0,
-    secure_cookies: Annotated[bool, typer.Option("--secure-cookies", help="Mark the seat cookies Secure (sent over HTTPS only): for a server behind a proxy that speaks HTTPS.")] = False,
+    bot_pause: Annotated[
+        float,
+        typer.Option("--bot-pause", metavar="SECONDS", min=0.0, max=10.0, help="Seconds between computer players' moves, so people see each card."),
+    ] = 0.6,
+    close_after: Annotated[
+        float,
+        typer.Option(
+            "--close-after",
+            metavar="HOURS",
+            min=0.01,
+            max=24 * 365,
+            help="Close a table nobody has been at, and nothing played at, for this many hours (its records stay downloadable by its links).",
+        ),
+    ] = 24.0,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option("--secure-cookies", help="Mark the seat cookies Secure (sent over HTTPS only): for a server behind a proxy that speaks HTTPS."),
+    ] = False,
 ) -> None:
     """Serve tables in the browser: friends and computer players play a ruleset together.
 
@@ -104,5 +126,13 @@ def serve_command(
         import webbrowser
 
         webbrowser.open(address)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE_BYTES, ws_per_message_deflate=False, log_level="warning", lifespan="on", proxy_headers=False)
+    config = uvicorn.Config(
+        app,
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="on",
+        proxy_headers=False,
+    )
     uvicorn.Server(config).run(sockets=[listener])

@@ -149,8 +149,13 @@ def score_sheet(
     narrowest sheet: one space between columns). The ruleset's name and the players' names are shown
     escaped, never as markup; the sheet's own words are `words`'."""
     table = Table(
-        title=printable_text(rules.name), title_justify="left", caption_justify="left", caption_style="none",
-        show_edge=False, pad_edge=False, padding=(0, padding),
+        title=printable_text(rules.name),
+        title_justify="left",
+        caption_justify="left",
+        caption_style="none",
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, padding),
         box=box.SIMPLE_HEAD if symbols else box.ASCII2,
     )
     table.add_column("#", justify="right", no_wrap=True)

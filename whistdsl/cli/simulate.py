@@ -80,9 +80,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
     for bot in dict.fromkeys(sim.bots):
         line = tally.bots.get(bot, Line())
         entry = _line_json(line, tally.games, by_bot.get(bot, (0, 0)))
-        entry["positions"] = {
-            str(p): {"made_share": _share(m, c), "contracts": c} for (b, p), (c, m) in by_bot_position.items() if b == bot
-        }
+        entry["positions"] = {str(p): {"made_share": _share(m, c), "contracts": c} for (b, p), (c, m) in by_bot_position.items() if b == bot}
         entry["histogram"] = {"bin_width": line.histogram.width, "counts": {str(lower): n for lower, n in line.histogram.bins()}}
         bots[bot] = entry
     positions: dict[str, Any] = {}
@@ -100,14 +98,12 @@ def summary_json(summary: Summary) -> dict[str, Any]:
         **({"search_work": dict(zip(KINDS, sim.work))} if sim.work is not None else {}),
         "bots": bots,
         "seats": [
-            dict(seat=seat, **_line_json(tally.seats.get(seat, Line()), tally.games, by_seat.get(seat, (0, 0))))
-            for seat in range(sim.players)
+            dict(seat=seat, **_line_json(tally.seats.get(seat, Line()), tally.games, by_seat.get(seat, (0, 0)))) for seat in range(sim.players)
         ],
         "positions": positions,
         "hand_sizes": {str(size): {"made_share": _share(m, c), "contracts": c} for size, (c, m) in tally.made_by(3).items()},
         "dealer": {
-            ("dealer" if is_dealer else "others"): {"made_share": _share(m, c), "contracts": c}
-            for is_dealer, (c, m) in tally.made_by(4).items()
+            ("dealer" if is_dealer else "others"): {"made_share": _share(m, c), "contracts": c} for is_dealer, (c, m) in tally.made_by(4).items()
         },
         "workers": summary.workers,
         "seconds": round(summary.seconds, 3),
@@ -295,7 +291,9 @@ def simulate_command(  # noqa: C901 an option a branch
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", metavar="KIND[,KIND...]",
+            "--bots",
+            "-b",
+            metavar="KIND[,KIND...]",
             help=f"Computer players ({', '.join(BOTS)}): one kind for every seat, or one per seat, rotated each game "
             "(by default the computer players of `play`).",
         ),
@@ -304,13 +302,20 @@ def simulate_command(  # noqa: C901 an option a branch
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: every core).", min=1)] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", metavar="FORMAT", help="table, json or csv.")] = ReportFormat.table,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib).")] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="FILE", help="Also draw score distributions and made share by position (.png or .svg; needs matplotlib)."),
+    ] = None,
     think: Annotated[float | None, THINK_OPTION] = None,
     root: Annotated[Path | None, ROOT_OPTION] = None,
     settings: Annotated[list[str] | None, SET_OPTION] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", metavar="ADDRESS", help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster])."),
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Play on the workers of the Dask cluster with this scheduler (tcp://host:8786; needs whistdsl[cluster]).",
+        ),
     ] = None,
 ) -> None:
     """Play many games between computer players and measure bots, seats and bidding positions.

@@ -114,16 +114,12 @@ def parse_card(text: str, specials: tuple[Special, ...] = ()) -> Card:
     m = suited_card_text(text)
     if not m:
         also = "".join(f", {s.mark} ({s.name})" for s in specials)
-        raise CardSyntaxError(
-            f"{text.strip()!r} is not a card: write rank then suit, e.g. TS (ten of spades), QH, 10h, 7♦{also}"
-        )
+        raise CardSyntaxError(f"{text.strip()!r} is not a card: write rank then suit, e.g. TS (ten of spades), QH, 10h, 7♦{also}")
     rank = "T" if m.group(1) == "10" else m.group(1).upper()
     return card(rank, m.group(2).upper())
 
 
-def deck(
-    suits: tuple[str, ...], ranks: tuple[str, ...], specials: tuple[Special, ...] = (), copies: int = 1
-) -> tuple[Card, ...]:
+def deck(suits: tuple[str, ...], ranks: tuple[str, ...], specials: tuple[Special, ...] = (), copies: int = 1) -> tuple[Card, ...]:
     """The cards of a deck, by suit then rank high to low, then the specials; `copies` times."""
     one = tuple(SUITS.index(s) * 16 + RANK_LETTERS.index(r) for s in suits for r in ranks)
     one += tuple(special_card(i) for i, s in enumerate(specials) for _ in range(s.count))

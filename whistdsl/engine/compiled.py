@@ -271,15 +271,19 @@ class _Writer:
         if plain is not None and in_locals:
             loop_body += self._scoring(close=self._close_in_locals(), leave="break", in_locals=True)
         elif plain is not None:
-            close = None if rules.end is not None else [  # `end`: game.py's close_hand asks it after each hand
-                "    index = g.index",
-                "    if index + 1 < len(g.plan) and not g.stop_after_hand:  # the next hand of the schedule",
-                "        g.record_hand(points, bonuses, totals_after, running_after)",
-                "        if not start_hand(g, index + 1):",
-                "            g.begin_hand(index + 1, reuse_hands=True)",
-                "    else:",
-                "        g.close_hand(points, bonuses, totals_after, running_after)",
-            ]
+            close = (
+                None
+                if rules.end is not None
+                else [  # `end`: game.py's close_hand asks it after each hand
+                    "    index = g.index",
+                    "    if index + 1 < len(g.plan) and not g.stop_after_hand:  # the next hand of the schedule",
+                    "        g.record_hand(points, bonuses, totals_after, running_after)",
+                    "        if not start_hand(g, index + 1):",
+                    "            g.begin_hand(index + 1, reuse_hands=True)",
+                    "    else:",
+                    "        g.close_hand(points, bonuses, totals_after, running_after)",
+                ]
+            )
             loop_body += self._scoring(close=close, leave="continue")
         binds = self._binds()
         start = [
@@ -806,7 +810,9 @@ class _Writer:
             lines += self._special_tricks_random(in_locals)
         elif not rules.standard_tricks:
             if self._special_tricks_written_out():
-                self._note("special cards or trick rules beyond the standard: written out for random play; players choosing their own cards call the trick rules (engine/tricks.py) for each card")
+                self._note(
+                    "special cards or trick rules beyond the standard: written out for random play; players choosing their own cards call the trick rules (engine/tricks.py) for each card"
+                )
             else:
                 self._note("special cards or trick rules beyond the standard: the trick rules (engine/tricks.py) are called for each card")
             lines += self._general_tricks(random)
@@ -1022,7 +1028,10 @@ class _Writer:
             *_indent(draw("led"), 4),
         ]
         if rules.when_void != "free":  # must_trump (must_overtrump calls engine/tricks.py)
-            lines += ["            elif led >= 0 and trump >= 0 and h[trump]:  # void: must trump, or play such a special", *_indent(draw("trump"), 4)]
+            lines += [
+                "            elif led >= 0 and trump >= 0 and h[trump]:  # void: must trump, or play such a special",
+                *_indent(draw("trump"), 4),
+            ]
         lines += [
             "            else:  # any card",
             "                x = int(rnd() * left)",

@@ -53,6 +53,7 @@ DECISION = Phase.DECISION
 DEAL = Phase.DEAL
 TRUMP = Phase.TRUMP
 
+
 class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     """One game of a ruleset: its rules and the table's static facts (`facts`), and its position
     (the State, engine/state.py). Drive it with `to_act`, `legal_actions`, `view` and `act`.

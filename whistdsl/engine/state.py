@@ -344,7 +344,11 @@ def _declared_copier(kind: type[State]) -> Callable[[dict[str, Any]], None]:
     for name, (held, copy) in sorted(_copiers(kind).items()):  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
         lines += [f"    v = f.get({name!r}, ABSENT)"]
         if held is not None:
-            lines += [f"    if type(v) is {held.__name__}:", f"        f[{name!r}] = {copy}", "    elif v is not ABSENT and type(v) not in IMMUTABLE:"]
+            lines += [
+                f"    if type(v) is {held.__name__}:",
+                f"        f[{name!r}] = {copy}",
+                "    elif v is not ABSENT and type(v) not in IMMUTABLE:",
+            ]
         else:
             lines += ["    if v is not ABSENT and type(v) not in IMMUTABLE:"]
         lines += [f"        f[{name!r}] = copied(v)"]

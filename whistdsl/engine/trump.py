@@ -58,7 +58,9 @@ class Found(NamedTuple):
 NOTHING = Found(NO_TRUMP)
 
 
-def deal_from(rng_random: Callable[[], float], d: list[Card], deal_order: Sequence[int], size: int, hands: list[list[list[Card]]], start: int = 0) -> list[tuple[Card, ...]]:
+def deal_from(
+    rng_random: Callable[[], float], d: list[Card], deal_order: Sequence[int], size: int, hands: list[list[list[Card]]], start: int = 0
+) -> list[tuple[Card, ...]]:
     """Deal `size` cards to each seat of `deal_order` from `d[start:]`: a partial Fisher-Yates
     shuffle of the part of the deck that is needed, each card going to its seat as it is drawn."""
     suit_of = SUIT_OF

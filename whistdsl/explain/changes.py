@@ -126,7 +126,9 @@ def _by_size(group: str, deltas: dict[tuple[int, int, int], Number], grids: dict
             text = fitted
         else:
             old, new = grids[size]
-            cells = [f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(here) if here[b, t] != 0]
+            cells = [
+                f"bid {b}, {t} trick{'s' if t != 1 else ''}: {number(old[b, t])} -> {number(new[b, t])}" for (b, t) in sorted(here) if here[b, t] != 0
+            ]
             shown = "; ".join(cells[:SHOWN]) + (f"; and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
             text = f"scores differently ({shown})"
             text = next((t for t in found if t.startswith("scores differently")), text)  # one sentence: the first size's cells

@@ -81,7 +81,9 @@ def _wrapped(text: str, width: int, first: str = "", rest: str = "") -> list[str
 
     if not text:
         return []
-    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False) or [
+        first.rstrip()
+    ]
 
 
 def table_lines(table: Table) -> list[str]:

@@ -104,17 +104,25 @@ def players_and_deck(rules: Ruleset, players: int, only: int | None = None) -> S
         for n in counts(rules, only):
             try:
                 kept = rules.deck_ranks(n)
-                lines.append(f"With {n} players the deck has {rules.deck_count(n)} cards: {kept[0]} down to {kept[-1]} in each suit (the lowest ranks are taken out).")
+                lines.append(
+                    f"With {n} players the deck has {rules.deck_count(n)} cards: {kept[0]} down to {kept[-1]} in each suit (the lowest ranks are taken out)."
+                )
             except EvalError as e:
                 lines.append(f"With {n} players the deck cannot be made: {e}.")
     else:
         lines.append(f"The deck has {rules.deck_count(players)} cards.")
     if rules.copies is not None:
         for n in counts(rules, only):
-            lines.append(f"With {n} players {rules.deck_copies(n)} packs are shuffled together ({rules.deck_count(n)} cards); two identical cards are equal.")
+            lines.append(
+                f"With {n} players {rules.deck_copies(n)} packs are shuffled together ({rules.deck_count(n)} cards); two identical cards are equal."
+            )
     for s in rules.specials:
         description = rules.source.get("deck", {}).get("specials", {}).get(s.name, {}).get("description", "")
-        lines.append(f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), without a suit" + (f": {description}" if description else "") + ".")
+        lines.append(
+            f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), without a suit"
+            + (f": {description}" if description else "")
+            + "."
+        )
     return Section("players", "Players and deck", tuple(lines))
 
 
@@ -173,7 +181,9 @@ def deal(rules: Ruleset, players: int, only: int | None = None) -> Section:
             lines.append(f"The dealer sits out {words} (a dead hand).")
         if not always and not sometimes:
             at = f"With {only} players the dealer plays every hand; " if only is not None else ""
-            lines.append(f"{at}{'the' if at else 'The'} dealer sits out (a dead hand) when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}.")
+            lines.append(
+                f"{at}{'the' if at else 'The'} dealer sits out (a dead hand) when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}."
+            )
     return Section("deal", "The deal", tuple(lines))
 
 
@@ -231,7 +241,11 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
         except EvalError:
             size, count = "extra", "some"
         kind = rules.tiebreak.kind
-        lines.append(f"On a tie for the win, {count} extra {size} hands" + (f" ({kind} hands)" if kind != NORMAL else "") + f" are played with {players} players, until the tie is broken.")
+        lines.append(
+            f"On a tie for the win, {count} extra {size} hands"
+            + (f" ({kind} hands)" if kind != NORMAL else "")
+            + f" are played with {players} players, until the tie is broken."
+        )
     return Section("hands", "Hands", tuple(lines))
 
 
@@ -293,7 +307,10 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # 
         if "random" in sources:
             lines.append(f"A trump drawn at random is {drawn_words(rules)}.")
         if "before_deal" in sources:
-            lines.append("The card turned before the deal is " + ("dealt as usual." if rules.trump_turned == TurnedCard.DEALT else "set aside: it is not dealt this hand."))
+            lines.append(
+                "The card turned before the deal is "
+                + ("dealt as usual." if rules.trump_turned == TurnedCard.DEALT else "set aside: it is not dealt this hand.")
+            )
         if "turn_up" in sources and plan and len(sources) == 1:
             empty = sorted({h.size for h in plan if _cards_left(rules, players, h, len(plan)) == 0})
             if empty:
@@ -312,7 +329,9 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # 
     if choice is not None:
         when = f" when {said(condition_words(choice.when, 'trump_choice', meanings(rules)))}" if choice.when is not None else ""
         after = "after the bidding" if choice.after_bidding else "after the deal, before the bidding"
-        lines.append(f"{_WHO.get(choice.who, choice.who).capitalize()} names trump{when}, {after}: one of {listed([trump_name(o) for o in choice.options], 'or')}.")
+        lines.append(
+            f"{_WHO.get(choice.who, choice.who).capitalize()} names trump{when}, {after}: one of {listed([trump_name(o) for o in choice.options], 'or')}."
+        )
     if rules.trump_specials:
         lines.append(f"The {listed(list(rules.trump_specials))} cards are trumps, above the ace of trumps (strongest first).")
         if rules.trump_specials_without:
@@ -358,7 +377,11 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     if rules.auction is not None:
         a = rules.auction
         low = a.min if isinstance(a.min, int) else " ".join(a.min.source.split())
-        named = f", each bid naming one of {listed([trump_name(s) for s in a.suits], 'or')} (lowest first; at an equal number a later one outbids)" if a.suits else ""
+        named = (
+            f", each bid naming one of {listed([trump_name(s) for s in a.suits], 'or')} (lowest first; at an equal number a later one outbids)"
+            if a.suits
+            else ""
+        )
         lines.append(
             f"First an auction: in bidding order each player bids a number of tricks from {low} to the hand size{named}, or passes; "
             "a pass is final, and the highest bidder, once all others have passed, is the declarer."
@@ -373,18 +396,26 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     elif rules.first_bidder == FirstBidder.DEALER:
         lines.append(f"The dealer bids first; the bidding goes {order}.")
     elif rules.auction is not None:
-        lines.append(f"The auction, and the bidding without a declarer, start with the player to the {side(rules.bidding_direction)} of the dealer and go {order}.")
+        lines.append(
+            f"The auction, and the bidding without a declarer, start with the player to the {side(rules.bidding_direction)} of the dealer and go {order}."
+        )
     else:
-        lines.append(f"The player to the {side(rules.bidding_direction)} of the dealer bids first; the bidding goes {order}, so the dealer bids last.")
+        lines.append(
+            f"The player to the {side(rules.bidding_direction)} of the dealer bids first; the bidding goes {order}, so the dealer bids last."
+        )
     lines.append("Each player bids how many tricks they will take, from 0 to the hand size; a bid is final.")
     if rules.calls:
         lines.append("Besides the numbers, a player may make a named call: " + listed([f"{name} (counts as {n})" for name, n in rules.calls]) + ".")
     if rules.blind_bids:
-        lines.append("Before bidding, each player chooses to bid blind (before looking at their cards) or to look; a blind bidder sees their cards once they have bid.")
+        lines.append(
+            "Before bidding, each player chooses to bid blind (before looking at their cards) or to look; a blind bidder sees their cards once they have bid."
+        )
     if rules.bids_together:
         lines.append("The bids are made together: each is hidden from the others until all have bid.")
     if rules.skip is not None:
-        lines.append(f"A player is excused from bidding (its bid is 0, made for it) when: {said(condition_words(rules.skip, 'skip', meanings(rules)))}.")
+        lines.append(
+            f"A player is excused from bidding (its bid is 0, made for it) when: {said(condition_words(rules.skip, 'skip', meanings(rules)))}."
+        )
     if rules.allowed is None:
         lines.append("Every bid from 0 to the hand size is allowed (no hook).")
     else:
@@ -396,7 +427,7 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
 
 
 def hook_example(rules: Ruleset, players: int) -> str | None:
-    """"Example: a 6-card hand with 4 players, after the bids 2, 0, 1 the last bidder may not bid 3."
+    """ "Example: a 6-card hand with 4 players, after the bids 2, 0, 1 the last bidder may not bid 3."
     (the bidding limit tried for every bid of the last bidder), or None."""
     from ..language.environment import bidding_env, trump_env
 
@@ -415,7 +446,9 @@ def hook_example(rules: Ruleset, players: int) -> str | None:
         base = trump_env(setup.env, "none")
         earlier = [(2, 0, 1)[i % 3] for i in range(setup.playing - 1)]
         earlier = [min(b, size) for b in earlier]
-        env = bidding_env(base, total=0, is_dealer=True, bids_made=len(earlier), bids_so_far=sum(earlier), bidders=setup.playing, running=_start(rules, players))
+        env = bidding_env(
+            base, total=0, is_dealer=True, bids_made=len(earlier), bids_so_far=sum(earlier), bidders=setup.playing, running=_start(rules, players)
+        )
         env.update({"seats": (), "others": (), "earlier": (), "later": ()})
         refused = []
         for b in range(size + 1):
@@ -454,7 +487,9 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     if rules.first_lead_choice is not None:
         c = rules.first_lead_choice
         what = said(number_words(c.formula, "first_lead", meanings(rules)))
-        lines.append(f"The player with the {'highest' if c.highest else 'lowest'} {what.removeprefix('the ')} leads the first trick (ties to the earlier bidder).")
+        lines.append(
+            f"The player with the {'highest' if c.highest else 'lowest'} {what.removeprefix('the ')} leads the first trick (ties to the earlier bidder)."
+        )
     elif lead == FirstLead.FIRST_BIDDER:
         where = ""
         if rules.first_bidder_choice is not None:
@@ -476,7 +511,10 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     if other:
         lines.append(f"The {listed(other)} cards are played only by a player who cannot follow suit.")
     for name, asks in rules.special_led:
-        lines.append(f"A {name} led " + ("asks nothing: the others may play any card." if asks == "free" else "passes the lead on: the next card sets the suit to follow."))
+        lines.append(
+            f"A {name} led "
+            + ("asks nothing: the others may play any card." if asks == "free" else "passes the lead on: the next card sets the suit to follow.")
+        )
     if rules.trick_winner == STANDARD_WINNER:
         lines.append("The highest trump wins the trick; if no trump was played, the highest card of the suit led.")
     else:
@@ -511,7 +549,9 @@ def winner(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     m = meanings(rules)
     if rules.wins_outright is not None:
-        lines.append(f"A player for whom this holds at the end wins outright, before any ranking: {said(condition_words(rules.wins_outright, 'winner', m))}.")
+        lines.append(
+            f"A player for whom this holds at the end wins outright, before any ranking: {said(condition_words(rules.wins_outright, 'winner', m))}."
+        )
     keys = rules.rank or ()
     if not keys:
         lines.append("The highest total wins.")

@@ -133,7 +133,13 @@ NOUNS = {
 #: The seat sets of the aggregates, as a sentence names their seats.
 SET_WORDS = {"seats": "the players", "others": "the other players", "earlier": "the earlier bidders", "later": "the later bidders"}
 #: The roles of `ROLE.FACT`, as a sentence names their seat.
-ROLE_WORDS = {"me": "this player", "dealer": "the dealer", "first_bidder": "the first bidder", "last_bidder": "the last bidder", "highest_bidder": "the highest bidder"}
+ROLE_WORDS = {
+    "me": "this player",
+    "dealer": "the dealer",
+    "first_bidder": "the first bidder",
+    "last_bidder": "the last bidder",
+    "highest_bidder": "the highest bidder",
+}
 
 
 def noun(node: Node) -> str:
@@ -289,7 +295,7 @@ def cases(node: Node, ruled_out: tuple[Node, ...] = (), nested: bool = False) ->
     parts: list[str] = []
     out = list(ruled_out)
     while isinstance(node, Conditional):
-        parts.append(f"{condition(node.test, tuple(out))}: {cases(node.then, (*out, ), True)}")
+        parts.append(f"{condition(node.test, tuple(out))}: {cases(node.then, (*out,), True)}")
         out.append(node.test)
         node = node.otherwise
     tail = cases(node, tuple(out), True)
@@ -349,7 +355,11 @@ def _is(node: Node, name: str) -> bool:
 
 def adds_up(node: Node) -> bool:
     """`bids_so_far + bid` (either way round): the bids with this one."""
-    return isinstance(node, Binary) and node.op == "+" and {getattr(node.left, "name", None), getattr(node.right, "name", None)} == {"bids_so_far", "bid"}
+    return (
+        isinstance(node, Binary)
+        and node.op == "+"
+        and {getattr(node.left, "name", None), getattr(node.right, "name", None)} == {"bids_so_far", "bid"}
+    )
 
 
 def is_hook(node: Node) -> bool:
@@ -432,7 +442,13 @@ def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901
         missed = "a missed bid" if after_made else "a bid"
         if op == "==":
             return f"{missed} of {_number(k)}"
-        return {"!=": f"{missed} other than {_number(k)}", ">": f"{missed} above {_number(k)}", ">=": f"{missed} of {_number(k)} or more", "<": f"{missed} below {_number(k)}", "<=": f"{missed} of {_number(k)} or less"}[op]
+        return {
+            "!=": f"{missed} other than {_number(k)}",
+            ">": f"{missed} above {_number(k)}",
+            ">=": f"{missed} of {_number(k)} or more",
+            "<": f"{missed} below {_number(k)}",
+            "<=": f"{missed} of {_number(k)} or less",
+        }[op]
     if name == "hand_size" and k is not None and op == "==":
         return f"{_a(k)} {_number(k)}-card hand"
     if name == "hand_size" and _is(right, "players") and op in (">", "<"):
@@ -443,7 +459,12 @@ def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901
         if right.name == "none":
             return "no trump" if op == "==" else "a hand with trump"
         return f"{right.name} are trump" if op == "==" else f"{right.name} are not trump"
-    if name in ("call", "kind", "turn_up_rank", "turn_up_special") and isinstance(right, Literal) and isinstance(right.value, str) and op in ("==", "!="):
+    if (
+        name in ("call", "kind", "turn_up_rank", "turn_up_special")
+        and isinstance(right, Literal)
+        and isinstance(right.value, str)
+        and op in ("==", "!=")
+    ):
         text = right.value
         if name == "call" and op == "!=":
             return f"a call other than {text}" if text else "a named call"
@@ -623,7 +644,14 @@ def _hook_with(tree: Node) -> str | None:
         return None
     parts = _and_parts(tree.operand)
     last = [p for p in parts if _is(p, "is_last")]
-    sums = [p for p in parts if isinstance(p, Binary) and p.op == "==" and any(adds_up(s) for s in (p.left, p.right)) and any(_is(s, "hand_size") for s in (p.left, p.right))]
+    sums = [
+        p
+        for p in parts
+        if isinstance(p, Binary)
+        and p.op == "=="
+        and any(adds_up(s) for s in (p.left, p.right))
+        and any(_is(s, "hand_size") for s in (p.left, p.right))
+    ]
     rest = [p for p in parts if p not in last and p not in sums]
     if len(last) != 1 or len(sums) != 1 or not rest:
         return None

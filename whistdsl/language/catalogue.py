@@ -57,6 +57,7 @@ class Context:
     def seat_sets(self) -> tuple[str, ...]:
         """The seat sets this context knows (`seats`, `others`, ...)."""
         return tuple(v.name for v in self.variables if v.type is Type.SEATS)
+
     #: the ruleset's declared parameters (`parameters:`), fixed once per game from their default
     #: or `--set`; every context sees them, except where a built-in name of the context is the
     #: same (in `scoring.points`, `tricks` is always the tricks taken)
@@ -389,6 +390,7 @@ AGGREGATES: dict[str, Aggregate] = {
     )
 }
 
+
 @dataclass(frozen=True)
 class Role:
     """`ROLE.FACT`: one fact of one seat, the seat named by its role in the hand (`dealer.bid`).
@@ -415,6 +417,8 @@ ROLES: dict[str, Role] = {
 
 #: Every seat set some context knows.
 SEAT_SETS: frozenset[str] = frozenset(v.name for c in CONTEXTS.values() for v in c.variables if v.type is Type.SEATS)
+
+
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -424,11 +428,7 @@ def reference_markdown() -> str:
     out = ["| context | written in | evaluated | names |", "|---|---|---|---|"]
     for c in (TABLE, PARAMETER_RANGE, *CONTEXTS.values()):
         names = ", ".join(f"`{v.name}`" for v in c.variables)
-        extra = [
-            w
-            for w, seen in (("parameters", c.sees_parameters), ("`let` values", c.sees_lets), ("running values", c.sees_running))
-            if seen
-        ]
+        extra = [w for w, seen in (("parameters", c.sees_parameters), ("`let` values", c.sees_lets), ("running values", c.sees_running)) if seen]
         if extra:
             names += (", and " if names else "") + "the ruleset's " + _and(extra)
         out.append(f"| {c.name} | {c.where} | {c.doc} | {names} |")

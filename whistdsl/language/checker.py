@@ -192,7 +192,9 @@ class _Checker:
         n = node.name
         if self.known[n] is Type.SEATS:
             sets = ", ".join(self.context.seat_sets())
-            return self.bad(node, "W308", f"`{n}` is a set of seats: read it with an aggregate, e.g. count({n}, made) or max({n}, bid) (seat sets here: {sets})")
+            return self.bad(
+                node, "W308", f"`{n}` is a set of seats: read it with an aggregate, e.g. count({n}, made) or max({n}, bid) (seat sets here: {sets})"
+            )
         self.names.add(n)
         return self.known[n]
 
@@ -232,7 +234,9 @@ class _Checker:
         written = f"`{role}.{node.fact}`"
         if role not in ROLES:
             if role in self.known or role in CONSTANTS:
-                return self.bad(node, "W309", f"{written}: `{role}` is a value, not a seat; `ROLE.FACT` reads one fact of a seat ({', '.join(ROLES)})")
+                return self.bad(
+                    node, "W309", f"{written}: `{role}` is a value, not a seat; `ROLE.FACT` reads one fact of a seat ({', '.join(ROLES)})"
+                )
             return self.bad(node, "W309", f"unknown role `{role}` in {written} (roles: {', '.join(ROLES)})", help=did_you_mean(role, ROLES))
         if role not in context.roles:
             elsewhere = [c.where for c in CONTEXTS.values() if role in c.roles]
@@ -259,7 +263,11 @@ class _Checker:
         if fact not in facts:
             written = f"`{role}.{fact}`"
             if fact in context.earlier_only:
-                return self.bad(node, "W307", f"{written} is not known in {context.where}: a bid not yet made cannot be read (only the seats of `earlier` have bid)")
+                return self.bad(
+                    node,
+                    "W307",
+                    f"{written} is not known in {context.where}: a bid not yet made cannot be read (only the seats of `earlier` have bid)",
+                )
             if fact in context.own_only:
                 return self.bad(node, "W307", f"{written}: `{fact}` is known only of this seat in {context.where}")
             return self._not_a_fact(node, facts)
@@ -310,7 +318,9 @@ class _Checker:
         if len(node.args) != 2:
             for a in node.args[1:] if isinstance(first, Name) and first.name in SEAT_SETS else node.args:
                 self.visit(a)
-            return self.bad(node, "W308", f"{agg.name}() over seats takes a set of seats and a formula for each seat: {form}; not {len(node.args)} arguments")
+            return self.bad(
+                node, "W308", f"{agg.name}() over seats takes a set of seats and a formula for each seat: {form}; not {len(node.args)} arguments"
+            )
         first, each = node.args
         if not (isinstance(first, Name) and first.name in SEAT_SETS):
             return self._not_a_seat_set(node, first, each)
@@ -350,9 +360,12 @@ class _Checker:
             self.visit(each)
             return self.bad(each, "W310", f"the second argument of map() is `n -> formula`: {usage}", start(each))
         taken = (
-            "a name this formula already sees" if each.param in self.known or each.param in self.bound
-            else "a constant" if each.param in CONSTANTS
-            else "a function" if each.param in FUNCTIONS
+            "a name this formula already sees"
+            if each.param in self.known or each.param in self.bound
+            else "a constant"
+            if each.param in CONSTANTS
+            else "a function"
+            if each.param in FUNCTIONS
             else None
         )
         if taken:
@@ -470,6 +483,11 @@ def list_builders(tree: Node, types: Mapping[int, Type]) -> list[Node]:
     """The nodes of `tree` that build a list when evaluated, in the order they are written."""
     found: list[Node] = []
     for node in walk(tree):
-        if isinstance(node, (ListOf, TurningRange)) or (isinstance(node, Call) and node.function in ("repeat", "map")) or isinstance(node, Binary) and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST)):
+        if (
+            isinstance(node, (ListOf, TurningRange))
+            or (isinstance(node, Call) and node.function in ("repeat", "map"))
+            or isinstance(node, Binary)
+            and (node.op == ".." or (node.op == "+" and types.get(id(node)) == Type.LIST))
+        ):
             found.append(node)
     return sorted(found, key=lambda n: (start(n), n.line, n.column))

@@ -44,7 +44,17 @@ HELPERS = {
     "_sum": op.CALLS["sum"],
 }
 
-_CALLS = {"abs": "abs", "min": "min", "max": "max", "len": "len", "floor": "_floor", "ceil": "_ceil", "tri": "_tri", "repeat": "_repeat", "sum": "_sum"}
+_CALLS = {
+    "abs": "abs",
+    "min": "min",
+    "max": "max",
+    "len": "len",
+    "floor": "_floor",
+    "ceil": "_ceil",
+    "tri": "_tri",
+    "repeat": "_repeat",
+    "sum": "_sum",
+}
 _ARITH = {"*": "_num({} * {})", "/": "_divide({}, {})", "//": "_floordiv({}, {})", "%": "_mod({}, {})", "^": "_power({}, {})", "..": "_range({}, {})"}
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 assert set(_CALLS) == set(op.CALLS)  # every function the closures call, written out too

@@ -148,13 +148,9 @@ def parse(text: str) -> Node:
     """Parse one expression. Raises ExprError with a positioned syntax problem."""
     too_deep = _too_deep_bracket(text[: MAX_LENGTH * 2])
     if too_deep is not None:
-        raise ExprError(
-            [ExprProblem("W304", f"brackets are nested more than {MAX_DEPTH} levels deep; the limit is {MAX_DEPTH}", *too_deep)]
-        )
+        raise ExprError([ExprProblem("W304", f"brackets are nested more than {MAX_DEPTH} levels deep; the limit is {MAX_DEPTH}", *too_deep)])
     if len(text) > MAX_LENGTH:
-        raise ExprError(
-            [ExprProblem("W304", f"expression is {len(text)} characters long; the limit is {MAX_LENGTH}")]
-        )
+        raise ExprError([ExprProblem("W304", f"expression is {len(text)} characters long; the limit is {MAX_LENGTH}")])
     if not text.strip():
         raise ExprError([ExprProblem("W300", "empty expression: write a formula here")])
     kept = _parsed_before(text)
@@ -265,7 +261,7 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
         hint = _CHARACTER_HINTS.get(ch, "")
         if ch == '"':
-            hint = ": a quoted text must end with \" on the same line"
+            hint = ': a quoted text must end with " on the same line'
         shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".rstrip()
         return ExprProblem("W300", f"unexpected character {shown}{hint}", line, column)
     if isinstance(e, UnexpectedToken):
@@ -356,7 +352,11 @@ def _number(ch: list, at: _Spot) -> Node:
     digits = len(text) - ("." in text)
     if digits > MAX_DIGITS:
         raise ExprError(
-            [ExprProblem("W305", f"this number is written with {digits} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)", at.line, at.column)]
+            [
+                ExprProblem(
+                    "W305", f"this number is written with {digits} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)", at.line, at.column
+                )
+            ]
         )
     value: Number = Fraction(text) if "." in text else int(text)
     if isinstance(value, Fraction) and value.denominator == 1:
@@ -386,7 +386,9 @@ def _word_operator(op: str) -> Callable[[list, _Spot], Node]:
     """`a and b`, `a or b`, `a .. b`: trees without the operator's token."""
 
     def build(ch: list, at: _Spot) -> Node:
-        return Binary(at.line, at.column, op, _to_ast(ch[0], at.Token), _to_ast(ch[1], at.Token), start_line=at.line, start_column=at.column, **at.end)
+        return Binary(
+            at.line, at.column, op, _to_ast(ch[0], at.Token), _to_ast(ch[1], at.Token), start_line=at.line, start_column=at.column, **at.end
+        )
 
     return build
 

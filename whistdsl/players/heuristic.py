@@ -259,7 +259,14 @@ def bid_values(view: SeatView, bids: Sequence[int | str], dist: list[float], bli
         return [_value_with_the_table(view, b, dist, blind) for b in bids]
     notes = table_notes(rules, view.players)
     env = result_env(
-        view.hand_env, 0, 0, total=view.totals[seat], is_dealer=seat == view.dealer, position=len(view.bids) + 1, running=view.running[seat], blind=blind
+        view.hand_env,
+        0,
+        0,
+        total=view.totals[seat],
+        is_dealer=seat == view.dealer,
+        position=len(view.bids) + 1,
+        running=view.running[seat],
+        blind=blind,
     )
     key = tuple([env[n] for n in notes.score_names])
     rows = notes.rows
@@ -362,7 +369,9 @@ def _table_envs(view: SeatView, rows: tuple[dict, ...], index: int, mine: dict) 
         if i == index:
             envs.append(mine)
             continue
-        env = result_env(view.hand_env, row["bid"], row["tricks"], total=view.totals[s], is_dealer=row["is_dealer"], position=i + 1, running=view.running[s])
+        env = result_env(
+            view.hand_env, row["bid"], row["tricks"], total=view.totals[s], is_dealer=row["is_dealer"], position=i + 1, running=view.running[s]
+        )
         env.update(seat_sets(rows, i))
         envs.append(env)
     return envs
@@ -434,7 +443,11 @@ def allowed_bids(view: SeatView, blind: bool) -> list[int | str]:
             bid = by_seat.get(s)
             call = view.calls[s] if view.calls and bid is not None else ""
             was_blind = bool(view.blind) and view.blind[s] and bid is not None
-            rows.append(seat_row(total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=bid, call=call, blind=was_blind))
+            rows.append(
+                seat_row(
+                    total=view.totals[s], is_dealer=s == view.dealer, position=position, running=view.running[s], bid=bid, call=call, blind=was_blind
+                )
+            )
         env.update(seat_sets(tuple(rows), view.bidding_order.index(seat)))
     calls = dict(rules.calls)
     out: list[int | str] = []
@@ -576,9 +589,7 @@ def power(c: Card, trump: int, play: TrickPlay) -> tuple[int, int]:
     return play.special_power.get(c, (-1, 0))
 
 
-def _choose_by_rules(
-    legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: int, need: int, last_to_play: bool, play: TrickPlay
-) -> Card:
+def _choose_by_rules(legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: int, need: int, last_to_play: bool, play: TrickPlay) -> Card:
     if not trick:
         if need > 0:
             return max(legal, key=lambda c: power(c, trump, play))

@@ -686,11 +686,7 @@ class LikelyDeals:
         self.tries = tries
         rules = view.rules
         calls = dict(rules.calls)
-        self.bids = [
-            (seat, calls.get(bid, bid))
-            for seat, bid in view.bids
-            if seat != view.seat and seat not in view.others
-        ]
+        self.bids = [(seat, calls.get(bid, bid)) for seat, bid in view.bids if seat != view.seat and seat not in view.others]
         if view.trump_hidden or BID_SPREAD <= 0:
             self.bids = []
         self.played: dict[int, list[Card]] = {}

@@ -162,5 +162,14 @@ def latest_unfinished() -> KeptGame | None:
 
 
 __all__ = [
-    "DATA_DIR_VARIABLE", "KEEP_FINISHED", "KeptGame", "data_dir", "games_dir", "kept_games", "latest_unfinished", "new_game_path", "prune", "read_kept"
+    "DATA_DIR_VARIABLE",
+    "KEEP_FINISHED",
+    "KeptGame",
+    "data_dir",
+    "games_dir",
+    "kept_games",
+    "latest_unfinished",
+    "new_game_path",
+    "prune",
+    "read_kept",
 ]

@@ -127,8 +127,7 @@ def _refuse_surrogates(data: Any) -> None:
         if isinstance(value, str) and _SURROGATE.search(value):
             where = "/".join(str(p) for p in path) or "the top level"
             raise NotARecord(
-                f"not a record: the text at {where} holds half of a UTF-16 pair "
-                "(a \\ud800-\\udfff escape without its other half), not a character"
+                f"not a record: the text at {where} holds half of a UTF-16 pair (a \\ud800-\\udfff escape without its other half), not a character"
             )
         if isinstance(value, dict):
             for k, v in value.items():

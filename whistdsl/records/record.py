@@ -81,8 +81,7 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         **choices,
         "bids": [_bid_json(h, s, b) for s, b in h.bids],
         "tricks": [
-            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c, specials)} for s, c in t.cards], "winner": t.winner}
-            for t in h.tricks
+            {"leader": t.leader, "cards": [{"seat": s, "card": card_text(c, specials)} for s, c in t.cards], "winner": t.winner} for t in h.tricks
         ],
         "taken": list(h.taken),
         "points": [exact(p) for p in h.points],
@@ -102,7 +101,11 @@ def _head_json(game: Game, kinds: list[str] | None, work: dict[int, tuple[int, .
     return {
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
-        **({"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}} if rules.parameters else {}),  # type: ignore[union-attr]
+        **(
+            {"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}}
+            if rules.parameters
+            else {}
+        ),  # type: ignore[union-attr]
         "seed": game.seed,
         "players": [
             {"seat": i, "name": game.names[i], "kind": kinds[i], **({"work": list(work[i])} if i in work else {})} for i in range(game.players)

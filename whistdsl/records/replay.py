@@ -71,7 +71,6 @@ class Disagreement(Exception):
         return re.sub(r"\bseat (\d+)\b", named, text)
 
 
-
 @cache
 def _record_validator() -> jsonschema.Draft202012Validator:
     import jsonschema
@@ -105,9 +104,7 @@ def check_record_shape(data: Any, shown: str = "record") -> dict[str, Any]:
     if isinstance(fmt, str) and fmt.startswith("whistdsl-record/"):
         version = fmt.rsplit("/", 1)[1]
         if version.isdigit() and len(version) <= 9 and int(version) > SUPPORTED_VERSION:
-            raise RecordError(
-                f"{shown}: written in record format {fmt}; this whistdsl reads {FORMAT} (upgrade whistdsl)"
-            )
+            raise RecordError(f"{shown}: written in record format {fmt}; this whistdsl reads {FORMAT} (upgrade whistdsl)")
     # the schema checks each list's length before its items, so the first error is found
     # without walking a list that is too long; a record that passed it before, the very same
     # data, is known to pass (the per-user cache, whistdsl/cache.py)
@@ -154,7 +151,7 @@ def _record_message(error: jsonschema.ValidationError) -> str:
 #: What the record schema's patterns mean, in words.
 _RECORD_PATTERN_WORDS = {
     CARD_PATTERN: "a card (rank then suit, e.g. TS; or the mark of a special card of the deck, e.g. W)",
-    EXACT_PATTERN: "an exact number (a whole number, or a fraction such as \"1/2\" with a denominator that is not 0)",
+    EXACT_PATTERN: 'an exact number (a whole number, or a fraction such as "1/2" with a denominator that is not 0)',
 }
 
 
@@ -212,13 +209,19 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
             if game.phase == "decision":
                 if not choices:
                     if bids:
-                        raise Disagreement(number, "bidding", f"the rules ask seat {game.to_act} to choose {_decision_words(game.decision)} first; the record has no such choice")
+                        raise Disagreement(
+                            number,
+                            "bidding",
+                            f"the rules ask seat {game.to_act} to choose {_decision_words(game.decision)} first; the record has no such choice",
+                        )
                     break
                 c = choices.pop(0)
                 seat, decision, choice = c["seat"], c["decision"], c["choice"]
                 if (seat, decision) != (game.to_act, game.decision):
                     raise Disagreement(
-                        number, "bidding", f"the record says seat {seat} chose {_decision_words(decision)} next; by the rules seat {game.to_act} chooses {_decision_words(game.decision)}"
+                        number,
+                        "bidding",
+                        f"the record says seat {seat} chose {_decision_words(decision)} next; by the rules seat {game.to_act} chooses {_decision_words(game.decision)}",
                     )
                 try:
                     game.decide(choice)
@@ -232,7 +235,9 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
             if game.to_act != seat:
                 if game.bids[seat] is not None and (seat == game.declarer or game.excused[seat]):
                     why = "it won the auction" if seat == game.declarer else "it is excused from bidding"
-                    raise Disagreement(number, "bidding", f"the record says seat {seat} bid {call or bid}; by the rules its bid is made for it ({why})")
+                    raise Disagreement(
+                        number, "bidding", f"the record says seat {seat} bid {call or bid}; by the rules its bid is made for it ({why})"
+                    )
                 raise Disagreement(number, "bidding", f"the record says seat {seat} bid next; by the rules seat {game.to_act} bids")
             if bool(b.get("blind", False)) != bool(game.blind[seat]):
                 said, chose = ("blind", "to look") if b.get("blind") else ("after looking", "to bid blind")
@@ -248,7 +253,9 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
         raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
     if choices:
         c = choices[0]
-        raise Disagreement(number, "bidding", f"the record says seat {c['seat']} chose {_decision_words(c['decision'])}; by the rules there is no such choice now")
+        raise Disagreement(
+            number, "bidding", f"the record says seat {c['seat']} chose {_decision_words(c['decision'])}; by the rules there is no such choice now"
+        )
     if bids:
         raise Disagreement(number, "bidding", f"the record has a bid by seat {bids[0]['seat']} after everyone has bid")
     if game.hand_number == number and game.phase == "play":
@@ -269,13 +276,17 @@ def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> 
         b = recorded.pop(seat, None)
         if why is None:
             if b is not None:
-                raise Disagreement(number, "bidding", f"the record says seat {seat}'s bid was made for it ({b['made_for']}); by the rules it bids itself")
+                raise Disagreement(
+                    number, "bidding", f"the record says seat {seat}'s bid was made for it ({b['made_for']}); by the rules it bids itself"
+                )
             continue
         if b is None:
             raise Disagreement(number, "bidding", f"by the rules seat {seat}'s bid is made for it ({why}); the record has no such bid")
         if b["made_for"] != why or b["bid"] != game.bids[seat]:
             raise Disagreement(
-                number, "bidding", f"the record says seat {seat}'s bid {b['bid']} was made for it ({b['made_for']}); by the rules it is {game.bids[seat]} ({why})"
+                number,
+                "bidding",
+                f"the record says seat {seat}'s bid {b['bid']} was made for it ({b['made_for']}); by the rules it is {game.bids[seat]} ({why})",
             )
     for seat in recorded:
         raise Disagreement(number, "bidding", f"the record has a bid made for seat {seat}, which does not bid this hand")
@@ -369,15 +380,14 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
     for i, hand in enumerate(hands):
         number = hand["number"]
         if game.over:
-            raise Disagreement(number, "deal", "the record goes on, but by the rules the game ended after hand " f"{number - 1}")
+            raise Disagreement(number, "deal", f"the record goes on, but by the rules the game ended after hand {number - 1}")
         plan = game.plan[game.index]
         cards, kind = hand.get("cards", plan.size), hand.get("kind", plan.kind)
         if plan.number != number or plan.size != cards or plan.kind != kind:
             raise Disagreement(
                 number,
                 "deal",
-                f"the record says hand {number} deals {cards} cards ({kind}); "
-                f"the rules say hand {plan.number} deals {plan.size} ({plan.kind})",
+                f"the record says hand {number} deals {cards} cards ({kind}); the rules say hand {plan.number} deals {plan.size} ({plan.kind})",
             )
         expected_dealer = game.rotation_dealer if game.index > 0 else game.dealer
         if hand.get("dealer", expected_dealer) != expected_dealer and not set_up:
@@ -386,11 +396,15 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
             raise Disagreement(number, "deal", f"the record says {hand['sitting_out']} sit out; the rules say {list(game.sitting_out)}")
         if hand.get("trump_from", game.trump_from) != game.trump_from:
             said = game.trump_from.replace("_", " ") if game.trump_from else "no source"
-            raise Disagreement(number, "deal", f"the record says trump came from {hand['trump_from'].replace('_', ' ')}; by the rules it comes from {said}")
+            raise Disagreement(
+                number, "deal", f"the record says trump came from {hand['trump_from'].replace('_', ' ')}; by the rules it comes from {said}"
+            )
         drawn = trump_step(rules).drawn
         if game.trump_from == "random" and not hand.get("choices") and game.trump not in drawn:
             drawn_words = ", ".join("no trump" if o == NO_TRUMP else suit_name(o) for o in drawn)
-            raise Disagreement(number, "deal", f"the record says trump {hand.get('trump') or 'none'} was drawn at random; the rules draw only {drawn_words}")
+            raise Disagreement(
+                number, "deal", f"the record says trump {hand.get('trump') or 'none'} was drawn at random; the rules draw only {drawn_words}"
+            )
         rules_trump = None if game.trump < 0 else suit_name(game.trump)
         if "trump" in hand and hand["trump"] != rules_trump and not hand.get("choices"):
             raise Disagreement(number, "deal", f"the record says trump is {hand['trump'] or 'none'}; the rules say {rules_trump or 'none'}")
@@ -430,7 +444,9 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
             if len(done) < t:
                 cards = len(trick["cards"])
                 raise Disagreement(
-                    number, where, f"the record's trick has {cards} card{'' if cards == 1 else 's'}; every trick has one from each of the {len(game.bidding_order)} seats that play"
+                    number,
+                    where,
+                    f"the record's trick has {cards} card{'' if cards == 1 else 's'}; every trick has one from each of the {len(game.bidding_order)} seats that play",
                 )
             last = done[-1]
             if trick["winner"] != last.winner:
@@ -518,9 +534,7 @@ def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
             raise Disagreement(number, "scoring", f"the record lists {what} for {len(got)} seats; the game has {len(want)}")
         for seat, (recorded, computed) in enumerate(zip(got, want)):
             if read_exact(recorded) != computed:
-                raise Disagreement(
-                    number, "scoring", f"seat {seat}: the record says {what} {recorded}; the rules say {exact(computed)}"
-                )
+                raise Disagreement(number, "scoring", f"seat {seat}: the record says {what} {recorded}; the rules say {exact(computed)}")
     if "running" in hand:
         for seat, (got, running) in enumerate(zip(hand["running"], result.running)):
             want_json = {k: exact(v) for k, v in running.items()}
@@ -576,6 +590,7 @@ def _generator_state(saved: Any) -> tuple[int, tuple[int, ...], float | None]:
     """A record's `resume.rng_state` as a state `random.Random.setstate` takes, checked first:
     whatever a file holds there (garbage, a short list, strings, numbers out of range) is a
     RecordError, never an exception from inside `random`."""
+
     def bad(why: str) -> RecordError:
         return RecordError(f"the record's generator state (resume.rng_state) cannot be restored: {why}")
 

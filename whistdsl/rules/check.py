@@ -185,7 +185,9 @@ class _Compiler:
         if f is None:
             return None
         if f.constant is None:
-            self.report(path, "W212", f"{what} is a number (`1`, `0.5`, `1/3`), not a formula that reads {', '.join(f'`{n}`' for n in sorted(f.names))}")
+            self.report(
+                path, "W212", f"{what} is a number (`1`, `0.5`, `1/3`), not a formula that reads {', '.join(f'`{n}`' for n in sorted(f.names))}"
+            )
             return None
         return f.constant  # type: ignore[return-value]
 
@@ -223,11 +225,15 @@ class _Compiler:
             self.parameters[name] = own
         low, high = bounds
         if not isinstance(low, Formula) and not isinstance(high, Formula) and low > high:
-            self.report_among([(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({value_text(low)}) is above max ({value_text(high)})")
+            self.report_among(
+                [(*where, "min"), (*where, "max")], "W208", f"parameter `{name}`: min ({value_text(low)}) is above max ({value_text(high)})"
+            )
             return None
         for key, bound in (("min", low), ("max", high)):
             if not isinstance(bound, Formula) and (Fraction(bound) / step).denominator != 1:
-                self.report((*where, key), "W212", f"the {key} of parameter `{name}` ({value_text(bound)}) is not a multiple of its step ({value_text(step)})")
+                self.report(
+                    (*where, key), "W212", f"the {key} of parameter `{name}` ({value_text(bound)}) is not a multiple of its step ({value_text(step)})"
+                )
                 return None
         widest = self._widest(name, low, high)
         if widest is None:
@@ -737,13 +743,17 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             continue  # the schema reported it
         name = spec["name"]
         if name in seen:
-            c.report_among([("decisions", i, "name"), ("decisions", seen[name], "name")], "W206", f"the `{name}` decision is written twice: a hand has one")
+            c.report_among(
+                [("decisions", i, "name"), ("decisions", seen[name], "name")], "W206", f"the `{name}` decision is written twice: a hand has one"
+            )
             continue
         seen[name] = i
         for key in spec:
             if key != "name" and key not in _DECISION_KEYS[name]:
                 other = next(k for k, keys in _DECISION_KEYS.items() if key in keys)
-                c.report(("decisions", i, key), "W207", f"`{key}` belongs to {_a(other)} `{other}` decision, not to {_a(name)} `{name}` decision", key=True)
+                c.report(
+                    ("decisions", i, key), "W207", f"`{key}` belongs to {_a(other)} `{other}` decision, not to {_a(name)} `{name}` decision", key=True
+                )
         if name == "trump":
             options = tuple(spec.get("options", (*d.get("deck", {}).get("suits", SUITS), "none")))
             if not options:
@@ -776,7 +786,9 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             calls = spec.get("calls") or {}
             for call in calls:
                 if call in _NOT_CALLS:
-                    c.report(("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True)
+                    c.report(
+                        ("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True
+                    )
             out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
@@ -872,7 +884,7 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
         if f is None:
             continue
         if "call" in f.names and not rules.calls:
-            c.report(p, "W426", "this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always \"\"")
+            c.report(p, "W426", 'this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always ""')
         if "blind" in f.names and not rules.blind_bids:
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
     if rules.first_lead_choice is not None:
@@ -883,7 +895,9 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
         reads = f.names | {n for _, facts in f.seat_reads for n in facts}
         for name in sorted(reads & {"is_declarer", "auction_bid"}):
             if auction is None:
-                c.report(p, "W434", f"this formula reads `{name}`, but the ruleset has no auction (`decisions`, `auction`): there is never a declarer")
+                c.report(
+                    p, "W434", f"this formula reads `{name}`, but the ruleset has no auction (`decisions`, `auction`): there is never a declarer"
+                )
         if "excused" in reads and rules.skip is None:
             c.report(p, "W434", "this formula reads `excused`, but nobody is excused from bidding (`decisions`, `skip`): it is always false")
     if rules.skip is not None and rules.points is not None and "excused" not in rules.points.names:
@@ -955,7 +969,13 @@ def _check_meaning(c: _Compiler, rules: Ruleset, chosen: Mapping[str, Value] | N
     if rules.parameters:
         unread = [p for p in rules.parameters if p.name not in c.reads]
         for p in unread:
-            c.report(("parameters", p.name), "W209", f"parameter `{p.name}` is not read by any formula: setting it changes nothing", key=True, severity="warning")
+            c.report(
+                ("parameters", p.name),
+                "W209",
+                f"parameter `{p.name}` is not read by any formula: setting it changes nothing",
+                key=True,
+                severity="warning",
+            )
     _check_fixed(c, rules)
     if c.errors():
         if c.deal_untouched():
@@ -1095,8 +1115,7 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
         c.report_among(
             [("trump", "turned"), ("trump", "from")],
             "W210",
-            "`turned` says what becomes of a card turned before the deal, but no card is turned before the deal: "
-            "add `before_deal` to `trump.from`",
+            "`turned` says what becomes of a card turned before the deal, but no card is turned before the deal: add `before_deal` to `trump.from`",
         )
     if "weights" in trump:
         _check_trump_weights(c, rules, trump["weights"], sources)
@@ -1119,7 +1138,11 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
     if none_when is not None:
         facts = sorted(none_when.names & {"turn_up_suit", "turn_up_rank", "turn_up_special"})
         if facts and c.data.get("whistdsl") == 1:
-            c.report(("trump", "none_when"), "W205", f"`none_when` reading the turned card ({', '.join(facts)}) is language version 2: write `whistdsl: 2` at the top of this file")
+            c.report(
+                ("trump", "none_when"),
+                "W205",
+                f"`none_when` reading the turned card ({', '.join(facts)}) is language version 2: write `whistdsl: 2` at the top of this file",
+            )
         elif facts and not turns_card:
             c.report_among(
                 [("trump", "none_when"), ("trump", "cycle") if rules.trump_cycle else ("trump", "from")],
@@ -1136,7 +1159,9 @@ def _check_trump(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
             if read:
                 c.report_among([p, ("trump", "seen")], "W428", f"this formula reads `{read[0]}`, but {why}")
         if rules.first_bidder_choice is not None and "trump" in rules.first_bidder_choice.formula.names:
-            c.report_among([_first_bidder_path(c), ("trump", "seen")], "W428", f"the first bidder is chosen by a formula that reads `trump`, but {why}")
+            c.report_among(
+                [_first_bidder_path(c), ("trump", "seen")], "W428", f"the first bidder is chosen by a formula that reads `trump`, but {why}"
+            )
         choice = rules.trump_choice
         if choice is not None and not choice.after_bidding:
             c.report_among(
@@ -1164,7 +1189,11 @@ def _check_trump_weights(c: _Compiler, rules: Ruleset, weights: object, sources:
         strange = _not_suits_of_the_deck([name], rules)
         if strange:
             c.report(("trump", "weights", name), "W423", f"trump weights name {strange}", key=True)
-    if weights and all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in weights.values()) and not any(w for _, w in rules.trump_weights):
+    if (
+        weights
+        and all(isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in weights.values())
+        and not any(w for _, w in rules.trump_weights)
+    ):
         c.report(
             ("trump", "weights"),
             "W423",
@@ -1184,7 +1213,12 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
     them a power of their own (W431)."""
     trump = c.get(("trump",), {})
     if "specials_without_trump" in trump and not rules.trump_specials:
-        c.report(("trump", "specials_without_trump"), "W210", "`specials_without_trump` says what the trump specials are without trump, but `trump.specials` names none", key=True)
+        c.report(
+            ("trump", "specials_without_trump"),
+            "W210",
+            "`specials_without_trump` says what the trump specials are without trump, but `trump.specials` names none",
+            key=True,
+        )
     if not rules.trump_specials:
         return
     names = [s.name for s in rules.specials]
@@ -1193,7 +1227,10 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
             help = did_you_mean(name, names)
             listed = "" if help else (f" ({', '.join(names)})" if names else ": the deck has no `deck.specials`")
             c.report_among(
-                [("trump", "specials", i), ("deck", "specials")], "W420", f"trump.specials names `{name}`, which is not a special card of the deck{listed}", help=help
+                [("trump", "specials", i), ("deck", "specials")],
+                "W420",
+                f"trump.specials names `{name}`, which is not a special card of the deck{listed}",
+                help=help,
             )
     if not rules.trump_specials_without and _can_have_no_trump(rules):
         c.report(
@@ -1277,7 +1314,13 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     _check_cards(c, rules)
 
     if rules.points is None:
-        c.report(("scoring",), "W201", "a ruleset needs `scoring.points`, the formula of each player's points for a hand", key=True, help=key_help(("scoring", "points")))
+        c.report(
+            ("scoring",),
+            "W201",
+            "a ruleset needs `scoring.points`, the formula of each player's points for a hand",
+            key=True,
+            help=key_help(("scoring", "points")),
+        )
     if c.get(("schedule",)) is None:
         c.report(("schedule",), "W201", "a ruleset needs a `schedule`: the hand sizes of the game, in order", key=True, help=_SCHEDULE_HELP)
     trump = c.get(("trump",), {})
@@ -1360,7 +1403,11 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
         if s.name in WINNER_SETS or s.name in SUITS or s.name == "none":
             c.report(path, "W422", f"a special card may not be called `{s.name}`: trick.winner reads that word as a set of cards", key=True)
         if suited_card_text(s.mark) is not None:
-            c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} reads as a card of a suit: choose another (e.g. {s.name[0].upper()}{s.name[1:2].upper()}X)")
+            c.report(
+                path + ("mark",),
+                "W422",
+                f"the mark {s.mark} of {s.name} reads as a card of a suit: choose another (e.g. {s.name[0].upper()}{s.name[1:2].upper()}X)",
+            )
         elif s.mark.lower() in marks or s.mark.lower() in (n.lower() for n in names if n != s.name):
             other = marks.get(s.mark.lower(), s.mark.lower())
             c.report(path + ("mark",), "W422", f"the mark {s.mark} of {s.name} is also {other}'s: a player could not say which card is meant")
@@ -1378,7 +1425,10 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
     def unknown(path: JsonPath, name: str, what: str, allowed: Sequence[str]) -> None:
         known = f" (the deck's specials: {', '.join(names)})" if names else " (the deck has no `deck.specials`)"
         c.report_among(
-            [path, ("deck", "specials")], "W420", f"{what} names `{name}`, which is not a special card of the deck{known}", help=did_you_mean(name, allowed)
+            [path, ("deck", "specials")],
+            "W420",
+            f"{what} names `{name}`, which is not a special card of the deck{known}",
+            help=did_you_mean(name, allowed),
         )
 
     for i, name in enumerate(rules.always_playable):
@@ -1586,7 +1636,6 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
     if deal_only:
         return
 
-
     start: dict[str, Number] = {"total": 0, **start_running(rules, players)}
     for setup, path in setups:
         cases.hand(players, setup, path, start)
@@ -1622,11 +1671,15 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
                 c.report_among([low_path, entry], "W305", f"{hand_words(players, setup)}: {e}")
                 break
             if low < 1:  # type: ignore[operator]
-                c.report_among([low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick")
+                c.report_among(
+                    [low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick"
+                )
                 break
         else:
             if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]
-                c.report(low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid")
+                c.report(
+                    low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid"
+                )
     choice = rules.trump_choice
     if choice is None or choice.when is None:
         return
@@ -1669,9 +1722,7 @@ def _check_bids(
         # every winning bid the auction can end with, after no declarer (0); the declarer's own
         # bid is made for it, the others' limits are asked
         setups = [
-            (replace(setup, env=dict(setup.env, auction_bid=won)), entry)
-            for setup, entry in setups
-            for won in [0, *auction_bids(rules, setup)]
+            (replace(setup, env=dict(setup.env, auction_bid=won)), entry) for setup, entry in setups for won in [0, *auction_bids(rules, setup)]
         ]
     for setup, entry in setups:
         kind = rules.kinds[setup.plan.kind]

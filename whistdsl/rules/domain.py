@@ -93,7 +93,10 @@ class Target:
     @cached_property
     def score_reads(self) -> frozenset[str]:
         """The other seats' `points` and `bonus` it (or the bonus it reads) reads."""
-        return frozenset(n for f in (self.formula, *(b.formula for b in self.before)) for _, facts in f.seat_reads for n in facts) & {"points", "bonus"}
+        return frozenset(n for f in (self.formula, *(b.formula for b in self.before)) for _, facts in f.seat_reads for n in facts) & {
+            "points",
+            "bonus",
+        }
 
     @cached_property
     def case_reads(self) -> frozenset[str]:
@@ -309,10 +312,7 @@ class FormulaCases:
         if reads & {"is_declarer", "auction_bid"}:
             # the declarer, whose bid is the auction's winning bid, or another seat of that auction
             won = auction_bids(rules, setup)
-            axes.append(
-                [{"is_declarer": False, "auction_bid": 0}]
-                + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)]
-            )
+            axes.append([{"is_declarer": False, "auction_bid": 0}] + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)])
         if "excused" in reads:
             axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
         cases = []
@@ -461,7 +461,9 @@ class FormulaCases:
                 if error is not None:
                     words = case_words(case, t.case_reads) + ([table] if table else [])
                     shown = f", {when(env, show)}" if show else ""
-                    self.report(self._paths(t, entry), "W305", f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}{shown}: {error}", "error")
+                    self.report(
+                        self._paths(t, entry), "W305", f"{hand_words(players, setup)}{', ' + _join(words) if words else ''}{shown}: {error}", "error"
+                    )
                     self.failed.add(id(t))
                     self.errors += 1
                     return True
@@ -729,11 +731,7 @@ class FormulaCases:
             return
         self.seen.add(("end", "never"))
         cap = len(scheduled)
-        how = (
-            "after any hand"
-            if exact
-            else "in any of the games lint plays (every player bidding 0, or all the tricks, taking them or not)"
-        )
+        how = "after any hand" if exact else "in any of the games lint plays (every player bidding 0, or all the tricks, taking them or not)"
         self.report(
             [("end", "when"), ("end", "hands")],
             "W417",
@@ -888,7 +886,9 @@ class BidTests:
         return frozenset(n for f, _ in self.tests for _, facts in f.seat_reads for n in facts)
 
 
-def _holds_or_raise(test: Formula, env: dict[str, Value], path: JsonPath, position: int, bid: int, so_far: int, trump: str, uses_sum: bool, used: frozenset[str]) -> bool:
+def _holds_or_raise(
+    test: Formula, env: dict[str, Value], path: JsonPath, position: int, bid: int, so_far: int, trump: str, uses_sum: bool, used: frozenset[str]
+) -> bool:
     try:
         return bool(test(env))
     except EvalError as e:
@@ -963,9 +963,11 @@ def no_legal_bid(  # noqa: C901 one case per bidding rule
     def reachable_sums(position: int, trump: str) -> set[int]:
         """The sums the bids of the players before `position` can add up to."""
         if (position, trump) not in reachable:
-            sums = {0} if position == 1 else {
-                s + b for s in sorted(reachable_sums(position - 1, trump)) for b in legal_bids(position - 1, s, trump, False)
-            }
+            sums = (
+                {0}
+                if position == 1
+                else {s + b for s in sorted(reachable_sums(position - 1, trump)) for b in legal_bids(position - 1, s, trump, False)}
+            )
             reachable[(position, trump)] = sums
         return reachable[(position, trump)]
 
@@ -1024,7 +1026,9 @@ def _no_legal_bid_after_bids(rules: Ruleset, setup: HandSetup, limits: BidTests,
             blind=blind,
         )
         rows = tuple(
-            seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running, bid=bids[p - 1][0], call=bids[p - 1][1], blind=bids[p - 1][2])
+            seat_row(
+                total=total, is_dealer=p == dealer_at, position=p, running=running, bid=bids[p - 1][0], call=bids[p - 1][1], blind=bids[p - 1][2]
+            )
             if p <= len(bids)
             else seat_row(total=total, is_dealer=p == dealer_at, position=p, running=running)
             for p in range(1, playing + 1)

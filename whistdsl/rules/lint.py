@@ -34,9 +34,7 @@ class LintResult:
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
 
 
-def lint_path(
-    path: Path, shown: str | None = None, root: Path | None = None, settings: Sequence[str] = (), cached: bool = False
-) -> LintResult:
+def lint_path(path: Path, shown: str | None = None, root: Path | None = None, settings: Sequence[str] = (), cached: bool = False) -> LintResult:
     """Run every stage over one ruleset file.
 
     A file that is not readable YAML stops at the YAML stage, and one written for a newer
@@ -103,12 +101,16 @@ def _keep(key: str, loaded: Loaded, result: LintResult) -> None:
     if len(layers) != len(loaded.documents) or not all(isinstance(t, str) for t in targets):
         return
     shown = {f.path for f in result.findings}
-    write("lint", key, {
-        "extends": targets,
-        "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
-        "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column, f.help] for f in result.findings],
-        "sources": {p: lines for p, lines in result.sources.items() if p in shown},
-    })
+    write(
+        "lint",
+        key,
+        {
+            "extends": targets,
+            "texts": [content_digest(d.text.encode("utf-8", "surrogatepass")) for d in loaded.documents[1:]],
+            "findings": [[f.path, f.line, f.column, f.code, f.message, f.severity, f.end_line, f.end_column, f.help] for f in result.findings],
+            "sources": {p: lines for p, lines in result.sources.items() if p in shown},
+        },
+    )
 
 
 def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult | None:
@@ -213,9 +215,7 @@ def _sources_of_findings(findings: list[Finding], documents: list[Document]) -> 
     read (nothing is read again: a file refused unread, like `extends: /etc/passwd`, shows
     nothing). A file refused as a whole (W100: binary, too large, not text) shows nothing either."""
     read = {d.path: d for d in documents}
-    return {
-        f.path: read[f.path].lines for f in findings if f.path in read and f.code != "W100"
-    }
+    return {f.path: read[f.path].lines for f in findings if f.path in read and f.code != "W100"}
 
 
 def resolve_ruleset_argument(argument: str) -> Path | None:

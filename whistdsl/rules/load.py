@@ -169,7 +169,7 @@ def split_formulas(loaded: Loaded, path: JsonPath) -> list[tuple[int, int]]:
         else:
             return []
     ref = loaded.values.get(tuple(path))
-    if not isinstance(items, list) or ref is None or ref.document.text[ref.start:ref.start + 1] != "[":
+    if not isinstance(items, list) or ref is None or ref.document.text[ref.start : ref.start + 1] != "[":
         return []
     runs: list[tuple[int, int]] = []
     i = 0
@@ -237,9 +237,7 @@ class _StrictLoader(yaml.SafeLoader):
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH:
-                raise _Refused(
-                    event.start_mark, f"YAML lists and mappings are nested more than {MAX_YAML_DEPTH} levels deep", "W101"
-                )
+                raise _Refused(event.start_mark, f"YAML lists and mappings are nested more than {MAX_YAML_DEPTH} levels deep", "W101")
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -264,19 +262,13 @@ def _yaml_error_hint(doc: Document, error: yaml.MarkedYAMLError, problem: str) -
         end = doc.line_starts[line] if line < len(doc.line_starts) else len(doc.text)
         found = [name for ch, name in YAML_ONLY_LINE_BREAKS.items() if ch in doc.text[start:end]]
         if found:
-            return (
-                f" (line {line} holds {' and '.join(found)}, which YAML reads as a line break: "
-                "replace it with a space, or break the line there)"
-            )
+            return f" (line {line} holds {' and '.join(found)}, which YAML reads as a line break: replace it with a space, or break the line there)"
     at = error.problem_mark
     if at is not None and doc.text[at.index : at.index + 1] == ":":  # the error is at a key's `:`
         where = doc.position_of_index(at.index)
         key = doc.text[doc.line_starts[where.line - 1] : at.index].lstrip(" -?")
         if len(key) > MAX_SIMPLE_KEY and ": " not in key:
-            return (
-                f" (a key of {len(key):,} characters: YAML reads at most {MAX_SIMPLE_KEY:,} characters "
-                "of a key before its `:`; shorten the key)"
-            )
+            return f" (a key of {len(key):,} characters: YAML reads at most {MAX_SIMPLE_KEY:,} characters of a key before its `:`; shorten the key)"
     return _yaml_hint(problem)
 
 
@@ -439,9 +431,7 @@ def read_text(path: Path, shown: str) -> Document:
     except NotReadable as e:
         raise LoadError([at.finding("W100", str(e))]) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise LoadError(
-            [at.finding("W100", f"file is larger than {MAX_FILE_BYTES // 1024} KiB; a ruleset is a small text file")]
-        )
+        raise LoadError([at.finding("W100", f"file is larger than {MAX_FILE_BYTES // 1024} KiB; a ruleset is a small text file")])
     wide = _wide_encoding(raw)
     if wide:
         raise LoadError([at.finding("W100", f"file is {wide} text, not UTF-8: save it as UTF-8")])
@@ -452,9 +442,7 @@ def read_text(path: Path, shown: str) -> Document:
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise LoadError(
-            [Position(shown, line, column).finding("W100", f"file is not UTF-8 text (byte 0x{raw[e.start]:02x})")]
-        ) from None
+        raise LoadError([Position(shown, line, column).finding("W100", f"file is not UTF-8 text (byte 0x{raw[e.start]:02x})")]) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return Document(shown, text)
@@ -473,9 +461,7 @@ def parse_document(doc: Document) -> Loaded:  # noqa: C901 one branch per YAML n
     except ReaderError as e:
         where = doc.position_of_index(e.position) if isinstance(e.position, int) else Position(doc.path, 1, 1)
         character = e.character if isinstance(e.character, int) else ord(str(e.character)[:1] or "?")
-        raise LoadError(
-            [where.finding("W101", f"the control character U+{character:04X} is not allowed in YAML text: remove it")]
-        ) from None
+        raise LoadError([where.finding("W101", f"the control character U+{character:04X} is not allowed in YAML text: remove it")]) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = doc.position_of_index(mark.index) if mark else Position(doc.path, 1, 1)
@@ -510,8 +496,7 @@ def parse_document(doc: Document) -> Loaded:  # noqa: C901 one branch per YAML n
             findings.append(
                 where.finding(
                     "W305",
-                    f"this number is written with {len(_DIGIT.findall(value))} digits; the limit is {MAX_DIGITS} "
-                    "(numbers stay below 10^30)",
+                    f"this number is written with {len(_DIGIT.findall(value))} digits; the limit is {MAX_DIGITS} (numbers stay below 10^30)",
                 )
             )
             return value
@@ -520,9 +505,7 @@ def parse_document(doc: Document) -> Loaded:  # noqa: C901 one branch per YAML n
         if tag.endswith(":bool"):
             if value.lower() in _BOOL_WORDS:
                 return _BOOL_WORDS[value.lower()]
-            findings.append(
-                where.finding("W104", f"`{value}` would be read as a yes/no by YAML 1.1: quote it ('{value}') or write true/false")
-            )
+            findings.append(where.finding("W104", f"`{value}` would be read as a yes/no by YAML 1.1: quote it ('{value}') or write true/false"))
             return value
         if tag.endswith(":int"):
             if _PLAIN_INT.fullmatch(value):
@@ -855,9 +838,7 @@ class ExtendsRoot:
             raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it leads outside the folder{widen}; {allowed}")
         real = os.path.realpath(lexical)
         if not _inside(real, self.bundled if bundled_only else self.real):
-            raise _ExtendsRefused(
-                f"extends: `{quoted}` is not allowed: it is a symbolic link that leads outside the folder; {allowed}"
-            )
+            raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it is a symbolic link that leads outside the folder; {allowed}")
         if not real.endswith((".yaml", ".yml")):
             link = " (after its symbolic links)" if real != lexical else ""
             raise _ExtendsRefused(f"extends: `{quoted}` is not allowed: it is not a ruleset file (.yaml, .yml){link}; {allowed}")

@@ -48,9 +48,7 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
 }
 #: Keys whose value may be a formula (a text) only in language version 2: a number in version 1
 #: (the schema says so; a text there is told that it needs version 2).
-VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {
-    ("players", key): "a formula of the parameters" for key in ("min", "max", "default")
-}
+VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {("players", key): "a formula of the parameters" for key in ("min", "max", "default")}
 
 
 @cache
@@ -150,11 +148,7 @@ def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     if error.validator not in ("anyOf", "oneOf") or not error.context:
         yield error
         return
-    fitting = [
-        alternative
-        for alternative in _alternatives(error)
-        if not any(e.validator == "type" and not e.relative_path for e in alternative)
-    ]
+    fitting = [alternative for alternative in _alternatives(error) if not any(e.validator == "type" and not e.relative_path for e in alternative)]
     if not fitting:
         yield error
         return
@@ -173,10 +167,7 @@ def schema_errors(data: Any) -> list[ValidationError]:
     leaves = [leaf for error in _validator().iter_errors(data) for leaf in _leaf_errors(error)]
     wrong_type = {tuple(e.absolute_path) for e in leaves if e.validator in ("type", "anyOf", "oneOf")}
     return [
-        e
-        for e in leaves
-        if e.validator in ("type", "anyOf", "oneOf", "additionalProperties", "required")
-        or tuple(e.absolute_path) not in wrong_type
+        e for e in leaves if e.validator in ("type", "anyOf", "oneOf", "additionalProperties", "required") or tuple(e.absolute_path) not in wrong_type
     ]
 
 
@@ -195,15 +186,11 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
             if key not in known:
                 help = did_you_mean(key, known)
                 listed = "" if help else f"; known keys: {', '.join(known)}"
-                out.append(
-                    loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{listed}", help=help)
-                )
+                out.append(loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{listed}", help=help))
         return out
     if v == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
-        return [
-            loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`", help=_add_key_help(schema, path, k)) for k in missing
-        ]
+        return [loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`", help=_add_key_help(schema, path, k)) for k in missing]
     split = _split_formula(loaded, path, error)
     if split is not None:
         return [split]
@@ -229,11 +216,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
             words = _type_words(" or ".join(t) if isinstance(t, list) else t) if t else "another shape"
             if words not in shapes:
                 shapes.append(words)
-        return [
-            loaded.where(path).finding(
-                "W202", f"{dotted(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}"
-            )
-        ]
+        return [loaded.where(path).finding("W202", f"{dotted(path)} should be {' or '.join(shapes)}, not {_type_of(error.instance)}")]
     if v == "maxLength" and "propertyNames" in error.schema_path:
         name = error.instance
         return [
@@ -244,11 +227,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
     if v == "pattern" and "propertyNames" in error.schema_path:
         name = error.instance
         words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")
-        return [
-            loaded.where(path + (name,), key=True).finding(
-                "W203", f"`{name}` is not a valid name in {dotted(path)}: use {words}"
-            )
-        ]
+        return [loaded.where(path + (name,), key=True).finding("W203", f"`{name}` is not a valid name in {dotted(path)}: use {words}")]
     if v == "enum":
         choices: list[str] = []
         for c in error.validator_value:
@@ -262,11 +241,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         return [loaded.where(path).finding("W203", f"{dotted(path)} must not be empty")]
     if v in ("maxItems", "maxLength", "maxProperties"):
         what = {"maxItems": "entries", "maxLength": "characters", "maxProperties": "names"}[v]
-        return [
-            loaded.where(path).finding(
-                "W203", f"{dotted(path)} has {len(error.instance)} {what}; at most {error.validator_value} are allowed"
-            )
-        ]
+        return [loaded.where(path).finding("W203", f"{dotted(path)} has {len(error.instance)} {what}; at most {error.validator_value} are allowed")]
     if v == "uniqueItems":
         return [loaded.where(path).finding("W203", f"{dotted(path)} lists an item twice")]
     if v == "pattern":
@@ -356,7 +331,8 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
         if isinstance(version, int) and not isinstance(version, bool) and version > LANGUAGE_VERSION:
             out.append(
                 layer.where(("whistdsl",)).finding(
-                    "W204", f"this file is written for ruleset language version {version}; this whistdsl reads version {LANGUAGE_VERSION} (upgrade whistdsl)"
+                    "W204",
+                    f"this file is written for ruleset language version {version}; this whistdsl reads version {LANGUAGE_VERSION} (upgrade whistdsl)",
                 )
             )
         if version == 1:

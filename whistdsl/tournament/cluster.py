@@ -87,8 +87,12 @@ def local_cluster(workers: int, threads: int = 1, processes: bool = True) -> Any
     except ImportError:
         raise ClusterMissing("a local cluster needs Dask distributed: pip install 'whistdsl[cluster]'") from None
     return LocalCluster(
-        n_workers=workers, threads_per_worker=threads, processes=processes,
-        protocol="tcp://", host=LOOPBACK, dashboard_address=f"{LOOPBACK}:0",  # tcp: threads would talk inproc, with HTTP on 0.0.0.0
+        n_workers=workers,
+        threads_per_worker=threads,
+        processes=processes,
+        protocol="tcp://",
+        host=LOOPBACK,
+        dashboard_address=f"{LOOPBACK}:0",  # tcp: threads would talk inproc, with HTTP on 0.0.0.0
     )
 
 

@@ -222,7 +222,9 @@ def create_app(  # noqa: C901 the routes are closures over the app's state
             result, shown = await run_in_threadpool(lint_choice, chosen, text, [])
             rules = result.ruleset if result is not None else None
             findings = result.findings if result is not None else []
-            return html(pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem, w=w), status)
+            return html(
+                pages.setup_page(chosen, text, shown, findings, result.sources if result else {}, rules, sorted(BOTS), problem=problem, w=w), status
+            )
 
         if not manager.opening.allow(address(request)):
             return too_many(w.text("web.too_many_opened"))

@@ -61,13 +61,18 @@ def language_links(w: Words, switch: str = "") -> str:
         if tag == w.language:
             links.append(f'<strong lang="{h(tag)}">{h(name)}</strong>')
         else:
-            href = f'{switch}{"&" if "?" in switch else "?"}lang={tag}'
+            href = f"{switch}{'&' if '?' in switch else '?'}lang={tag}"
             links.append(f'<a href="{h(href)}" lang="{h(tag)}" hreflang="{h(tag)}">{h(name)}</a>')
     return f'<nav class="languages" aria-label="{h(w.text("web.switch"))}">{" · ".join(links)}</nav>'
 
 
 def error_page(message: str, w: Words = ENGLISH) -> str:
-    return page("whistdsl", f'<main><h1>whistdsl</h1><p class="problem" role="alert">{h(message)}</p><p><a href="/">{h(w.text("web.start_page"))}</a></p></main>', w=w, switch="/")
+    return page(
+        "whistdsl",
+        f'<main><h1>whistdsl</h1><p class="problem" role="alert">{h(message)}</p><p><a href="/">{h(w.text("web.start_page"))}</a></p></main>',
+        w=w,
+        switch="/",
+    )
 
 
 def start_page(bundled: Iterable[str], chosen: str = "", text: str = "", problem: str = "", w: Words = ENGLISH) -> str:
@@ -90,7 +95,6 @@ def start_page(bundled: Iterable[str], chosen: str = "", text: str = "", problem
 def _in_english(w: Words) -> str:
     """` (in English)` after a link to the rules in words, in a language other than English."""
     return "" if w.language == "en" else f' <span class="hint">{h(w.text("web.in_english"))}</span>'
-
 
 
 def findings_html(findings: Sequence[Finding], sources: dict[str, list[str]]) -> str:
@@ -122,9 +126,11 @@ def _parameter_field(p: Parameter, value: object, w: Words) -> str:
     elif p.type == "number":
         field = f'<input id="{h(name)}" name="{h(name)}" value="{h(value_text(value))}" inputmode="decimal" size="6">'
     else:
-        field = f'<select id="{h(name)}" name="{h(name)}">' + "".join(
-            f'<option value="{h(c)}"{" selected" if c == value else ""}>{h(c)}</option>' for c in p.choices
-        ) + "</select>"
+        field = (
+            f'<select id="{h(name)}" name="{h(name)}">'
+            + "".join(f'<option value="{h(c)}"{" selected" if c == value else ""}>{h(c)}</option>' for c in p.choices)
+            + "</select>"
+        )
     return f"<p>{label} {field}{about}</p>"
 
 
@@ -161,16 +167,19 @@ def setup_page(
     for seat in range(high):
         kind = "human" if seat < 2 else "heuristic"
         options = "".join(
-            f'<option value="{h(k)}"{" selected" if k == kind else ""}>{h(t("table.person") if k == "human" else t("table.computer", kind=k))}</option>' for k in choices
+            f'<option value="{h(k)}"{" selected" if k == kind else ""}>{h(t("table.person") if k == "human" else t("table.computer", kind=k))}</option>'
+            for k in choices
         )
-        rows.append(f'<p class="seat-row" data-seat="{seat}"><label for="seat{seat}">{h(t("table.seat", number=seat + 1))}</label> <select id="seat{seat}" name="seat{seat}">{options}</select></p>')
+        rows.append(
+            f'<p class="seat-row" data-seat="{seat}"><label for="seat{seat}">{h(t("table.seat", number=seat + 1))}</label> <select id="seat{seat}" name="seat{seat}">{options}</select></p>'
+        )
     think = f'<p><label for="think">{h(t("web.think"))}</label> <input id="think" name="think" value="0.5" inputmode="decimal" size="5"></p>'
     words = ""
     if explanation is not None:
         words = f'<details class="rules"><summary>{h(t("table.rules_link"))}{_in_english(w)}</summary>{explanation_html(explanation)}</details>'
     form = (
         f'<form method="post" action="/tables" class="panel">{kept}{params_html}{players}'
-        f'<fieldset><legend>{h(t("table.seats"))}</legend>{"".join(rows)}{think}</fieldset>'
+        f"<fieldset><legend>{h(t('table.seats'))}</legend>{''.join(rows)}{think}</fieldset>"
         f'<p><button type="submit">{h(t("web.open"))}</button></p></form>'
     )
     return page(t("web.setup_title"), f"<main>{head}{alert}{listed}{words}{form}</main>", ["start.js"], w, switch="/")
@@ -194,7 +203,7 @@ def explanation_html(explanation: Explanation) -> str:
         out.append(f"<h3>{h(section.title)}</h3><ul>" + "".join(f"<li>{h(line)}</li>" for line in section.lines) + "</ul>")
         table = section.table
         if table is not None:
-            head = "".join(f"<th scope=\"col\">{h(c)}</th>" for c in table.header)
+            head = "".join(f'<th scope="col">{h(c)}</th>' for c in table.header)
             rows = "".join("<tr>" + "".join(f"<td>{h(c)}</td>" for c in row) + "</tr>" for row in table.rows)
             out.append(f'<table class="worked"><caption>{h(table.caption)}</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
     return "".join(out)
@@ -204,7 +213,12 @@ def rules_page(explanation: Explanation, w: Words = ENGLISH, switch: str = "") -
     """The rules in words: English in every language (whistdsl/explain is English), said so in
     the page's language; the text itself is marked `lang="en"`."""
     note = f'<p class="hint">{h(w.text("web.in_english"))}</p>' if w.language != "en" else ""
-    return page(w.text("web.rules_title", name=explanation.title), f'<main class="rules">{note}<div lang="en">{explanation_html(explanation)}</div></main>', w=w, switch=switch)
+    return page(
+        w.text("web.rules_title", name=explanation.title),
+        f'<main class="rules">{note}<div lang="en">{explanation_html(explanation)}</div></main>',
+        w=w,
+        switch=switch,
+    )
 
 
 def join_page(table_name: str, free: Sequence[tuple[int, str]], problem: str = "", w: Words = ENGLISH) -> str:

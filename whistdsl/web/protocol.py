@@ -40,10 +40,25 @@ class BadMessage(Exception):
 
 
 #: The keywords of JSON Schema the message schema uses, and so the ones `_check` knows.
-KEYWORDS = frozenset({
-    "$schema", "$id", "title", "description", "type", "const", "properties", "required", "additionalProperties",
-    "oneOf", "minLength", "maxLength", "pattern", "minimum", "maximum",
-})
+KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "title",
+        "description",
+        "type",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "oneOf",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+    }
+)
 
 
 def _is_type(value: Any, name: str) -> bool:
@@ -245,20 +260,22 @@ def sheet_json(history: Sequence[HandResult], players: int) -> list[dict[str, An
         bids: list[int | None] = [None] * players
         for seat, bid in h.bids:
             bids[seat] = bid
-        rows.append({
-            "number": h.number,
-            "cards": h.size,
-            "mark": h.mark,
-            "trump": None if h.trump < 0 else suit_name(h.trump),
-            "dealer": h.dealer,
-            "sitting_out": list(h.sitting_out),
-            "bids": bids,
-            "calls": list(h.calls) if h.calls else [""] * players,
-            "blind": list(h.blind) if h.blind else [False] * players,
-            "taken": list(h.taken),
-            "points": [exact(p) for p in h.points],
-            "totals": [exact(t) for t in h.totals],
-        })
+        rows.append(
+            {
+                "number": h.number,
+                "cards": h.size,
+                "mark": h.mark,
+                "trump": None if h.trump < 0 else suit_name(h.trump),
+                "dealer": h.dealer,
+                "sitting_out": list(h.sitting_out),
+                "bids": bids,
+                "calls": list(h.calls) if h.calls else [""] * players,
+                "blind": list(h.blind) if h.blind else [False] * players,
+                "taken": list(h.taken),
+                "points": [exact(p) for p in h.points],
+                "totals": [exact(t) for t in h.totals],
+            }
+        )
     return rows
 
 
@@ -266,7 +283,12 @@ def last_hand_json(hand: HandResult | None) -> dict[str, Any] | None:
     """The last finished hand's tricks (every card in them was played in front of everyone)."""
     if hand is None:
         return None
-    return {"number": hand.number, "tricks": _tricks(hand.tricks, hand.specials), "taken": list(hand.taken), "points": [exact(p) for p in hand.points]}
+    return {
+        "number": hand.number,
+        "tricks": _tricks(hand.tricks, hand.specials),
+        "taken": list(hand.taken),
+        "points": [exact(p) for p in hand.points],
+    }
 
 
 def encoded(value: Any) -> str:

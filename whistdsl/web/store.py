@@ -181,7 +181,9 @@ class Store:
         finally:
             self._touched.clear()
 
-    def new_table(self, table_id: str, host_hash: str, invite: str, watch: str, ruleset: str, think: float, seats: list[StoredSeat], head: dict[str, Any]) -> None:
+    def new_table(
+        self, table_id: str, host_hash: str, invite: str, watch: str, ruleset: str, think: float, seats: list[StoredSeat], head: dict[str, Any]
+    ) -> None:
         now = self.clock()
         self._write("INSERT INTO tables VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)", (table_id, now, now, host_hash, invite, watch, ruleset, think))
         for s in seats:
@@ -216,9 +218,7 @@ class Store:
     def prune(self, keep: int) -> int:
         """Remove the closed tables but the `keep` last played at (their seats, games and answers
         with them); how many were removed."""
-        cursor = self.db.execute(
-            "SELECT id FROM tables WHERE state = 'closed' ORDER BY touched DESC, id LIMIT -1 OFFSET ?", (max(keep, 0),)
-        )
+        cursor = self.db.execute("SELECT id FROM tables WHERE state = 'closed' ORDER BY touched DESC, id LIMIT -1 OFFSET ?", (max(keep, 0),))
         old = [row[0] for row in cursor.fetchall()]
         for table_id in old:
             self._write("DELETE FROM tables WHERE id = ?", (table_id,))
@@ -245,7 +245,9 @@ class Store:
     def open_tables(self) -> list[StoredTable]:
         """Every open table with its latest game and that game's answers."""
         out = []
-        for row in self.db.execute("SELECT id, created, touched, host_hash, invite, watch, ruleset, think FROM tables WHERE state = 'open' ORDER BY created").fetchall():
+        for row in self.db.execute(
+            "SELECT id, created, touched, host_hash, invite, watch, ruleset, think FROM tables WHERE state = 'open' ORDER BY created"
+        ).fetchall():
             table_id = row[0]
             seats = [
                 StoredSeat(seat, kind, bool(person), name, token)

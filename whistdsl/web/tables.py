@@ -240,7 +240,19 @@ def bot_question(game: Game, seat: int, player: Player) -> tuple[Any, list | Non
 class Table:
     """One table: its ruleset, seats and current game (see the module's docstring)."""
 
-    def __init__(self, manager: Tables, table_id: str, rules: Ruleset, holders: list[SeatHolder], host_hash: str, invite: str, watch: str, think: float, number: int, game: Game):
+    def __init__(
+        self,
+        manager: Tables,
+        table_id: str,
+        rules: Ruleset,
+        holders: list[SeatHolder],
+        host_hash: str,
+        invite: str,
+        watch: str,
+        think: float,
+        number: int,
+        game: Game,
+    ):
         self.manager = manager
         self.id = table_id
         self.rules = rules
@@ -298,18 +310,34 @@ class Table:
             self._shared = (key, encoded(sheet_json(game.history, game.players)), encoded(last_hand_json(last)))
         _, sheet, last_hand = self._shared
         here = {c.seat for c in self.connections}
-        seating = (game.scheduled_hands, self.problem, tuple((h.name, h.kind, h.person, h.token_hash is not None, h.seat in here) for h in self.holders))
+        seating = (
+            game.scheduled_hands,
+            self.problem,
+            tuple((h.name, h.kind, h.person, h.token_hash is not None, h.seat in here) for h in self.holders),
+        )
         if self._seating is None or self._seating[0] != seating:
-            self._seating = (seating, encoded({
-                "id": self.id,
-                "ruleset": self.rules.name,
-                "hands": game.scheduled_hands,
-                "seats": [
-                    {"seat": h.seat, "name": h.name, "kind": h.kind, "person": h.person, "taken": h.token_hash is not None, "here": h.seat in here}
-                    for h in self.holders
-                ],
-                "problem": self.problem,
-            }))
+            self._seating = (
+                seating,
+                encoded(
+                    {
+                        "id": self.id,
+                        "ruleset": self.rules.name,
+                        "hands": game.scheduled_hands,
+                        "seats": [
+                            {
+                                "seat": h.seat,
+                                "name": h.name,
+                                "kind": h.kind,
+                                "person": h.person,
+                                "taken": h.token_hash is not None,
+                                "here": h.seat in here,
+                            }
+                            for h in self.holders
+                        ],
+                        "problem": self.problem,
+                    }
+                ),
+            )
         table = self._seating[1]
         over = encoded(None if game.result is None else {"totals": [exact(t) for t in game.result.totals], "winners": list(game.result.winners)})
         seen: dict[int | None, tuple[str, str]] = {}  # by seat (None: no seat), its view and question
@@ -319,9 +347,17 @@ class Table:
                 seen[seat] = self._view_parts(seat)
             view, question = seen[seat]
             parts = [
-                ("type", '"state"'), ("step", str(self.step)), ("game", str(self.number)), ("you", encoded(seat)),
-                ("role", encoded(connection.role)), ("table", table), ("view", view), ("question", question),
-                ("sheet", sheet), ("last_hand", last_hand), ("over", over),
+                ("type", '"state"'),
+                ("step", str(self.step)),
+                ("game", str(self.number)),
+                ("you", encoded(seat)),
+                ("role", encoded(connection.role)),
+                ("table", table),
+                ("view", view),
+                ("question", question),
+                ("sheet", sheet),
+                ("last_hand", last_hand),
+                ("over", over),
             ]
             if connection.role == "host":
                 parts += [
@@ -347,7 +383,9 @@ class Table:
         if self.holders[seat].kind != HUMAN:
             raise TableError("not_your_turn", "a computer player holds your seat now", "error.computer_holds_seat")
         if not self.seats[seat].acts_now:
-            raise TableError("not_your_turn", "the game is over" if self.game.over else "it is not your turn", "" if self.game.over else "error.not_your_turn")
+            raise TableError(
+                "not_your_turn", "the game is over" if self.game.over else "it is not your turn", "" if self.game.over else "error.not_your_turn"
+            )
         if step != self.step:
             raise TableError("stale", "the table has moved on since: answer the question shown now", "error.stale")
         self.apply(seat, answer)
@@ -533,7 +571,9 @@ class Tables:
         if not name:
             raise TableError("bad_name", "a name is needed", "error.name_needed")
         if len(name) > self.limits.name_length:
-            raise TableError("bad_name", f"a name is at most {self.limits.name_length} characters", "error.name_too_long", count=self.limits.name_length)
+            raise TableError(
+                "bad_name", f"a name is at most {self.limits.name_length} characters", "error.name_too_long", count=self.limits.name_length
+            )
         if UNSAFE.search(name):
             raise TableError("bad_name", "a name may not hold control characters", "error.name_control")
         return name
@@ -542,7 +582,9 @@ class Tables:
         """A new table for `rules` with a seat per kind (`human` or a computer player's kind);
         the table and the host's token. Raises TableError when the server is full."""
         if len(self.tables) >= self.limits.tables:
-            raise TableError("full", f"this server holds {self.limits.tables} tables, its most; try again later", "error.full", count=self.limits.tables)
+            raise TableError(
+                "full", f"this server holds {self.limits.tables} tables, its most; try again later", "error.full", count=self.limits.tables
+            )
         unknown = [k for k in kinds if k != HUMAN and k not in BOTS]
         if unknown:
             raise TableError("bad_message", f"no computer player {unknown[0]!r}")
@@ -553,7 +595,9 @@ class Tables:
         host = new_token()
         holders = [SeatHolder(s, k, k == HUMAN, names[s], None) for s, k in enumerate(kinds)]
         table = Table(self, table_id, rules, holders, token_hash(host), new_token(), new_token(), think, 1, game)
-        self.store.new_table(table_id, table.host_hash, table.invite, table.watch, rules.name, think, [h.stored() for h in holders], game_record(game, kinds))
+        self.store.new_table(
+            table_id, table.host_hash, table.invite, table.watch, rules.name, think, [h.stored() for h in holders], game_record(game, kinds)
+        )
         self.tables[table_id] = table
         table.changed()
         self.flush()  # kept before the host is sent the table's links

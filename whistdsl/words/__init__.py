@@ -121,4 +121,16 @@ def words_for(language: str | None) -> Words:
 
 ENGLISH = Words(DEFAULT)
 
-__all__ = ["DEFAULT", "ENGLISH", "FORMS", "LANGUAGES", "Words", "fill", "from_accept_language", "language_of", "placeholders", "plural_form", "words_for"]
+__all__ = [
+    "DEFAULT",
+    "ENGLISH",
+    "FORMS",
+    "LANGUAGES",
+    "Words",
+    "fill",
+    "from_accept_language",
+    "language_of",
+    "placeholders",
+    "plural_form",
+    "words_for",
+]

@@ -159,7 +159,9 @@ class Dealing(Part):
         if self._decides:
             self.begin_decisions(setup)
 
-    def _deal(self, preset: PresetDeal | None, table: SeatOrders, size: int, playing: int, reuse_hands: bool, none_first: bool) -> tuple[Card | None, int]:
+    def _deal(
+        self, preset: PresetDeal | None, table: SeatOrders, size: int, playing: int, reuse_hands: bool, none_first: bool
+    ) -> tuple[Card | None, int]:
         """The deal step: shuffle and deal the hand (or lay out a set-up deal), turning a card
         before the deal when the trump step needs one. Returns the card turned (a set-up deal's
         recorded card) and where the undealt cards begin in `self.deck`."""
@@ -198,7 +200,8 @@ class Dealing(Part):
                     held = self.deck.count(c)
                     raise ValueError(
                         f"hand {number}: {card_words(c, specials)} is dealt more often than the deck holds it ({held})"
-                        if held > 1 else f"hand {number}: {card_words(c, specials)} is dealt twice"
+                        if held > 1
+                        else f"hand {number}: {card_words(c, specials)} is dealt twice"
                     )
                 left[c] -= 1
         dealt = [tuple(cards) for cards in preset.deal]

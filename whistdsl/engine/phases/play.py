@@ -161,7 +161,7 @@ class Play(Part):
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
         for _ in range(self.hand_size - len(tricks)):
             order = play_orders[leader]  # type: ignore[index]
-            for seat in order[len(trick):]:
+            for seat in order[len(trick) :]:
                 hand = hands[seat]
                 legal = legal_cards(hand, trick, trump, void_rule)
                 card = choose[seat](legal)
