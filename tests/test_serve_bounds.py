@@ -11,7 +11,6 @@ import random
 import sqlite3
 
 from serve_client import Server
-from starlette.testclient import TestClient
 from test_serve_protocol import play
 
 from whistdsl.records.replay import check_record_shape, replay
@@ -163,13 +162,15 @@ def test_one_address_opens_tables_and_has_rulesets_checked_at_a_bounded_rate_and
         assert server.client.post("/setup", data={"ruleset": "serbian", "text": ""}).status_code == 200  # the third of 3 a minute
         assert server.client.post("/setup", data={"ruleset": "serbian", "text": ""}).status_code == 429
 
-        other = TestClient(server.app, client=("192.0.2.7", 4000))  # another address has its own allowance
-        assert other.post("/tables", data=form, follow_redirects=False).status_code == 303
+        # another address has allowances of its own (asked on the server's loop, as a request
+        # from that address asks: a second test client would be a second loop at the same store)
+        manager = server.app.state.tables
+        assert server.on_loop(manager.opening.allow, "192.0.2.7") and server.on_loop(manager.linting.allow, "192.0.2.7")
 
         clock.now += HOUR / 2  # half an hour: one table (2 an hour) and every lint (3 a minute) again
         assert server.client.post("/tables", data=form, follow_redirects=False).status_code == 303
         assert server.client.post("/tables", data=form, follow_redirects=False).status_code == 429
-        manager = server.app.state.tables
         for n in range(5):  # a flood of addresses: only the newest `addresses` are remembered
-            TestClient(server.app, client=(f"192.0.2.{100 + n}", 4000)).post("/setup", data={"ruleset": "serbian", "text": ""})
+            server.on_loop(manager.linting.allow, f"192.0.2.{100 + n}")
+            server.on_loop(manager.opening.allow, f"192.0.2.{100 + n}")
         assert len(manager.linting) == 2 and len(manager.opening) == 2
