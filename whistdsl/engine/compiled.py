@@ -827,6 +827,15 @@ class _Writer:
 
     #: a uniformly random card of hand `h` holding `left` cards: the same card as the random
     #: player's pick from the hand's cards listed suit by suit
+    #: The start of a hand's play, standard or with special cards: each trick's seats in order.
+    _TRICKS_HEAD = (
+        "    played = []  # every card of the hand, in playing order",
+        "    wins = []  # each trick's winner",
+        "    first_leader = leader",
+        "    for t in range(size):",
+        "        left = size - t  # every playing seat holds this many cards now",
+        "        seats = play_orders[leader]",
+    )
     _ANY_CARD = [
         "x = int(rnd() * left)",
         "for s in SUITS:",
@@ -843,12 +852,7 @@ class _Writer:
         self.constants["SUITS"] = (0, 1, 2, 3)
         any_card = lambda indent: [" " * indent + line for line in self._ANY_CARD]  # noqa: E731
         lines = [
-            "    played = []  # every card of the hand, in playing order",
-            "    wins = []  # each trick's winner",
-            "    first_leader = leader",
-            "    for t in range(size):",
-            "        left = size - t  # every playing seat holds this many cards now",
-            "        seats = play_orders[leader]",
+            *self._TRICKS_HEAD,
             "        h = hands[leader]",
             *any_card(8),
             *(["        start = len(played)  # the trick's cards: played[start:], in the order of `seats`"] if when_void == "must_overtrump" else []),
@@ -1014,12 +1018,7 @@ class _Writer:
 
         start, update, decide = self._winner_lines(index)
         lines = [
-            "    played = []  # every card of the hand, in playing order",
-            "    wins = []  # each trick's winner",
-            "    first_leader = leader",
-            "    for t in range(size):",
-            "        left = size - t  # every playing seat holds this many cards now",
-            "        seats = play_orders[leader]",
+            *self._TRICKS_HEAD,
             "        led = -3  # the suit to follow: not set yet (no card, or led specials that pass the lead on)",
             *start,
             "        for seat in seats:",
