@@ -29,16 +29,16 @@ from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
-from ..language.errors import EvalError
-from ..language.limits import MAX_NUMBER
-from ..language.program import Formula, Memo
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, suit_number
-from .state import DealtCards, Phase, PlayedTricks, Trick
-from .trump import ON_TABLE
+from ...language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
+from ...language.errors import EvalError
+from ...language.limits import MAX_NUMBER
+from ...language.program import Formula, Memo
+from ..cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, suit_number
+from ..state import DealtCards, Phase, PlayedTricks, Trick
+from ..trump import ON_TABLE
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import Ruleset
+    from ...rules.ruleset import Ruleset
 
 
 #: a seat's own facts, as the generated hand reads them (`seat` is the seat in turn): a compiled
@@ -106,7 +106,7 @@ def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
         SPECIAL=SPECIAL,
         ON_TABLE=ON_TABLE,
     )
-    from .game import HandResult  # loaded by now: the facts holding this hand are a Game's
+    from ..game import HandResult  # loaded by now: the facts holding this hand are a Game's
 
     namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
@@ -468,7 +468,7 @@ class _Writer:
         each = [whole_number_bound(f, SMALL_NAMES) for f in (rules.points, rules.bonus) if f is not None]
         if not each or None in each:
             return None
-        from .table import table_facts
+        from ..table import table_facts
 
         facts = table_facts(rules, self.players)
         room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
@@ -598,7 +598,7 @@ class _Writer:
             "    return True",
             "",
         ]
-        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+        from ..table import table_facts  # the facts being built: compiled_hand is their `compiled`
 
         facts = table_facts(rules, n)
         self.constants.update(
@@ -984,7 +984,7 @@ class _Writer:
         # a card is taken out of its list by its place, or by its value where the list may hold
         # identical cards (copies, a special's count): then the first of them goes, as the
         # interpreter takes it, which keeps the lists in the same order
-        from .table import table_facts  # the facts being built: compiled_hand is their `compiled`
+        from ..table import table_facts  # the facts being built: compiled_hand is their `compiled`
 
         deck = table_facts(rules, self.players).deck
         suited = [c for c in deck if SUIT_OF[c] != SPECIAL]
