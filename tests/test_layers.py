@@ -144,7 +144,10 @@ ENGINE_CIRCLE_LEFT = frozenset(f"whistdsl.engine.{name}" for name in ("compiled"
 
 
 def test_no_import_circle() -> None:
-    left = [c for c in circles(import_graph()) if not set(c) <= ENGINE_CIRCLE_LEFT]
+    def allowed(name: str) -> bool:  # the package engine/compiled/ as its module was
+        return name in ENGINE_CIRCLE_LEFT or name.startswith("whistdsl.engine.compiled.")
+
+    left = [c for c in circles(import_graph()) if not all(map(allowed, c))]
     assert left == []
 
 
@@ -164,7 +167,7 @@ def test_no_import_runs_up_the_layers() -> None:
 MOST_LINES_OF_A_CLASS = 500
 
 #: Classes still over the limit, to be split (issue 26): may shrink, not grow.
-CLASSES_OVER_LEFT = frozenset({"whistdsl.engine.compiled._Writer", "whistdsl.rules.domain.FormulaCases"})
+CLASSES_OVER_LEFT = frozenset({"whistdsl.rules.domain.FormulaCases"})
 
 
 def class_sizes() -> dict[str, int]:
