@@ -167,7 +167,7 @@ def test_no_import_runs_up_the_layers() -> None:
 MOST_LINES_OF_A_CLASS = 500
 
 #: Classes still over the limit, to be split (issue 26): may shrink, not grow.
-CLASSES_OVER_LEFT = frozenset({"whistdsl.rules.domain.FormulaCases"})
+CLASSES_OVER_LEFT: frozenset[str] = frozenset()
 
 
 def class_sizes() -> dict[str, int]:

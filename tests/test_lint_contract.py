@@ -21,7 +21,7 @@ from whistdsl.diagnostics.findings import WARNINGS, Finding, render_github, rend
 from whistdsl.engine import Game, RuleError
 from whistdsl.language import limits as formula_limits
 from whistdsl.players import RandomPlayer, play_out
-from whistdsl.rules import domain
+from whistdsl.rules import targets
 from whistdsl.rules.lint import lint_path, load_rules
 from whistdsl.rules.ruleset import MAX_GAME_HANDS, MAX_HANDS
 
@@ -128,8 +128,8 @@ def test_the_bundled_rulesets_lint_clean_without_warnings() -> None:
 
 def test_a_formula_is_evaluated_once_per_distinct_case_of_what_it_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spent: list[int] = []
-    real = domain.Budget.spend
-    monkeypatch.setattr(domain.Budget, "spend", lambda self, cost: (spent.append(cost), real(self, cost))[1])
+    real = targets.Budget.spend
+    monkeypatch.setattr(targets.Budget, "spend", lambda self, cost: (spent.append(cost), real(self, cost))[1])
     # 500 hands of 3 cards: points reads made and tricks only; bid and tricks 0..3 give 4 made
     # cases (tricks 0..3) and 4 missed ones (tricks 0..3), 8 in all, whatever the hand
     text = replace_key(PLAIN, "schedule", "schedule:\n  - repeat(3, 500)\n")
@@ -139,20 +139,20 @@ def test_a_formula_is_evaluated_once_per_distinct_case_of_what_it_reads(tmp_path
 
 def test_a_ruleset_with_too_many_cases_stops_within_the_budget_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spent = [0]
-    real = domain.Budget.spend
+    real = targets.Budget.spend
 
-    def spend(self: domain.Budget, cost: int) -> None:
+    def spend(self: targets.Budget, cost: int) -> None:
         spent[0] += cost
         real(self, cost)
 
-    monkeypatch.setattr(domain.Budget, "spend", spend)
+    monkeypatch.setattr(targets.Budget, "spend", spend)
     text = replace_key(PLAIN, "players", "players: {min: 2, max: 2}")
     text = replace_key(text, "schedule", "schedule:\n  - repeat(26, 1000)\n")
     # every hand differs (hand_number), and every bid, trick count, seat and trump is read
     text = text.replace("if made then 10 + tricks else tricks", "hand_number + bid * tricks + position + (if trump == none then 1 else 0)")
     found = findings_of(tmp_path, text)
     assert [f.code for f in found] == ["W407"] and "lint stopped trying cases" in found[0].message
-    assert spent[0] <= domain.MAX_CASES + 1 + domain.LIST_COST * formula_limits.MAX_LIST_OPS
+    assert spent[0] <= targets.MAX_CASES + 1 + targets.LIST_COST * formula_limits.MAX_LIST_OPS
 
 
 # ---------------------------------------------------------------- warnings
@@ -291,7 +291,7 @@ def test_the_docs_state_the_formula_and_game_bounds() -> None:
     assert f"at most {formula_limits.MAX_LIST_OPS} lists" in limits["lists"]
     assert f"at most {MAX_GAME_HANDS} hands in a game" in limits["schedule"]
     safety = {row[0]: row[1] for row in table_after(DOCS / "safety.md", "<!-- safety-limits -->")}
-    assert any(f"{domain.MAX_CASES:,}".replace(",", " ") in v or str(domain.MAX_CASES) in v for v in safety.values())
+    assert any(f"{targets.MAX_CASES:,}".replace(",", " ") in v or str(targets.MAX_CASES) in v for v in safety.values())
 
 
 # ---------------------------------------------------------------- the winner's default

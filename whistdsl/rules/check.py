@@ -25,17 +25,14 @@ from ..language.program import Formula, formula
 from ..language.suggestions import did_you_mean
 from ..language.values import Number, Value, value_text
 from .domain import (
-    MAX_CASES,
     BidCheckError,
     BidTests,
     Budget,
     FormulaCases,
-    OutOfCases,
     auction_bids,
     decision_when_failure,
     hand_words,
     no_legal_bid,
-    none_when_env,
     samples,
     turned_card_envs,
     when,
@@ -77,6 +74,7 @@ from .ruleset import (
     start_running,
     suited_card_text,
 )
+from .targets import MAX_CASES, OutOfCases, none_when_env
 from .validate import formula_lists, key_help
 
 _DIRECTIONS = {"clockwise": CLOCKWISE, "counterclockwise": COUNTERCLOCKWISE}

@@ -20,129 +20,32 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
-from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets, trump_env, winner_env
+from ..language.environment import bidding_env, result_facts, seat_row, seat_sets, trump_env, winner_env
 from ..language.errors import EvalError
 from ..language.limits import MAX_NUMBER
-from ..language.program import Formula, can_fail, divisors
-from ..language.values import Number, Value, value_text
+from ..language.program import Formula, divisors
+from ..language.values import Number, Value
 from .load import JsonPath
+from .probe import WholeGames
 from .ruleset import FirstBidder, HandSetup, Ruleset
-
-#: Values tried for running values and totals, after their start values.
-SPREAD: tuple[Number, ...] = (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 10, -10, 100, -100, 10**6, -(10**6))
-#: The most formula evaluations lint spends on one ruleset (a formula that builds lists costs more).
-MAX_CASES = 300_000
-#: What one evaluation costs against MAX_CASES, per list it may build.
-LIST_COST = 50
-
-RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
-#: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid"})
-SEAT_NAMES = frozenset({"position", "is_dealer"})
-#: Names that depend on the hand's place in the schedule: a failure reading them is also about
-#: the schedule entry that made the hand.
-HAND_NAMES = frozenset({"hand_number", "hand_size", "hands", "kind", "extra", "playing", "cards_left"})
-
-#: (paths the finding is about, the subject first; code; message; severity)
-Report = Callable[[Sequence[JsonPath], str, str, str], None]
-
-
-class OutOfCases(Exception):
-    """The ruleset has used up MAX_CASES: lint stops trying cases (and says so)."""
-
-
-@dataclass
-class Budget:
-    left: int = MAX_CASES
-
-    def spend(self, cost: int) -> None:
-        self.left -= cost
-        if self.left < 0:
-            raise OutOfCases
-
-
-@dataclass(eq=False)
-class Target:
-    """One formula of the scoring contexts (or the winner), and what it needs before it runs."""
-
-    formula: Formula
-    path: JsonPath
-    name: str  # the env name its value goes to: "points", "bonus", a running value, or ""
-    before: tuple[Target, ...] = ()  # points and bonus, when it reads them
-    memo: dict[tuple, tuple[bool, Any]] = field(default_factory=dict)
-
-    @cached_property
-    def reads(self) -> frozenset[str]:
-        """Every name it reads, through the points and bonus it reads."""
-        out = set(self.formula.names - {"points", "bonus"})
-        for b in self.before:
-            out |= b.formula.names - {"points", "bonus"}
-        return frozenset(out)
-
-    @cached_property
-    def seat_sets(self) -> tuple[str, ...]:
-        """The seat sets it (or the points and bonus it reads) aggregates over."""
-        return tuple(sorted({name for f in (self.formula, *(b.formula for b in self.before)) for name, _ in f.seat_reads}))
-
-    @cached_property
-    def score_reads(self) -> frozenset[str]:
-        """The other seats' `points` and `bonus` it (or the bonus it reads) reads."""
-        return frozenset(n for f in (self.formula, *(b.formula for b in self.before)) for _, facts in f.seat_reads for n in facts) & {
-            "points",
-            "bonus",
-        }
-
-    @cached_property
-    def case_reads(self) -> frozenset[str]:
-        """What lint enumerates for it: what it reads, and this seat's own result and place too
-        when it reads the other seats (this seat is one of `seats`)."""
-        return self.reads | (RESULT_NAMES | SEAT_NAMES if self.seat_sets else frozenset())
-
-    @cached_property
-    def can_fail(self) -> bool:
-        """Whether it (or the points and bonus it reads) could fail at some values."""
-        return any(can_fail(f) for f in (self.formula, *(b.formula for b in self.before)))
-
-    @property
-    def cost(self) -> int:
-        return 1 + LIST_COST * self.formula.list_ops
-
-
-def samples(names: Iterable[str], start: dict[str, Number]) -> list[dict[str, Number]]:
-    """Values to try for the unknown `names`: all at each value of the spread, and (when
-    there are several) each alone at it, the others at their start values."""
-    names = sorted(names)
-    out: list[dict[str, Number]] = [{n: start[n] for n in names}]
-    for v in SPREAD:
-        out.append(dict.fromkeys(names, v))
-        if len(names) > 1:
-            out.extend({**{m: start[m] for m in names}, n: v} for n in names)
-    unique: dict[tuple, dict[str, Number]] = {}
-    for s in out:
-        unique.setdefault(tuple(s[n] for n in names), s)
-    return list(unique.values())
-
-
-def when(values: dict[str, Value], names: Iterable[str]) -> str:
-    """`when total is -10 and streak is 2`."""
-    parts = [f"{n} is {value_text(values[n])}" for n in sorted(names)]
-    return "when " + " and ".join(parts) if parts else ""
-
-
-def game_state_words(env: dict[str, Value], f: Formula, unknown: frozenset[str]) -> str:
-    """The values a formula read of a whole game that lint cannot know, with the comma before
-    them: `, when total is 7`, `, when every seat's total is 0` (in lint's whole games every
-    seat plays as this one), or "" when it read none of them."""
-    own = sorted(f.names & unknown)
-    seats = sorted({n for _, facts in f.seat_reads for n in facts} & unknown)
-    parts = [f"{n} is {value_text(env[n])}" for n in own] + [f"every seat's {n} is {value_text(env[n])}" for n in seats]
-    return ", when " + " and ".join(parts) if parts else ""
+from .targets import (
+    CHOICE_NAMES,
+    HAND_NAMES,
+    RESULT_NAMES,
+    SEAT_NAMES,
+    Budget,
+    Report,
+    Target,
+    case_words,
+    hand_words,
+    samples,
+    when,
+)
 
 
 def _join(parts: list[str]) -> str:
@@ -153,38 +56,7 @@ def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
-def hand_words(players: int, setup: HandSetup) -> str:
-    extra = " (a tie-break hand)" if setup.extra else ""
-    return f"with {players} players in hand {setup.plan.number}{extra}"
-
-
-def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
-    """The enumerated values of a case that the formula reads, in words."""
-    parts = []
-    if reads & (RESULT_NAMES - {"bid", "call"}):
-        parts.append(f"bid {case['bid']} and tricks {case['tricks']}")
-    elif "bid" in reads:
-        parts.append(f"bid {case['bid']}")
-    if "call" in reads and case.get("call"):
-        parts.append(f"the call {case['call']}")
-    if "blind" in reads:
-        parts.append("a blind bid" if case["blind"] else "not blind")
-    if "is_declarer" in reads:
-        parts.append("the declarer" if case["is_declarer"] else "not the declarer")
-    if "auction_bid" in reads:
-        parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
-    if "excused" in reads:
-        parts.append("excused from bidding" if case["excused"] else "not excused")
-    if "position" in reads:
-        parts.append(f"position {case['position']}")
-    if "is_dealer" in reads:
-        parts.append("the dealer" if case["is_dealer"] else "not the dealer")
-    if "trump" in reads:
-        parts.append(f"trump {case['trump']}")
-    return parts
-
-
-class FormulaCases:
+class FormulaCases(WholeGames):
     """Tries the scoring formulas (points, bonus, running values) and the winner's keys."""
 
     def __init__(self, rules: Ruleset, report: Report, budget: Budget):
@@ -575,184 +447,6 @@ class FormulaCases:
                     self.warned.add(id(t))
                     break
 
-    # ------------------------------------------------------------ whole games
-
-    #: (what one player does in every hand, its bid and tricks for a hand size)
-    PATTERNS: tuple[tuple[str, Callable[[int], tuple[int, int]]], ...] = (
-        ("bids all the tricks and takes them", lambda size: (size, size)),
-        ("bids 0 and takes no trick", lambda size: (0, 0)),
-        ("bids all the tricks and takes none", lambda size: (size, 0)),
-        ("bids 0 and takes all the tricks", lambda size: (0, size)),
-        ("bids 1 and takes 1 trick", lambda size: (1, 1)),
-    )
-
-    def needs_probe(self, hands: int) -> bool:
-        """Whether whole games can say more than single cases: running values carry over from
-        hand to hand, and totals add up, past the number cap if the points are large or are
-        fractions whose denominators add up. A total's denominator divides the least common
-        multiple of the denominators of the points and bonuses it adds; its numerator is at
-        most its size times that."""
-        if self.rules.running:
-            return True
-        if any(t.reads & self.unknown for t in self.scoring):
-            return True
-        added = [t for t in self.scoring if t.name in ("points", "bonus")]
-        most = sum(self.largest.get(id(t), 0) for t in added)
-        denominator = math.lcm(*(self.denominators.get(id(t), 1) for t in added))
-        return max(most * hands, 1) * denominator >= MAX_NUMBER
-
-    def probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], lets: dict[str, Value], start: dict[str, Number]) -> None:
-        """Play each PATTERN for one player through every hand (the schedule, then every
-        tie-break hand): running values and the total as they grow. A failure is a warning."""
-        for label, pattern in self.PATTERNS:
-            state: dict[str, Number] = dict(start)
-            for _ in self._play(players, setups, label, pattern, state):
-                pass
-            if state.get("failed"):
-                continue
-            env = {**lets, "players": players, **state}
-            for t in self.ending:
-                if id(t) in self.warned or id(t) in self.failed:
-                    continue
-                self._players(t, env, players)
-                self.budget.spend(t.cost)
-                try:
-                    t.formula(env)
-                except EvalError as e:
-                    self.report(
-                        [t.path],
-                        "W407",
-                        f"with {players} players, if a player {label} in every hand, at the end of the game"
-                        f"{game_state_words(env, t.formula, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
-                        "warning",
-                    )
-                    self.warned.add(id(t))
-
-    def _play(
-        self,
-        players: int,
-        setups: Sequence[tuple[HandSetup, JsonPath]],
-        label: str,
-        pattern: Callable[[int], tuple[int, int]],
-        state: dict[str, Number],
-    ) -> Iterable[tuple[HandSetup, dict[str, Value]]]:
-        """One whole game in which every player follows `pattern`: after each hand, its setup and
-        the env of the hand with the new total and running values. `state` (the total and the
-        running values) is updated in place; a failure is a warning and sets `state["failed"]`."""
-        rules = self.rules
-        for setup, entry in setups:
-            bid, tricks = pattern(setup.plan.size)
-            running = {r.name: state[r.name] for r in rules.running}
-            env = result_env(
-                trump_env(setup.env, _a_trump(rules, setup)),
-                bid,
-                tricks,
-                total=state["total"],
-                is_dealer=rules.first_bidder == FirstBidder.DEALER and not setup.dealer_sits_out,
-                position=1,
-                running=running,
-            )
-            env.update(self.fixed)
-            rows: tuple[dict[str, Value], ...] = ()
-            if any(t.seat_sets for t in self.scoring):  # every seat plays as this one, each in its place
-                dealer_at = self._dealer_position(setup)
-                rows = tuple(
-                    result_env({}, bid, tricks, total=state["total"], is_dealer=p == dealer_at, position=p, running=running)
-                    for p in range(1, setup.playing + 1)
-                )
-                env.update(seat_sets(rows, 0))
-            values: dict[str, Number] = {}
-            for t in self.scoring:
-                self.budget.spend(t.cost)
-                try:
-                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
-                except EvalError as e:
-                    self._probe_warning(self._paths(t, entry, game=True), players, setup, label, str(e))
-                    state["failed"] = True
-                    return
-                if t.name in ("points", "bonus"):
-                    env[t.name] = v
-                    for row in rows:  # every seat scored as this one
-                        row[t.name] = v
-            total = state["total"] + values.get("points", 0) + values.get("bonus", 0)
-            if abs(total.numerator if isinstance(total, Fraction) else total) >= MAX_NUMBER or (
-                isinstance(total, Fraction) and total.denominator >= MAX_NUMBER
-            ):
-                points = self.points.path if self.points is not None else ("scoring", "points")
-                self._probe_warning([points, entry], players, setup, label, "the total exceeds the limit of 10^30 in size")
-                state["failed"] = True
-                return
-            state["total"] = total
-            for r in rules.running:
-                state[r.name] = values[r.name]
-            env.update(state)
-            yield setup, env
-
-    def end_probe(self, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], start: dict[str, Number]) -> None:
-        """`end.when` in whole games: evaluated after each hand of the schedule (in its loop up to
-        the cap) while each PATTERN is played. A `when` that never holds in any of these games is
-        a warning (W417): every game would run to the cap. A `when` that cannot be evaluated is
-        an error when it reads only what lint knows exactly (the hand), else a warning."""
-        end = self.rules.end
-        if end is None:
-            return
-        scheduled = [(setup, entry) for setup, entry in setups if not setup.extra]
-        exact = not (end.when.names & self.unknown) and not end.when.seat_reads  # totals, of any seat, are not known exactly
-        held = False
-        for label, pattern in self.PATTERNS if not exact else self.PATTERNS[:1]:
-            state: dict[str, Number] = dict(start)
-            for setup, env in self._play(players, scheduled, label, pattern, state):
-                self.budget.spend(max(1, end.when.list_ops * LIST_COST))
-                if end.when.seat_reads:  # every player plays as this one
-                    row = winner_env({}, state["total"], {r.name: state[r.name] for r in self.rules.running})
-                    env.update(seat_sets((row,) * players, 0, ("seats",)))
-                try:
-                    holds = end.when.cached(env)
-                except EvalError as e:
-                    if exact:
-                        self.report([("end", "when")], "W305", f"with {players} players, after hand {setup.plan.number}: {e}", "error")
-                        self.errors += 1
-                    elif ("end", "warned") not in self.seen:
-                        self.seen.add(("end", "warned"))
-                        self.report(
-                            [("end", "when")],
-                            "W407",
-                            f"with {players} players, if a player {label} in every hand, after hand {setup.plan.number}"
-                            f"{game_state_words(env, end.when, self.unknown)}: {e} (if a game gets there, it stops with a rule error)",
-                            "warning",
-                        )
-                    return
-                if holds:
-                    held = True
-                    break
-            if held or state.get("failed"):
-                return
-        if ("end", "never") in self.seen or not scheduled:
-            return
-        self.seen.add(("end", "never"))
-        cap = len(scheduled)
-        how = "after any hand" if exact else "in any of the games lint plays (every player bidding 0, or all the tricks, taking them or not)"
-        self.report(
-            [("end", "when"), ("end", "hands")],
-            "W417",
-            f"with {players} players, end.when never holds within the cap of {cap} hand{'s' if cap != 1 else ''} {how}: "
-            "every game would be played to the cap",
-            "warning",
-        )
-
-    def _probe_warning(self, paths: list[JsonPath], players: int, setup: HandSetup, label: str, error: str) -> None:
-        key = ("probe", paths[0])
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        self.report(
-            paths,
-            "W407",
-            f"with {players} players, if a player {label} in every hand, in hand {setup.plan.number}: {error} "
-            "(if a game gets there, it stops with a rule error)",
-            "warning",
-        )
-
 
 def turned_card_envs(rules: Ruleset, players: int) -> list[tuple[str, dict[str, str]]]:
     """Every card the deck can turn for trump, as the names a formula reads of it
@@ -766,26 +460,6 @@ def turned_card_envs(rules: Ruleset, players: int) -> list[tuple[str, dict[str, 
     out += [(s.name, {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": s.name}) for s in rules.specials]
     out.append(("no card", {"turn_up_suit": "none", "turn_up_rank": "", "turn_up_special": ""}))
     return out
-
-
-def none_when_env(rules: Ruleset, setup: HandSetup) -> dict[str, Value]:
-    """The env `trump.none_when` is asked in for whole-game runs: the hand's, and when it reads
-    the turned card, an ace of the first suit turned."""
-    f = rules.trump_none_when
-    if f is not None and f.names & {"turn_up_suit", "turn_up_rank", "turn_up_special"}:
-        return dict(setup.env, turn_up_suit=rules.suits[0], turn_up_rank="A", turn_up_special="")
-    return setup.env
-
-
-def _a_trump(rules: Ruleset, setup: HandSetup) -> str:
-    """One trump the hand can have (for whole-game runs)."""
-    if rules.trump_none_when is not None and rules.trump_none_when(none_when_env(rules, setup)):
-        return "none"
-    if rules.trump_cycle:
-        return rules.trump_cycle[(setup.plan.number - 1) % len(rules.trump_cycle)]
-    if rules.trump_from:
-        return "none" if rules.trump_from[0] == "turn_up" and setup.cards_left <= 0 and len(rules.trump_from) == 1 else rules.suits[0]
-    return rules.suits[0] if rules.turn_up and setup.cards_left > 0 else "none"
 
 
 # ---------------------------------------------------------------- decisions.when
