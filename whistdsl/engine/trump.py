@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..rules.ruleset import Remembered, Ruleset
 
 if TYPE_CHECKING:
-    from .game import PresetDeal
+    from .state import PresetDeal
 from .cards import NO_TRUMP, SPECIAL, SUIT_OF, Card, card_words, suit_number
 
 #: Where a turned card is once trump is found: what every seat knows of it.

@@ -11,7 +11,7 @@ from ...language.codegen import HELPERS
 from ...language.errors import EvalError
 from ...language.limits import MAX_NUMBER
 from ..cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF
-from ..state import DealtCards, Phase, PlayedTricks, Trick
+from ..state import DealtCards, HandResult, Phase, PlayedTricks, Trick
 from ..trump import ON_TABLE
 from .writer import HandWriter
 
@@ -60,8 +60,6 @@ def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
         SPECIAL=SPECIAL,
         ON_TABLE=ON_TABLE,
     )
-    from ..game import HandResult  # loaded by now: the facts holding this hand are a Game's
-
     namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
     code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
