@@ -155,7 +155,7 @@ def test_a_rule_no_piece_lists_runs_on_the_interpreter_and_plays_the_same_games(
     assert compiled.why_not_compiled(as_ever) is None  # the new rule left as by default: compiled as ever
     tomorrow = dataclasses.replace(as_ever, redeal_when_no_trump=True)
     assert compiled.why_not_compiled(tomorrow) == "the rule 'redeal_when_no_trump' is not compiled"
-    hand = compiled.compiled_hand(tomorrow, 4)
+    hand = compiled.compiled_hand(table_facts(tomorrow, 4))
     assert hand.play_hand is None and hand.play_game_random is None
     assert hand.interpreted == ("every hand is interpreted: the rule 'redeal_when_no_trump' is not compiled",)
 
@@ -169,7 +169,7 @@ def test_a_rule_taken_off_the_allow_list_runs_on_the_interpreter_and_still_agree
     assert expected[0] == expected[1]
     pieces = tuple(compiled.Piece(p.name, {k: v for k, v in p.supports.items() if k != "points"}) for p in compiled.PIECES)
     monkeypatch.setattr(compiled.pieces, "PIECES", pieces)  # where why_not_compiled reads it
-    declined = compiled.compiled_hand(rules, 4)
+    declined = compiled.compiled_hand(facts)
     assert declined.play_hand is None and "'points'" in declined.interpreted[0]
     monkeypatch.setitem(facts.__dict__, "compiled", declined)
     calls = []

@@ -94,7 +94,7 @@ class _BuiltWhenRead(Sequence[_T]):
 
 
 class PlayedTricks(_BuiltWhenRead[Trick]):
-    """A hand's tricks as the compiled engine keeps it (engine/compiled.py): every card in
+    """A hand's tricks as the compiled engine keeps it (engine/compiled/): every card in
     playing order and each trick's winner, with the seat orders to read them by. The `Trick`
     tuples are built the first time they are read (a record, a replay, the table); until then a
     hand's play costs one list entry a card. Equal to the tuple of Tricks the interpreter keeps."""

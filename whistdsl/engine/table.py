@@ -127,11 +127,11 @@ class TableFacts:
 
     @cached_property
     def compiled(self) -> CompiledHand:
-        """This table's hand as generated Python (engine/compiled.py), written the first time a
+        """This table's hand as generated Python (engine/compiled/), written the first time a
         game asks for it."""
         from .compiled import compiled_hand
 
-        return compiled_hand(self.rules, self.players)
+        return compiled_hand(self)
 
     def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seat orders of a hand with this dealer; `first_bidder` when `bidding.first` chose it."""

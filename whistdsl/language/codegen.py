@@ -1,6 +1,6 @@
 """Formulas as Python source: the checked tree of a formula written out as one Python expression.
 
-The compiled engine (engine/compiled.py) writes a ruleset's hot paths as Python source, once per
+The compiled engine (engine/compiled/) writes a ruleset's hot paths as Python source, once per
 table size; this is how a formula gets into that source. The expression computes exactly what
 the formula's closures (program.py `compile_`) compute: it calls the same operations
 (operations.py: `num`, `divide`, ...) wherever the closures do, so values, exact fractions, limits and

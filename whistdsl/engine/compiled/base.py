@@ -9,13 +9,14 @@ Each part of a hand has its writer (setup.py, bidding.py, tricks.py, scoring.py)
 from __future__ import annotations
 
 import keyword
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...language.codegen import python_source
 from ...language.program import Formula
 
 if TYPE_CHECKING:
-    from ...rules.ruleset import Ruleset
+    from ...rules.ruleset import HandSetup, PlannedHand, Ruleset
+    from ..cards import Card
 
 
 #: a seat's own facts, as the generated hand reads them (`seat` is the seat in turn): a compiled
@@ -40,12 +41,40 @@ def _indent(lines: list[str], by: int) -> list[str]:
     return [pad + line if line else line for line in lines]
 
 
-class Writing:
-    """The state of one writing of the hand: the ruleset and table size, the notes on what is
-    left to the interpreter, the constants the source reads, the hand's names bound to locals."""
+class Facts(Protocol):
+    """What the writer reads of a table's facts (engine/table.py `TableFacts`, which keeps the
+    compiled hand: the hand is written from them, and table.py imports this package, not the
+    other way round). The game loop's constants are the facts' own dicts, filled as games reach
+    each hand."""
 
-    def __init__(self, rules: Ruleset, players: int):
-        self.rules, self.players = rules, players
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def deck(self) -> tuple[Card, ...]: ...
+    @property
+    def plan(self) -> tuple[PlannedHand, ...]: ...
+    @property
+    def extra_hands(self) -> int: ...
+    @property
+    def orders(self) -> dict[Any, Any]: ...  # table.py's SeatOrders, by dealer
+    @property
+    def setups(self) -> dict[int, HandSetup]: ...
+    @property
+    def no_trump(self) -> dict[int, tuple[HandSetup, bool]]: ...
+    @property
+    def hand_envs(self) -> dict[Any, Any]: ...
+
+
+class Writing:
+    """The state of one writing of the hand: the table (its facts, ruleset and size), the notes
+    on what is left to the interpreter, the constants the source reads, the hand's names bound
+    to locals."""
+
+    def __init__(self, facts: Facts):
+        self.facts = facts
+        self.rules, self.players = facts.rules, facts.players
         self.notes: list[str] = []
         self.constants: dict[str, object] = {}
         self.hand_names: dict[str, str] = {}  # a name read of the hand's env -> its local

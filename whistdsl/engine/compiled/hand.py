@@ -16,7 +16,7 @@ from ..trump import ON_TABLE
 from .writer import HandWriter
 
 if TYPE_CHECKING:
-    from ...rules.ruleset import Ruleset
+    from .base import Facts
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,11 @@ class CompiledHand:
     play_tricks: Callable | None = None
 
 
-def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
-    """The generated hand of `rules` at `players` seats (kept on the table's facts)."""
-    writer = HandWriter(rules, players)
+def compiled_hand(facts: Facts) -> CompiledHand:
+    """The generated hand of a table (`facts`: its ruleset and size, its deck, schedule and
+    set-ups; the hand is kept on them, engine/table.py `TableFacts.compiled`)."""
+    rules, players = facts.rules, facts.players
+    writer = HandWriter(facts)
     source = writer.module()
     if writer.declined:
         return CompiledHand(source, None, tuple(writer.notes))

@@ -19,9 +19,7 @@ class ScoringWriter(Writing):
         each = [whole_number_bound(f, SMALL_NAMES) for f in (rules.points, rules.bonus) if f is not None]
         if not each or None in each:
             return None
-        from ..table import table_facts
-
-        facts = table_facts(rules, self.players)
+        facts = self.facts
         room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
         return room if room > 0 else None
 

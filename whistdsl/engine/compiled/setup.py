@@ -86,7 +86,7 @@ class SetUpWriter(Writing):
         facts), of the same kind as the last one, dealt at random with version 1's trump step.
         None when the ruleset's set-up has more (decisions, trump sources, a first bidder chosen
         by a formula, `trump.none_when` reading the turned card): game.py sets those hands up."""
-        rules, n = self.rules, self.players
+        rules = self.rules
         names_trump = _only_a_trump_named_before_the_bidding(rules)
         if (rules.has_decisions and not names_trump) or rules.trump_from or rules.first_bidder_choice is not None:
             self._note("each hand is set up by game.py (decisions, trump sources or a chosen first bidder)")
@@ -134,9 +134,7 @@ class SetUpWriter(Writing):
             "    return True",
             "",
         ]
-        from ..table import table_facts  # the facts being built: compiled_hand is their `compiled`
-
-        facts = table_facts(rules, n)
+        facts = self.facts
         self.constants.update(
             ORDERS=facts.orders,
             SETUPS=facts.setups,

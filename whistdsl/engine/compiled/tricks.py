@@ -203,9 +203,7 @@ class TricksWriter(Writing):
         # a card is taken out of its list by its place, or by its value where the list may hold
         # identical cards (copies, a special's count): then the first of them goes, as the
         # interpreter takes it, which keeps the lists in the same order
-        from ..table import table_facts  # the facts being built: compiled_hand is their `compiled`
-
-        deck = table_facts(rules, self.players).deck
+        deck = self.facts.deck
         suited = [c for c in deck if SUIT_OF[c] != SPECIAL]
         specials = [c for c in deck if SUIT_OF[c] == SPECIAL]
         suited_once, specials_once = len(set(suited)) == len(suited), len(set(specials)) == len(specials)

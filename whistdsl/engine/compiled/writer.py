@@ -139,7 +139,7 @@ class HandWriter(SetUpWriter, BiddingWriter, TricksWriter, ScoringWriter):
         formulas = [f for f in (rules.allowed, *(k.allowed for k in rules.kinds.values())) if f is not None]
         if any(k.allowed is not None for k in rules.kinds.values()):
             return False
-        probe = HandWriter(rules, self.players)  # can the limits and the scoring be written out?
+        probe = HandWriter(self.facts)  # can the limits and the scoring be written out?
         try:
             for f in formulas:
                 probe._source(f, {})

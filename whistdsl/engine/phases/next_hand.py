@@ -23,7 +23,7 @@ class NextHand(Part):
 
     def next_hand(self) -> None:
         """After a hand's result is in the history and its totals are kept: the next hand, or the
-        end of the game (also called by engine/compiled.py's game loop, which records hands itself)."""
+        end of the game (also called by the compiled game loop, engine/compiled/, which records hands itself)."""
         rules = self.rules
         if self.stop_after_hand:
             self.phase = OVER

@@ -1,6 +1,6 @@
 """The play (`play`): the legal cards, a card played or refused by the rule it breaks, each
 trick's winner, and the hands of players that see only their legal actions (the compiled
-runner, engine/compiled.py, where it applies).
+runner, engine/compiled/, where it applies).
 
 A part of `Game` (engine/game.py), which mixes in every phase; its entry point is `play`.
 """
@@ -108,7 +108,7 @@ class Play(Part):
                 origin="trick.winner (" + ", ".join(r.text for r in self.rules.trick_winner) + ")",
             ) from None
 
-    #: play hands with the compiled engine (engine/compiled.py) where it can; False: interpret every hand
+    #: play hands with the compiled engine (engine/compiled/) where it can; False: interpret every hand
     use_compiled = True
 
     def play_hand_unobserved(self, choose: list[Callable[[list[int]], int]] | None) -> None:

@@ -104,8 +104,8 @@ class Scoring(Part):
 
     def close_hand(self, points: list[Number], bonuses: list[Number], totals_after: list[Number], running_after: list[dict[str, Number]]) -> None:
         """The scored hand's end: the new totals and running values, the hand's result in the
-        history, then the next hand or the end of the game (also called by engine/compiled.py's
-        generated hands, which score by themselves)."""
+        history, then the next hand or the end of the game (also called by the compiled engine's
+        generated hands, engine/compiled/, which score by themselves)."""
         self.record_hand(points, bonuses, totals_after, running_after)
         self.next_hand()
 
