@@ -111,7 +111,7 @@ def _cases() -> tuple[Case, ...]:
     ):
         cases.append(Case(name, bundled(name).players_default, "heuristic", "act"))
     cases.append(Case("wizard", 4, "random", "act", seed=7))
-    # the Monte Carlo player looks ahead (engine/observer.py look_ahead): short games
+    # the Monte Carlo player looks ahead (engine/game.py look_ahead): short games
     cases += [Case("openspiel", 3, "mc4", "act"), Case("oh-hell-picture-no-trump", 3, "mc4", "play_out"),
               Case("romanian-forehead", 3, "mc4", "act", seed=3)]  # fmt: skip
     return tuple(cases)

@@ -135,20 +135,8 @@ def test_every_module_is_in_a_layer_and_the_graph_is_read() -> None:
     assert any(t == "whistdsl.tournament.runner" for t, _ in graph["whistdsl.cli.simulate"])
 
 
-#: The one circle left, inside the engine: game.py builds the compiled runner and the table's
-#: facts (compiled.py, table.py), which name the Game; the deal phase (phases/deal.py), trump.py
-#: and observer.py read the Game too. (state.py left it when the hand's results moved there.) It
-#: goes with the engine's split into Game, State and the phases (issue 26); until then a circle
-#: may stay among these modules only, and may shrink but not grow.
-ENGINE_CIRCLE_LEFT = frozenset(f"whistdsl.engine.{name}" for name in ("compiled", "game", "observer", "phases.deal", "table", "trump"))
-
-
 def test_no_import_circle() -> None:
-    def allowed(name: str) -> bool:  # the package engine/compiled/ as its module was
-        return name in ENGINE_CIRCLE_LEFT or name.startswith("whistdsl.engine.compiled.")
-
-    left = [c for c in circles(import_graph()) if not all(map(allowed, c))]
-    assert left == []
+    assert circles(import_graph()) == []
 
 
 def test_no_import_runs_up_the_layers() -> None:
@@ -166,9 +154,6 @@ def test_no_import_runs_up_the_layers() -> None:
 #: more than one thing, and is split along its seams (issue 26).
 MOST_LINES_OF_A_CLASS = 500
 
-#: Classes still over the limit, to be split (issue 26): may shrink, not grow.
-CLASSES_OVER_LEFT: frozenset[str] = frozenset()
-
 
 def class_sizes() -> dict[str, int]:
     """Every class in the package (nested ones too), by module and name: its lines, from its
@@ -185,7 +170,7 @@ def class_sizes() -> dict[str, int]:
 def test_no_class_is_over_500_lines() -> None:
     sizes = class_sizes()
     assert sizes["whistdsl.engine.game.Game"] > 100  # the reading finds them
-    over = sorted(f"{name}: {lines} lines" for name, lines in sizes.items() if lines > MOST_LINES_OF_A_CLASS and name not in CLASSES_OVER_LEFT)
+    over = sorted(f"{name}: {lines} lines" for name, lines in sizes.items() if lines > MOST_LINES_OF_A_CLASS)
     assert over == []
 
 

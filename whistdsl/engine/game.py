@@ -25,9 +25,9 @@ from ..language.environment import seat_row
 from ..language.values import Number, Value
 from ..rules.ruleset import HandKind, PlannedHand, Ruleset
 from .auction import Auction
-from .cards import SPECIAL, STRENGTH_OF, SUIT_OF, Card, by_suit
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, by_suit, suit_name
 from .errors import IllegalAction, RuleError
-from .observer import SeatView, look_ahead, seat_view
+from .observer import SeatView, seat_view
 from .phases.bidding import Bidding
 from .phases.deal import Dealing
 from .phases.decisions import Decisions
@@ -155,7 +155,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     @classmethod
     def from_view(cls, view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:
         """A private game positioned where `view` is, with `hands` as every playing seat's cards
-        now: for computer players that look ahead (engine/observer.py `look_ahead`, built
+        now: for computer players that look ahead (`look_ahead` below, built
         through the same set-up as every game). It stops at the end of this hand."""
         return look_ahead(view, hands, rng)
 
@@ -175,7 +175,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     ) -> Game:
         """A private game at the start of hand `index` of `plan`, dealt `deal` (its dealer and
         turned card too), with the totals and running values given: a position imagined from a
-        seat's view, for look-ahead (engine/observer.py `look_ahead`). It draws from `rng`,
+        seat's view, for look-ahead (`look_ahead`). It draws from `rng`,
         counts `scheduled_hands` hands of the schedule and `hands_total` for formulas, plays
         no tie-break hand, and stops at the end of this hand."""
         game = cls.__new__(cls)
@@ -293,3 +293,74 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             self.decide(action)  # type: ignore[arg-type]
         else:
             raise IllegalAction("the game is over", "game_over")
+
+
+def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:
+    """A private game positioned where `view` is, with `hands` as every playing seat's cards now
+    (the unseen ones guessed) in place of the real cards: what computer players that look ahead
+    play on. It is built through the Game's own set-up path (the same static facts, the same
+    hand set-up and env): the hand is dealt as a set-up deal (each seat's cards now with the
+    cards it has played this hand), the rules find its trump, and every action the view shows
+    is applied again in order (trump named, blind or look, bids and calls, cards). It stops at
+    the end of the hand. Raises ValueError for a view that shows too little to be played on
+    (bids made together and not yet shown)."""
+    if view.bids_hidden:
+        raise ValueError("the bids are hidden in this view: a position cannot be built from it")
+    rules, n = view.rules, view.players
+    facts = table_facts(rules, n)
+    index = view.hand_number - 1
+    if view.extra:  # a tie-break hand: after the schedule
+        plan, scheduled = [*facts.plan[:index], PlannedHand(view.hand_number, view.hand_size, view.kind)], index
+    else:  # the schedule's own hand: its set-up and env are the ones every game of the table shares
+        plan, scheduled = list(facts.plan), len(facts.plan)
+    # the deal: each seat's cards now and the cards it has played this hand (the dealer's own
+    # last card, when it is the turned one, last)
+    played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
+    deal: list[list[Card]] = [[] for _ in range(n)]
+    for seat, cards in hands.items():
+        deal[seat].extend(cards)
+    for seat, c in played:
+        deal[seat].append(c)
+    if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
+        deal[view.dealer].remove(view.turn_up)
+        deal[view.dealer].append(view.turn_up)
+    # a random trump is the one the view shows (the others the rules find again from the deal)
+    trump = view.trump if view.trump_from == "random" else None
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
+    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
+    game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
+    for hand in game.hands:  # each suit high to low
+        for suit in hand:
+            suit.sort(reverse=True)
+    # every action the view shows, again, in order
+    bids = view.bids
+    named = "none" if view.trump == NO_TRUMP else suit_name(view.trump)
+    cards = 0
+    auction = list(view.auction)
+    while not (
+        game.phase == view.phase
+        and game.to_act == view.to_act
+        and game.decision == view.decision
+        and len(game.bid_log) == len(bids)
+        and cards == len(played)
+    ):
+        phase = game.phase
+        if phase == DECISION and game.decision == "trump" and view.trump_named_by is not None:
+            game.decide(named)
+        elif phase == DECISION and game.decision == "auction" and auction:  # the auction's bids and passes, again
+            game.decide(auction.pop(0)[1])
+        elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
+            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]  # to_act is a seat while the game is under way
+        elif phase == DECISION:
+            raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
+        elif phase == PLAY and cards < len(played):
+            seat, c = played[cards]
+            game.commit_card(seat, c)
+            cards += 1
+        elif phase != PLAY and len(game.bid_log) < len(bids):
+            seat, bid = bids[len(game.bid_log)]
+            call = view.calls[seat] if view.calls else ""
+            game.commit_bid(call or bid)
+        else:
+            raise ValueError(f"hand {view.hand_number}: the view's position cannot be reached again")
+    return game

@@ -1,33 +1,24 @@
-"""The observer: what one seat may see of a game, and positions imagined from it for look-ahead.
+"""The observer: what one seat may see of a game.
 
-- `SeatView` is everything one seat may know at one moment: what computer players receive.
-  `seat_view(game, seat)` builds it (it is `Game.view`): the seat's own cards when it may see
-  them, the cards on the others' foreheads, the bids as far as they are shown, the tricks, the
-  totals, the legal actions when it is to act.
-- `look_ahead(view, hands, rng)` resamples: a private game at the position the view shows,
-  with `hands` (every playing seat's cards now, the unseen ones guessed) in place of the real
-  cards. It is built through the Game's own set-up path (the same static facts, the same hand
-  set-up and env): the hand is dealt as a set-up deal (each seat's cards now with the cards it
-  has played this hand), the rules find its trump, and every action the view shows is applied
-  again in order (trump named, blind or look, bids and calls, cards). It stops at the end of
-  the hand.
+`SeatView` is everything one seat may know at one moment: what computer players receive.
+`seat_view(game, seat)` builds it (it is `Game.view`): the seat's own cards when it may see
+them, the cards on the others' foreheads, the bids as far as they are shown, the tricks, the
+totals, the legal actions when it is to act. A position imagined from a view, for look-ahead,
+is engine/game.py's `look_ahead` (`Game.from_view`): it builds a Game, which reads this module.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..language.values import Number, Value
-from ..rules.ruleset import PlannedHand, Ruleset
-from .cards import NO_TRUMP, SPECIAL, Card, suit_name
-from .state import Phase
-from .table import table_facts
+from ..rules.ruleset import Ruleset
+from .cards import NO_TRUMP, SPECIAL, Card, by_suit
+from .state import Phase, Trick
 
 if TYPE_CHECKING:
-    from .game import Game, Trick
+    from .phases import Part
 
 
 @dataclass(frozen=True)
@@ -101,7 +92,7 @@ def _by_suit(hand: list[list[Card]]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
+def seat_view(game: Part, seat: int) -> SeatView:
     """What `seat` may see now: computed from the hand's kind and the history, nothing more."""
     if not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat}")
@@ -118,8 +109,6 @@ def seat_view(game: Game, seat: int) -> SeatView:
         elif phase == DECISION:
             legal = tuple(game.decision_options())  # type: ignore[arg-type]
         elif visible:
-            from .game import by_suit
-
             legal = tuple(by_suit(game.legal_cards()))
     # bids made together are shown once all have bid
     hidden = game.rules.bids_together and phase in (BIDDING, DECISION) and len(game.bid_log) < len(game.bidding_order)
@@ -177,71 +166,3 @@ def seat_view(game: Game, seat: int) -> SeatView:
         trump_hidden=trump_hidden,
     )
     return view
-
-
-def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.Random) -> Game:
-    """A private game positioned where `view` is, with `hands` as every playing seat's cards now
-    (see the module's docstring). Raises ValueError for a view that shows too little to be
-    played on (bids made together and not yet shown)."""
-    from .game import DECISION, PLAY, Game, PresetDeal
-
-    if view.bids_hidden:
-        raise ValueError("the bids are hidden in this view: a position cannot be built from it")
-    rules, n = view.rules, view.players
-    facts = table_facts(rules, n)
-    index = view.hand_number - 1
-    if view.extra:  # a tie-break hand: after the schedule
-        plan, scheduled = [*facts.plan[:index], PlannedHand(view.hand_number, view.hand_size, view.kind)], index
-    else:  # the schedule's own hand: its set-up and env are the ones every game of the table shares
-        plan, scheduled = list(facts.plan), len(facts.plan)
-    # the deal: each seat's cards now and the cards it has played this hand (the dealer's own
-    # last card, when it is the turned one, last)
-    played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
-    deal: list[list[Card]] = [[] for _ in range(n)]
-    for seat, cards in hands.items():
-        deal[seat].extend(cards)
-    for seat, c in played:
-        deal[seat].append(c)
-    if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
-        deal[view.dealer].remove(view.turn_up)
-        deal[view.dealer].append(view.turn_up)
-    # a random trump is the one the view shows (the others the rules find again from the deal)
-    trump = view.trump if view.trump_from == "random" else None
-    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
-    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
-    game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
-    for hand in game.hands:  # each suit high to low
-        for suit in hand:
-            suit.sort(reverse=True)
-    # every action the view shows, again, in order
-    bids = view.bids
-    named = "none" if view.trump == NO_TRUMP else suit_name(view.trump)
-    cards = 0
-    auction = list(view.auction)
-    while not (
-        game.phase == view.phase
-        and game.to_act == view.to_act
-        and game.decision == view.decision
-        and len(game.bid_log) == len(bids)
-        and cards == len(played)
-    ):
-        phase = game.phase
-        if phase == DECISION and game.decision == "trump" and view.trump_named_by is not None:
-            game.decide(named)
-        elif phase == DECISION and game.decision == "auction" and auction:  # the auction's bids and passes, again
-            game.decide(auction.pop(0)[1])
-        elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
-            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]  # to_act is a seat while the game is under way
-        elif phase == DECISION:
-            raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
-        elif phase == PLAY and cards < len(played):
-            seat, c = played[cards]
-            game.commit_card(seat, c)
-            cards += 1
-        elif phase != PLAY and len(game.bid_log) < len(bids):
-            seat, bid = bids[len(game.bid_log)]
-            call = view.calls[seat] if view.calls else ""
-            game.commit_bid(call or bid)
-        else:
-            raise ValueError(f"hand {view.hand_number}: the view's position cannot be reached again")
-    return game

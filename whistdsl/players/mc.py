@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import replace
 
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
-from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError
-from ..engine.observer import SeatView, look_ahead
+from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, look_ahead
+from ..engine.observer import SeatView
 from ..engine.tricks import trick_play
 from ..engine.trump import trump_step
 from ..rules.ruleset import TurnedCard, WhenVoid

@@ -42,8 +42,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from ..engine.cards import SPECIAL, SUIT_OF, Card
-from ..engine.game import BIDDING, PLAY, Game, RuleError
-from ..engine.observer import SeatView, look_ahead
+from ..engine.game import BIDDING, PLAY, Game, RuleError, look_ahead
+from ..engine.observer import SeatView
 from ..engine.tricks import NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
 from .heuristic import HeuristicPlayer, choose_bid, choose_card, hand_distribution, lowest_wins, table_notes
 from .mc import SAMPLE, DealSampler, unsampled_answer, with_sampled_trump
