@@ -10,7 +10,8 @@ them) is tried at a spread of values instead: the start values, SPREAD, and for 
 the value that makes its divisor 0. A failure there is a warning (W407): the game may never get
 there, and if it does the engine stops with a rule error. The one exception is the first hand,
 which every game plays with the start values: a failure there is an error. A short run of whole
-games per player count (`probe`) finds values that grow past the number cap hand after hand.
+games per player count (`probe`, rules/probe.py) finds values that grow past the number cap hand
+after hand.
 
 Every evaluation is remembered by the values the formula reads (`Formula.names`), so a formula
 is evaluated once per distinct case, and all of it is bounded by MAX_CASES evaluations.
