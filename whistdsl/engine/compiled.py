@@ -232,7 +232,7 @@ class _Writer:
         """The formula as Python: its own names from `own`, the others read of the hand's env
         into locals bound at the hand's start. Raises Untranslatable (and binds nothing)."""
         names = dict(own)
-        wanted = {}
+        wanted: dict[str, str] = {}
         for name in sorted(formula.names - set(own)):
             local = self.hand_names.get(name) or wanted.get(name)
             if local is None:
@@ -374,6 +374,7 @@ class _Writer:
         if any(k.allowed is not None for k in rules.kinds.values()):
             return False
         probe = _Writer(rules, self.players)  # can the limits and the scoring be written out?
+        f: Formula | None
         try:
             for f in formulas:
                 probe._source(f, {})
@@ -1075,7 +1076,7 @@ class _Writer:
         ]
         return lines
 
-    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], list[str], list[str]]:
+    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], dict[str, list[str]], list[str]]:
         """The `trick.winner` rules kept as a trick's cards come, as engine/tricks.py's general
         winner picks without trump specials: (the start of a trick, the lines after each card
         `c` of suit `s` played by `seat`, by the card's kind, "special" or "suited" (a special

@@ -198,8 +198,8 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # last card, when it is the turned one, last)
     played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
     deal: list[list[Card]] = [[] for _ in range(n)]
-    for seat, cards in hands.items():
-        deal[seat].extend(cards)
+    for seat, held in hands.items():
+        deal[seat].extend(held)
     for seat, c in played:
         deal[seat].append(c)
     if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ...language.values import Value
     from ...rules.ruleset import HandSetup, Ruleset
     from ..cards import Card
-    from ..state import Action, PresetDeal
+    from ..state import Action, Bid, PresetDeal
     from ..tricks import TrickPlay
 
 
@@ -59,7 +59,7 @@ class Part(State):
         _score_reads: Any  # engine/table.py ScoreReads
         # worked out again by a copy (State.WORKED_OUT)
         bid_scratch: dict[str, Value] | None
-        legal_bids_memo: list[int] | None
+        legal_bids_memo: list[Bid] | None
         legal_cards_memo: tuple[int, int, list[Card]] | None
 
         # engine/game.py
@@ -82,13 +82,13 @@ class Part(State):
         # decisions.py
         def decide(self, choice: str) -> None: ...
         def decision_options(self) -> list[str]: ...
-        def _begin_decisions(self, setup: HandSetup) -> None: ...
+        def begin_decisions(self, setup: HandSetup, names_trump: bool | None = None) -> None: ...
         def _ask(self, seat: int, decision: str) -> None: ...
         def _next_bidder(self, seat: int) -> None: ...
         def _trump_chooser(self) -> int: ...
 
         # bidding.py
-        def commit_bid(self, bid: int | str) -> None: ...
+        def commit_bid(self, bid: Bid) -> None: ...
         def bid_unobserved(self, choose: list[Callable[[list[int]], int]]) -> None: ...
 
         # play.py, scoring.py, next_hand.py

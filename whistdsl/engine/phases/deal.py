@@ -15,7 +15,7 @@ from ...language.values import Value
 from ...rules.ruleset import HandKind, HandSetup, SeatChoice, hand_env, hand_setup
 from ..cards import SUIT_OF, Card, card_words, new_hand
 from ..errors import RuleError, formula_error
-from ..state import Phase, PresetDeal, Trick
+from ..state import Bid, Phase, PresetDeal, Trick
 from ..table import SeatOrders
 from . import Part
 
@@ -154,7 +154,7 @@ class Dealing(Part):
         if rules.first_bidder_choice is not None:
             self._choose_first_bidder()
         #: the legal bids worked out for this turn (`allowed_bids`); None once anything changed
-        self.legal_bids_memo: list[int] | None = None
+        self.legal_bids_memo: list[Bid] | None = None
         self.legal_cards_memo = None
         if self._decides:
             self.begin_decisions(setup)

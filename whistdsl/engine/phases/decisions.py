@@ -36,7 +36,8 @@ class Decisions(Part):
         self.trump_named_by: int | None = None
         self.decision: str | None = None
         self.excused = [False] * n
-        self.declarer, self.auction_bid, self._auction = None, 0, None
+        self.declarer, self.auction_bid = None, 0
+        self._auction: Auction | None = None
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
@@ -74,16 +75,17 @@ class Decisions(Part):
                 low = int(low(env))  # type: ignore[arg-type]
             except EvalError as e:
                 raise formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]
-        self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
+        auction = self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
         self.looked = [True] * self.players
-        if self._auction.done:  # cannot happen with 2 or more seats
+        if auction.done:  # cannot happen with 2 or more seats
             self._end_auction()
             return
-        self._ask(self._auction.to_act, "auction")
+        self._ask(auction.to_act, "auction")
 
     def _end_auction(self) -> None:
         """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
         it names trump (`who: declarer`)."""
+        assert self._auction is not None  # the auction is under way
         declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
@@ -169,6 +171,7 @@ class Decisions(Part):
         if self.decision == "trump":
             return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
         if self.decision == "auction":
+            assert self._auction is not None  # the auction is under way
             return self._auction.options()
         return ["look", "blind"]
 
@@ -186,6 +189,7 @@ class Decisions(Part):
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
         if self.decision == "auction":
             auction = self._auction
+            assert auction is not None  # the auction is under way
             auction.apply(choice)
             if auction.done:
                 self._end_auction()
