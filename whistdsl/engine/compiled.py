@@ -27,7 +27,7 @@ import keyword
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..language.codegen import HELPERS, Untranslatable, python_source, whole_number_bound
 from ..language.errors import EvalError
@@ -90,7 +90,7 @@ def compiled_hand(rules: Ruleset, players: int) -> CompiledHand:
     source = writer.module()
     if writer.declined:
         return CompiledHand(source, None, tuple(writer.notes))
-    namespace = dict(
+    namespace: dict[str, Any] = dict(  # exec's globals: whatever the source below defines
         HELPERS,
         EvalError=EvalError,
         SUIT_OF=SUIT_OF,
@@ -199,7 +199,7 @@ def why_not_compiled(rules: Ruleset) -> str | None:
     supported: dict[str, Callable[[Ruleset], bool] | None] = {}
     for piece in PIECES:
         supported.update(piece.supports)
-    for name, default in _defaults(type(rules)).items():
+    for name, default in _defaults(type(rules)).items():  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
         if name in supported:
             test = supported[name]
             if test is None or test(rules):

@@ -140,8 +140,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         #: the legal cards worked out last: (seat, cards in the trick, the cards); None once anything changed
         self.legal_cards_memo: tuple[int, int, list[Card]] | None = None
         self._decides = facts.decides  # the hand has decisions beyond number bids (language 2)
-        self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
-        self.blind: list[bool] | tuple[bool, ...] = (False,) * n
+        self.calls: list[str] | tuple[str, ...] = ("",) * n  # type: ignore[assignment]  # replaced by lists when the hand has decisions (Decisions.begin_decisions)
+        self.blind: list[bool] | tuple[bool, ...] = (False,) * n  # type: ignore[assignment]  # a tuple until the hand has decisions (Decisions.begin_decisions makes it a list)
         self.choices: list[tuple[int, str, str]] = []
         self.decision: str | None = None
         self.trump_named_by: int | None = None
@@ -270,7 +270,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit (`by_suit`).
         """
         if self.phase == BIDDING:
-            return list(self.allowed_bids())
+            return list(self.allowed_bids())  # type: ignore[arg-type]  # the legal actions are bids here: numbers, and calls' names
         if self.phase == PLAY:
             return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         if self.phase == DECISION:
@@ -288,7 +288,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         if self.phase == BIDDING:
             self.bid(action)  # type: ignore[arg-type]
         elif self.phase == PLAY:
-            self.play(action)
+            self.play(action)  # type: ignore[arg-type]  # in the play an action is a card or None; play() refuses anything else
         elif self.phase == DECISION:
             self.decide(action)  # type: ignore[arg-type]
         else:

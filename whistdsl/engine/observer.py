@@ -109,12 +109,12 @@ def seat_view(game: Game, seat: int) -> SeatView:
     visible = game.can_see_own_hand(seat) and phase != OVER
     own = _by_suit(game.hands[seat]) if visible else None
     others: dict[int, tuple[Card, ...]] = {}
-    if game.kind.view == "forehead" and phase != OVER:
+    if game.kind.view == "forehead" and phase != OVER:  # type: ignore[union-attr]  # a hand has begun: its kind is set
         others = {s: _by_suit(game.hands[s]) for s in range(game.players) if s != seat and s not in game.sitting_out}
     legal: tuple[int, ...] | None = None
     if game.to_act == seat:
         if phase == BIDDING:
-            legal = tuple(game.legal_bids())
+            legal = tuple(game.legal_bids())  # type: ignore[arg-type]  # the view's legal actions: cards, bids or options as the phase has them
         elif phase == DECISION:
             legal = tuple(game.decision_options())  # type: ignore[arg-type]
         elif visible:
@@ -145,7 +145,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         hand_number=plan.number,
         hand_size=plan.size,
         kind=plan.kind,
-        view=game.kind.view,
+        view=game.kind.view,  # type: ignore[union-attr]  # a hand has begun: its kind is set
         extra=game.setup.extra,
         dealer=game.dealer,
         sitting_out=game.sitting_out,

@@ -179,7 +179,7 @@ class Bidding(Part):
                 self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
                 continue
             legal = self.allowed_bids()
-            bid = choose[self.to_act](legal)  # type: ignore[index]  # to_act is a seat while the game is under way
+            bid = choose[self.to_act](legal)  # type: ignore[arg-type,index]  # `choose` answers bids (numbers or calls) here, as its list of legal bids is
             if type(bid) not in (int, str) or bid not in legal:
                 raise self.bid_refusal(bid, legal)
             self.commit_bid(bid)

@@ -30,7 +30,7 @@ class Dealing(Part):
     def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seating orders for a hand with this dealer (shared by every game of this size);
         `first_bidder` when `bidding.first` chose it."""
-        return self.facts.seat_orders(dealer, sits_out, first_bidder)
+        return self.facts.seat_orders(dealer, sits_out, first_bidder)  # type: ignore[no-any-return]  # the table facts are Any to the phases (see Part): seat_orders answers SeatOrders
 
     def _choose_seat(self, choice: SeatChoice, env_of: Callable[[int, int], dict[str, Value]], order: Sequence[int]) -> int:
         """The seat of `order` whose value of the choice's formula is highest (lowest); ties go
@@ -86,7 +86,7 @@ class Dealing(Part):
         """What the bidding limits read of this hand: the first part of their memo's key."""
         #: what the bidding limits read of this hand: the first part of their memo's key
         self.bid_memo_key = (
-            self.kind.name,
+            self.kind.name,  # type: ignore[union-attr]  # a hand has begun: its kind is set
             self.hand_size,
             len(self.bidding_order),
             *[self.hand_env[n] for n in self._bid_hand_names],
@@ -213,7 +213,7 @@ class Dealing(Part):
         of the schedule (remembered per table), asked again for a tie-break hand."""
         kept = self.facts.no_trump.get(index)
         if kept is not None and kept[0] is setup:
-            return kept[1]
+            return kept[1]  # type: ignore[no-any-return]  # the table facts are Any to the phases (see Part): the kept answer is a bool
         known = self._no_trump(setup, None)
         if index < self.scheduled_hands:
             self.facts.no_trump[index] = (setup, known)

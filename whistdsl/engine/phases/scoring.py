@@ -123,7 +123,7 @@ class Scoring(Part):
                     plan.number,
                     plan.size,
                     plan.kind,
-                    self.kind.mark,
+                    self.kind.mark,  # type: ignore[union-attr]  # a hand has begun: its kind is set
                     self.setup.extra,
                     self.dealer,
                     self.sitting_out,
@@ -131,7 +131,7 @@ class Scoring(Part):
                     self.turn_up,
                     self.dealt,
                     tuple(self.bid_log),
-                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # the compiled engine's: read when asked
+                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # type: ignore[comparison-overlap,redundant-expr]  # the compiled engine keeps PlayedTricks, not the declared list: read when asked
                     tuple(self.taken),
                     tuple(points),
                     tuple(bonuses),

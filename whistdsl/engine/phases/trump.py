@@ -35,7 +35,7 @@ class FindingTrump(Part):
         self.turn_up, self.turn_up_place, self.trump_from = found.card, found.place, found.source
         if step.none_reads_card and self._no_trump(setup, found.card):
             return NO_TRUMP
-        return found.trump
+        return found.trump  # type: ignore[no-any-return]  # the trump step is Any to the phases (see Part): its found.trump is a suit number
 
     def set_trump(self, trump: int) -> None:
         """This hand's trump, and the hand's env that formulas read from now on."""
