@@ -166,7 +166,7 @@ class _Compiler:
         if kind != "number":
             parameter = Parameter(name, kind, default, None, None, tuple(spec.get("choices", ())), spec.get("description", ""))
         else:
-            parameter = self._number_parameter(name, spec)
+            parameter = self._number_parameter(name, spec)  # type: ignore[assignment]  # a number parameter is declared: it was just checked
             if parameter is None:
                 return None
         try:
@@ -276,7 +276,7 @@ class _Compiler:
                         bounds.append(bound)
                         continue
                     try:
-                        bounds.append(bound(env))
+                        bounds.append(bound(env))  # type: ignore[arg-type]  # the checker typed the bound formula a number
                     except EvalError as e:
                         self.report(("parameters", name, key), "W312", f"the {key} of parameter `{name}` cannot be worked out {when(env, env)}: {e}")
                         return None
@@ -879,8 +879,8 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
                     "nobody sees the others' bids before bidding",
                 )
     formulas = [(rules.points, ("scoring", "points")), (rules.bonus, ("scoring", "bonus"))]
-    formulas += [(r.after_hand, ("running", r.name, "after_hand")) for r in rules.running] + bidding
-    for f, p in formulas:
+    formulas += [(r.after_hand, ("running", r.name, "after_hand")) for r in rules.running] + bidding  # type: ignore[arg-type]  # the paths are 2 or 3 names long
+    for f, p in formulas:  # type: ignore[assignment]  # the formulas that are None are skipped in the loop
         if f is None:
             continue
         if "call" in f.names and not rules.calls:
@@ -889,7 +889,7 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
     if rules.first_lead_choice is not None:
         formulas.append((rules.first_lead_choice.formula, ("play", "first_lead")))
-    for f, p in formulas:
+    for f, p in formulas:  # type: ignore[assignment]  # the formulas that are None are skipped in the loop
         if f is None:
             continue
         reads = f.names | {n for _, facts in f.seat_reads for n in facts}
@@ -1186,7 +1186,7 @@ def _check_trump_weights(c: _Compiler, rules: Ruleset, weights: object, sources:
     if not isinstance(weights, dict):
         return
     for name in weights:
-        strange = _not_suits_of_the_deck([name], rules)
+        strange = _not_suits_of_the_deck((name,), rules)
         if strange:
             c.report(("trump", "weights", name), "W423", f"trump weights name {strange}", key=True)
     if (
@@ -1444,7 +1444,7 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
         return
     gap = trick_without_winner(rules, rules.players_max)
     if gap is not None:
-        path = ("trick", "winner") if c.get(("trick", "winner")) is not None else ("deck", "specials")
+        path = ("trick", "winner") if c.get(("trick", "winner")) is not None else ("deck", "specials")  # type: ignore[assignment]  # the paths are 2 or 3 names long
         rules_text = ", ".join(r.text for r in rules.trick_winner)
         c.report_among(
             [path, ("deck", "specials")],
@@ -1728,7 +1728,7 @@ def _check_bids(
         kind = rules.kinds[setup.plan.kind]
         tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
         if kind.allowed is not None:
-            tests.append((kind.allowed, ("kinds", kind.name, "allowed")))
+            tests.append((kind.allowed, ("kinds", kind.name, "allowed")))  # type: ignore[arg-type]  # the paths are 2 or 3 names long
         if not tests:
             continue
         limits = BidTests(tests)
@@ -1754,7 +1754,7 @@ def _check_bids(
                 continue
             seen.add(done)
             for values in tries:
-                shown = f", {when(values, reads_unknown)}" if reads_unknown else ""
+                shown = f", {when(values, reads_unknown)}" if reads_unknown else ""  # type: ignore[arg-type]  # when() only reads the values: numbers are Values
                 try:
                     failure = no_legal_bid(rules, setup, limits, values, budget)
                 except BidCheckError as e:

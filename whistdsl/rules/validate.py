@@ -53,7 +53,7 @@ VERSION_2_FORMULAS: dict[tuple[str, ...], str] = {("players", key): "a formula o
 
 @cache
 def ruleset_schema() -> dict[str, Any]:
-    return json.loads(schema_path().read_text(encoding="utf-8"))
+    return json.loads(schema_path().read_text(encoding="utf-8"))  # type: ignore[no-any-return]  # the bundled schema file holds a JSON object
 
 
 def key_help(path: tuple[str, ...]) -> str:
@@ -133,7 +133,7 @@ def _alternatives(error: ValidationError) -> list[list[ValidationError]]:
     """The sub-errors of an anyOf/oneOf, one list per alternative, in the schema's order."""
     groups: dict[int, list[ValidationError]] = {}
     for sub in error.context or ():
-        groups.setdefault(sub.relative_schema_path[0], []).append(sub)
+        groups.setdefault(sub.relative_schema_path[0], []).append(sub)  # type: ignore[arg-type]  # anyOf/oneOf sub-errors' schema paths start with the alternative's index
     return [groups[k] for k in sorted(groups)]
 
 
@@ -189,7 +189,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
                 out.append(loaded.where(path + (key,), key=True).finding("W200", f"unknown key `{key}` in {dotted(path)}{listed}", help=help))
         return out
     if v == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
+        missing = [k for k in error.validator_value if k not in error.instance]  # type: ignore[operator,union-attr]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
         return [loaded.where(path, key=True).finding("W201", f"{dotted(path)} needs `{k}`", help=_add_key_help(schema, path, k)) for k in missing]
     split = _split_formula(loaded, path, error)
     if split is not None:
@@ -200,10 +200,10 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         return [
             loaded.where(path).finding(
                 "W202",
-                f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"
-                + (_flow_pair_hint(loaded, path) or _formula_hint(wanted, error.instance))
+                f"{dotted(path)} should be {_type_words(wanted)}, not {_type_of(error.instance)}"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+                + (_flow_pair_hint(loaded, path) or _formula_hint(wanted, error.instance))  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
                 + (
-                    f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"
+                    f" ({VERSION_2_FORMULAS[path]} here is language version 2: write `whistdsl: 2` at the top)"  # type: ignore[index]  # an instance path under a ruleset's mappings: names, not indices
                     if path in VERSION_2_FORMULAS and isinstance(error.instance, str)
                     else ""
                 ),
@@ -211,7 +211,7 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         ]
     if v in ("anyOf", "oneOf"):
         shapes: list[str] = []
-        for alternative in error.validator_value:
+        for alternative in error.validator_value:  # type: ignore[union-attr]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
             t = alternative.get("type") if isinstance(alternative, dict) else None
             words = _type_words(" or ".join(t) if isinstance(t, list) else t) if t else "another shape"
             if words not in shapes:
@@ -221,16 +221,17 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         name = error.instance
         return [
             loaded.where(path + (name,), key=True).finding(
-                "W203", f"`{_shown(name)}` in {dotted(path)} is {len(name)} characters long; a name has at most {error.validator_value}"
+                "W203",
+                f"`{_shown(name)}` in {dotted(path)} is {len(name)} characters long; a name has at most {error.validator_value}",  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
             )
         ]
     if v == "pattern" and "propertyNames" in error.schema_path:
         name = error.instance
-        words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")
+        words = _PATTERN_WORDS.get(error.validator_value, f"a name matching {error.validator_value}")  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
         return [loaded.where(path + (name,), key=True).finding("W203", f"`{name}` is not a valid name in {dotted(path)}: use {words}")]
     if v == "enum":
         choices: list[str] = []
-        for c in error.validator_value:
+        for c in error.validator_value:  # type: ignore[union-attr]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
             if _shown(c) not in choices:
                 choices.append(_shown(c))
         return [loaded.where(path).finding("W203", f"{dotted(path)}: `{_shown(error.instance)}` is not one of {', '.join(choices)}")]
@@ -241,11 +242,11 @@ def _finding(loaded: Loaded, error: ValidationError) -> list[Finding]:  # noqa: 
         return [loaded.where(path).finding("W203", f"{dotted(path)} must not be empty")]
     if v in ("maxItems", "maxLength", "maxProperties"):
         what = {"maxItems": "entries", "maxLength": "characters", "maxProperties": "names"}[v]
-        return [loaded.where(path).finding("W203", f"{dotted(path)} has {len(error.instance)} {what}; at most {error.validator_value} are allowed")]
+        return [loaded.where(path).finding("W203", f"{dotted(path)} has {len(error.instance)} {what}; at most {error.validator_value} are allowed")]  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     if v == "uniqueItems":
         return [loaded.where(path).finding("W203", f"{dotted(path)} lists an item twice")]
     if v == "pattern":
-        words = _PATTERN_WORDS.get(error.validator_value, f"text matching {error.validator_value}")
+        words = _PATTERN_WORDS.get(error.validator_value, f"text matching {error.validator_value}")  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
         return [loaded.where(path).finding("W203", f"{dotted(path)}: `{_shown(error.instance)}` should be {words}")]
     return [loaded.where(path).finding("W203", f"{dotted(path)}: {error.message}")]
 
@@ -371,7 +372,7 @@ def schema_valid_part(loaded: Loaded, left_out: list[tuple[Any, ...]] | None = N
         for error in errors:
             if error.validator == "required" and not error.absolute_path:
                 # only the language version is required at the top; check_versions reports it
-                if set(error.validator_value) - set(data) != {"whistdsl"}:
+                if set(error.validator_value) - set(data) != {"whistdsl"}:  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
                     return None
                 data["whistdsl"] = LANGUAGE_VERSION
                 continue
