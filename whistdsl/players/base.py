@@ -58,7 +58,7 @@ def decide(game: Game, player: Player) -> Action:
     assert seat is not None
     if not player.observes:
         if game.phase == "bidding":
-            return player.act(None, game.legal_bids(), game.rng)
+            return player.act(None, game.legal_bids(), game.rng)  # type: ignore[arg-type]  # the legal bids: numbers, and calls' names, which a player answers back
         if game.phase == "decision":
             return player.act(None, game.decision_options(), game.rng)  # type: ignore[arg-type]
         legal = game.legal_cards() if game.can_see_own_hand(seat) else None
@@ -101,9 +101,9 @@ def play_out(game: Game, players: list[Player]) -> None:
     choose = [_chooser(p, game, seat, rng) for seat, p in enumerate(players)]
     fast = all(c is not None for c in choose)
     while not game.over:
-        if not fast or (game.kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
+        if not fast or (game.kind.view == "forehead" and not unobserved):  # type: ignore[union-attr]  # the cards on the foreheads: the whole view; a hand has begun: its kind is set
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
-        elif game.kind.view != "forehead":
+        elif game.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
             if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
                 game.bid_unobserved(choose)  # type: ignore[arg-type]
             if every_seat_random:

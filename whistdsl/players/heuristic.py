@@ -185,7 +185,7 @@ def hand_distribution(view: SeatView) -> list[float]:
     dist = notes.dists.get(key)
     if dist is None:
         dist = notes.dists.keep(key, trick_distribution(_standard_chances(view, notes, seen, playing)))
-    return dist
+    return dist  # type: ignore[no-any-return]  # the dists memo keeps trick distributions: lists of floats
 
 
 def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], samples: int = 32) -> float:
@@ -203,7 +203,7 @@ def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Ca
     chance = memo.get(key)
     if chance is None:
         chance = memo.keep(key, _sample_chance(view, play, card, unseen, playing, samples))
-    return chance
+    return chance  # type: ignore[no-any-return]  # the chances memo keeps floats
 
 
 #: the chances worked out by `_sampled_chance`, per trick rules
@@ -280,7 +280,7 @@ def bid_values(view: SeatView, bids: Sequence[int | str], dist: list[float], bli
         row_key = (key, call, bid, count)
         row = rows.get(row_key)
         if row is None:
-            row = rows.keep(row_key, _points_row(rules, env, call, bid, count))
+            row = rows.keep(row_key, _points_row(rules, env, call, bid, count))  # type: ignore[arg-type]  # a bid that reaches the scoring is a number: a call counts as its number
         total = 0.0
         for t, p in likely:
             value = row[t]
@@ -304,7 +304,7 @@ def _points_row(rules: Ruleset, env: dict, call: str, bid: int, count: int) -> t
         except EvalError:
             row.append(None)
             continue
-        row.append(float(points + bonus))
+        row.append(float(points + bonus))  # type: ignore[arg-type,operator]  # the checker typed the points and bonus formulas numbers
     return tuple(row)
 
 
@@ -341,9 +341,9 @@ def _value_with_the_table(view: SeatView, bid: int | str, dist: list[float], bli
             total += p * float(points + bonus)
             continue
         try:
-            points = rules.points.cached(env)  # type: ignore[union-attr]
+            points = rules.points.cached(env)  # type: ignore[assignment,union-attr]  # the checker typed the points formula a number
             env["points"] = points
-            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
+            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0  # type: ignore[assignment]  # the checker typed the bonus formula a number
         except EvalError:
             continue
         total += p * float(points + bonus)

@@ -68,7 +68,7 @@ class DealSampler:
                 self.known[s] = list(view.others[s])
             else:
                 hidden.append(s)
-        for s, cards in self.held.items():
+        for s, cards in self.held.items():  # type: ignore[assignment]  # the held cards per seat, under the name used above for the played ones
             if s in hidden:
                 self.need[s] -= len(cards)
         self.pool = unseen_cards(view)  # our own cards are in it too when we cannot see them

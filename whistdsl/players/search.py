@@ -125,13 +125,13 @@ class HandFacts:
         self.when_void = game.rules.when_void
         play: TrickPlay = game.tricks_play
         self.play = None if play.standard else play
-        self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # seats in a trick
+        self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # type: ignore[redundant-expr]  # seats in a trick; a guard: State declares the leader an int
         self.scorer = scorer
         self.calls = tuple(game.calls) if any(game.calls) else ()  # the named calls made, for the scoring
         if play.standard:
-            self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)
+            self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)  # type: ignore[misc]  # trump bound as a default: the lambda's type is the annotated Callable
         else:
-            self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)
+            self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)  # type: ignore[misc]  # trump and the winner bound as defaults: the lambda's type is the annotated Callable
 
 
 def flat_hands(hands: Mapping[int, Sequence[Card]], players: int, specials: bool) -> list[list[list[Card]]]:
@@ -376,7 +376,7 @@ def _measure(rules, players: int, seeds: range, spent: dict[str, float], rates: 
                     hand, here, hands = game.hand_number, dict.fromkeys(KINDS, 0.0), hands + 1
                     if hands > MEASURE_HANDS_MOST:
                         return
-                view = game.view(game.to_act)
+                view = game.view(game.to_act)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
                 legal = list(view.legal) if view.legal is not None else None
                 which = player.kind_of(view)
                 if here[which] >= share or unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
@@ -500,7 +500,7 @@ class Candidates:
         means = {a: m for a, m in means.items() if m is not None}
         if not means:
             return fallback()
-        top = max(means.values())
+        top = max(means.values())  # type: ignore[type-var]  # the means that are None were just left out
         tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]
         if len(tied) == 1:
             return tied[0]
@@ -667,7 +667,7 @@ class SearchPlayer:
         legal = sim.legal_bids()
         expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]
         calls = dict(sim.rules.calls)
-        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[operator]
+        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]  # a legal bid is a number or a call's name: calls.get gives the number either way
 
 
 #: how far (in tricks) a seat's bid strays from the estimate of its hand, for reading bids
@@ -686,7 +686,7 @@ class LikelyDeals:
         self.tries = tries
         rules = view.rules
         calls = dict(rules.calls)
-        self.bids = [(seat, calls.get(bid, bid)) for seat, bid in view.bids if seat != view.seat and seat not in view.others]
+        self.bids = [(seat, calls.get(bid, bid)) for seat, bid in view.bids if seat != view.seat and seat not in view.others]  # type: ignore[call-overload]  # a bid the view shows is a number or a call's name: calls.get gives the number either way
         if view.trump_hidden or BID_SPREAD <= 0:
             self.bids = []
         self.played: dict[int, list[Card]] = {}
