@@ -235,7 +235,7 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append("The game ends after the last hand of the list.")
     if rules.tiebreak is not None:
         try:
-            most, cards = rules.tiebreak_plan(players)
+            most, cards = rules.tiebreak_plan(players)  # type: ignore[assignment]  # `most` is the end's cap in words above; here the tie-break's count of hands
             size = f"{cards}-card"
             count = f"up to {most}"
         except EvalError:

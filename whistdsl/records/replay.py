@@ -65,7 +65,7 @@ class Disagreement(Exception):
         def named(match: re.Match) -> str:
             seat = int(match.group(1))
             if not 0 <= seat < len(names):
-                return match.group(0)
+                return match.group(0)  # type: ignore[no-any-return]  # re.Match of a str pattern: group(0) is a str
             return names[seat] if unique else f"{names[seat]} (seat {seat})"
 
         return re.sub(r"\bseat (\d+)\b", named, text)
@@ -134,16 +134,16 @@ def _record_message(error: jsonschema.ValidationError) -> str:
             return _record_message(fitting[0])
     v, limit, value = error.validator, error.validator_value, error.instance
     if v == "maxItems":
-        return f"a list of {len(value)} items; at most {limit} are allowed"
+        return f"a list of {len(value)} items; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     if v == "minItems":
-        return f"a list of {len(value)} items; at least {limit} are needed"
+        return f"a list of {len(value)} items; at least {limit} are needed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     if v == "maxLength":
-        return f"a text of {len(value)} characters; at most {limit} are allowed"
+        return f"a text of {len(value)} characters; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     if v == "maxProperties":
-        return f"{len(value)} entries; at most {limit} are allowed"
+        return f"{len(value)} entries; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     if v == "pattern" and isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"{json.dumps(shown, ensure_ascii=True)} is not {_RECORD_PATTERN_WORDS.get(limit, 'of the right form')}"
+        return f"{json.dumps(shown, ensure_ascii=True)} is not {_RECORD_PATTERN_WORDS.get(limit, 'of the right form')}"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
     message = error.message
     return message if len(message) <= 200 else message[:197] + "..."
 

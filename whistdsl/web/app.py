@@ -112,7 +112,7 @@ def lint_choice(chosen: str, text: str, settings: list[str]):
             path = Path(folder) / shown
             path.write_text(text, encoding="utf-8", errors="surrogateescape")
             return lint_path(path, shown, Path(folder), settings), shown
-    path = bundled_rulesets().get(chosen)
+    path = bundled_rulesets().get(chosen)  # type: ignore[assignment]  # None is refused just below
     if path is None:
         return None, chosen
     return lint_path(path, f"{chosen}.yaml", None, settings), chosen

@@ -468,7 +468,7 @@ class Table:
                 return
             self._bot_answered(seat, action)
             return
-        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)
+        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)  # type: ignore[arg-type]  # a bot answers the legal actions it is given: bids are numbers or calls
         self._bot = future
 
         def done(future: asyncio.Future) -> None:
