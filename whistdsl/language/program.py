@@ -21,13 +21,13 @@ from .limits import MAX_LIST
 from .operations import ARITH, CALLS, COMPARE, concat, map_items, num, number_range, spend, turning_range
 from .parser import parse
 from .tree import Aggregate, Binary, Call, Conditional, Each, ListOf, Literal, Name, Node, SeatFact, TurningRange, Unary, walk
-from .values import Env, Number, Value
+from .values import Number, Reads, Value
 
-Compiled = Callable[[Env], Value]
+Compiled = Callable[[Reads], Value]
 #: A closure the checker has typed a number, or a list: the same function, seen as such by the
 #: type checker (`cast` once where the closure is built, nothing when it runs).
-NumberFn = Callable[[Env], Number]
-ListFn = Callable[[Env], tuple]
+NumberFn = Callable[[Reads], Number]
+ListFn = Callable[[Reads], tuple]
 
 
 @dataclass(frozen=True)
@@ -51,19 +51,19 @@ class Formula:
     #: sets are not among `key_names`
     seat_reads: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False)
 
-    def __call__(self, env: Env) -> Value:
+    def __call__(self, env: Reads) -> Value:
         return self.evaluate(env)
 
-    def memo_key(self, env: Env) -> tuple:
+    def memo_key(self, env: Reads) -> tuple:
         """The values the formula reads in `env`: equal keys, equal values (it is pure)."""
         key = tuple([env[n] for n in self.key_names])
         return key + self.seat_key(env) if self.seat_reads else key
 
-    def seat_key(self, env: Env) -> tuple:
+    def seat_key(self, env: Reads) -> tuple:
         """What the formula reads of the seats of its seat sets in `env` (part of `memo_key`)."""
         return tuple(tuple(tuple([seat[n] for n in facts]) for seat in env[name]) for name, facts in self.seat_reads)  # type: ignore[union-attr,index]  # env[name] is a seat set (a tuple of seats' facts): a Value's tuple, not its str
 
-    def cached(self, env: Env) -> Value:
+    def cached(self, env: Reads) -> Value:
         """The same value as calling, remembered by the values of the names the formula uses.
 
         A formula is a pure function of its names, so this is always safe; the engine uses it
@@ -291,16 +291,16 @@ def _aggregate(name: str, key: str, each: Compiled, mine: tuple[str, ...] = ()) 
 
     if mine:
 
-        def values(env: Env) -> Iterator[Value]:
+        def values(env: Reads) -> Iterator[Value]:
             own = {_ME + n: env[n] for n in mine}
             for seat in env[key]:  # type: ignore[union-attr]  # env[key] is a seat set (a tuple of seats' facts): a Value's tuple
-                yield each(ChainMap(seat, own, env))  # type: ignore[arg-type]  # a ChainMap reads as the Env the closures take (they only read it)
+                yield each(ChainMap(seat, own, env))  # type: ignore[arg-type]  # a seat of a seat set is a mapping of its facts; typeshed's ChainMap wants mutable maps, and this one is only read
 
     else:
 
-        def values(env: Env) -> Iterator[Value]:
+        def values(env: Reads) -> Iterator[Value]:
             for seat in env[key]:  # type: ignore[union-attr]  # env[key] is a seat set (a tuple of seats' facts): a Value's tuple
-                yield each(ChainMap(seat, env))  # type: ignore[arg-type]  # a ChainMap reads as the Env the closures take (they only read it)
+                yield each(ChainMap(seat, env))  # type: ignore[arg-type]  # a seat of a seat set is a mapping of its facts; typeshed's ChainMap wants mutable maps, and this one is only read
 
     if name == "count":
         return lambda env: sum(1 for v in values(env) if v)
@@ -321,7 +321,7 @@ def _role_fact(role: str, fact: str) -> Compiled:
     """The closure of `ROLE.FACT`: the fact of the seat of `seats` (in bidding order) the role picks."""
     if role == "dealer":
 
-        def read(env: Env) -> Value:
+        def read(env: Reads) -> Value:
             for seat in env["seats"]:  # type: ignore[union-attr]  # `seats` is a seat set: a Value's tuple, not its other kinds
                 if seat["is_dealer"]:  # type: ignore[index]  # likewise
                     return seat[fact]  # type: ignore[index]  # likewise
@@ -419,6 +419,6 @@ def _must_not_be_zero(node: Node) -> Node | None:
     return None
 
 
-def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:
+def evaluate(text: str, context: str, env: Reads, running: Iterable[str] = ()) -> Value:
     """Convenience for tools and tests: compile and call once."""
     return formula(text, context, running)(env)

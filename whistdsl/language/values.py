@@ -4,6 +4,7 @@ checked against the number limit (`within_limit`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from .catalogue import SUITS, Type
@@ -12,6 +13,9 @@ from .limits import MAX_NUMBER
 Number = int | Fraction
 Value = int | Fraction | bool | str | tuple
 Env = dict[str, Value]
+#: What a formula reads its names from: a dict, or a ChainMap of a seat's facts in front of the
+#: table's (the aggregates). A formula never changes it.
+Reads = Mapping[str, Value]
 
 
 def value_text(v: Value) -> str:

@@ -188,6 +188,6 @@ class Bidding(Part):
 def _holds(formula: Formula, env: Mapping[str, Value]) -> bool:
     """Whether a yes/no formula is true in `env` (false when it cannot be evaluated there)."""
     try:
-        return bool(formula(env))  # type: ignore[arg-type]
+        return bool(formula(env))
     except EvalError:
         return False
