@@ -443,7 +443,7 @@ def score(  # noqa: C901 an option a branch
         raise _usage("--dealer places the dealer among the seats of --others: give --others too")
     reads_others = rules.points is not None and bool(rules.points.seat_reads)
     if reads_others and others is None:
-        sets = ", ".join(name for name, _ in rules.points.seat_reads)  # type: ignore[union-attr]
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)  # type: ignore[union-attr]  # reads_others: the ruleset has a points formula
         raise _usage(
             f"scoring.points reads the other seats ({sets}): give their bids and tricks with --others, in bidding "
             "order without this seat (at --set position=N, 1 by default), e.g. --others 2/2,1/0,0/1"
@@ -559,7 +559,7 @@ def _other_seats(
         for word, value in (("bid", b), ("tricks", t)):
             if not 0 <= value <= cards:
                 raise _usage(f"--others: seat {n}'s {word} {value} is not within 0..{cards} (the hand has {cards} cards)")
-        results.append((b, t, total))  # type: ignore[arg-type]
+        results.append((b, t, total))  # type: ignore[arg-type]  # a total read as a NUMBER is a number
     if len(results) != playing - 1:
         raise _usage(
             f"--others gives {len(results)} seat(s), but {playing} seats play this hand: give the other "

@@ -1292,7 +1292,7 @@ def _adjust_command(command) -> None:
     command.parse_args = lambda ctx, args: parse_args(ctx, _latest_when_left_out(args))
 
 
-play_command.adjust_command = _adjust_command  # type: ignore[attr-defined]
+play_command.adjust_command = _adjust_command  # type: ignore[attr-defined]  # a command function carries this hook for cli/commands.py (an attribute of our own)
 
 
 def _record_to_resume(value: str) -> Path:

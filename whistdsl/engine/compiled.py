@@ -472,7 +472,7 @@ class _Writer:
         from .table import table_facts
 
         facts = table_facts(rules, self.players)
-        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
+        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]  # `None in each` returned above: each bound is an int
         return room if room > 0 else None
 
     def _close_in_locals(self) -> list[str]:

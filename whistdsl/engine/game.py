@@ -186,7 +186,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         game.extra_hands_left, game.extra_cards = 0, 0
         game.names = [f"Player {i + 1}" for i in range(players)]
         game.stop_after_hand = True
-        game.first_dealer = deal.dealer  # type: ignore[assignment]
+        game.first_dealer = deal.dealer  # type: ignore[assignment]  # an imagined game's deal always names its dealer
         game.totals = list(totals)
         game.running = [dict(r) for r in running]
         game.deals = {plan[index].number: deal}
@@ -274,7 +274,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         if self.phase == PLAY:
             return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         if self.phase == DECISION:
-            return self.decision_options()  # type: ignore[return-value]
+            return self.decision_options()  # type: ignore[return-value]  # a decision's options are names; the legal actions are declared cards and bids
         return []
 
     def view(self, seat: int) -> SeatView:
@@ -286,10 +286,10 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     def act(self, action: Action) -> None:
         """Apply the seat-to-act's bid or card. Raises IllegalAction (and changes nothing)."""
         if self.phase == BIDDING:
-            self.bid(action)  # type: ignore[arg-type]
+            self.bid(action)  # type: ignore[arg-type]  # in the bidding an action is a bid; bid() refuses anything else
         elif self.phase == PLAY:
             self.play(action)  # type: ignore[arg-type]  # in the play an action is a card or None; play() refuses anything else
         elif self.phase == DECISION:
-            self.decide(action)  # type: ignore[arg-type]
+            self.decide(action)  # type: ignore[arg-type]  # in a decision an action is an option's name; decide() refuses anything else
         else:
             raise IllegalAction("the game is over", "game_over")

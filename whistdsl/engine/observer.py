@@ -116,7 +116,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         if phase == BIDDING:
             legal = tuple(game.legal_bids())  # type: ignore[arg-type]  # the view's legal actions: cards, bids or options as the phase has them
         elif phase == DECISION:
-            legal = tuple(game.decision_options())  # type: ignore[arg-type]
+            legal = tuple(game.decision_options())  # type: ignore[arg-type]  # a decision's options are names; the legal actions are declared cards and bids
         elif visible:
             from .game import by_suit
 
@@ -208,7 +208,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
     preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
-    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
+    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]  # a hand's `hands` is a whole number
     game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low
         for suit in hand:

@@ -69,7 +69,7 @@ class Scorer:
         key = (*bids, *taken, *calls)
         got = self.memo.get(key, False)
         if got is not False:
-            return got  # type: ignore[return-value]
+            return got  # type: ignore[return-value]  # the memo's False marks a value not yet worked out, tested just above
         try:
             sign = self.sign
             out: tuple[float, ...] | None = tuple(sign * float(p) for p in self.game.points_if(taken, bids, calls))
@@ -156,7 +156,7 @@ def view_position(view: SeatView, hands: Mapping[int, Sequence[Card]], sign: flo
     game = look_ahead(view, hands, rng)
     facts = HandFacts(game, Scorer(game, sign), game.trump)
     bids = [b if b is not None else 0 for b in game.bids]
-    return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]
+    return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]  # the search looks at positions in the play, where the view has a leader
 
 
 def standard_card(h: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str, need: int, last: bool) -> Card:  # noqa: C901 the bot's card rules in order, in its inner loop
@@ -303,7 +303,7 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         if left > 2:  # transpositions happen only with more tricks left
             key = (leader, tuple(pos.taken), tuple(tuple(s) for h in hands for s in h))
             if key in table:
-                return table[key]  # type: ignore[no-any-return]
+                return table[key]  # type: ignore[no-any-return]  # the transposition table keeps the values of positions
     seat = facts.play_orders[pos.leader][len(trick)]
     best: tuple[float, ...] | None = None
     hand = pos.hands[seat]
@@ -477,7 +477,7 @@ class Candidates:
         scored = [a for a in self.alive if means[a] is not None]
         if len(scored) < 2:
             return
-        best = max(scored, key=lambda a: means[a])  # type: ignore[arg-type,return-value]
+        best = max(scored, key=lambda a: means[a])  # type: ignore[arg-type,return-value]  # the means that are None were left out of `scored`
         keep = []
         for a in self.alive:
             if a == best or means[a] is None:
@@ -501,7 +501,7 @@ class Candidates:
         if not means:
             return fallback()
         top = max(means.values())  # type: ignore[type-var]  # the means that are None were just left out
-        tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]
+        tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]  # the means that are None were left out
         if len(tied) == 1:
             return tied[0]
         pick = fallback()
@@ -545,7 +545,7 @@ class SearchPlayer:
             if self.units is not None:
                 units = self.units[min(KINDS.index(kind), len(self.units) - 1)]
             else:
-                units = int(self.think * units_per_second(kind))  # type: ignore[operator]
+                units = int(self.think * units_per_second(kind))  # type: ignore[operator]  # a searching player has units or think (make_bot gives one)
             limit, checks = None, {units // 4, units // 2}
         checked: set[int] = set()
         tries = 0
@@ -573,7 +573,7 @@ class SearchPlayer:
         assert view is not None
         answer = unsampled_answer(view, legal, rng)
         if answer is not SAMPLE:
-            return answer  # type: ignore[return-value]
+            return answer  # type: ignore[return-value]  # an answer other than SAMPLE is an action
         assert legal is not None
         if view.phase == BIDDING:
             return self._bid(view, legal, rng)
@@ -612,7 +612,7 @@ class SearchPlayer:
                     out[c] = v[seat]
             return out
 
-        return self._judge("exact" if exact else "card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]
+        return self._judge("exact" if exact else "card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]  # _judge answers one of the legal cards
 
     # ------------------------------------------------------------ bids
 
@@ -657,7 +657,7 @@ class SearchPlayer:
                     out[b] = v[seat]
             return out
 
-        return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]
+        return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]  # _judge answers one of the legal bids
 
     @staticmethod
     def _their_bid(sim: Game, hands: Mapping[int, Sequence[Card]]) -> int | str:
@@ -665,7 +665,7 @@ class SearchPlayer:
         expected to take (each card's chance: no higher card of its suit out, trumps ruff)."""
         seat = sim.to_act
         legal = sim.legal_bids()
-        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]
+        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         calls = dict(sim.rules.calls)
         return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]  # a legal bid is a number or a call's name: calls.get gives the number either way
 
@@ -716,7 +716,7 @@ class LikelyDeals:
                 return hands
             if w > best_w:
                 best, best_w = hands, w
-        return best  # type: ignore[return-value]
+        return best  # type: ignore[return-value]  # the first deal tried is kept (any weight is above -1)
 
 
 class TrickEstimate:

@@ -189,7 +189,7 @@ class _Compiler:
                 path, "W212", f"{what} is a number (`1`, `0.5`, `1/3`), not a formula that reads {', '.join(f'`{n}`' for n in sorted(f.names))}"
             )
             return None
-        return f.constant  # type: ignore[return-value]
+        return f.constant  # type: ignore[return-value]  # the checker typed this formula a number
 
     def _number_parameter(self, name: str, spec: dict[str, Any]) -> Parameter | None:
         """A number parameter: its step, its default, and its bounds, numbers or formulas of the
@@ -220,7 +220,7 @@ class _Compiler:
                 f = self.formula((*where, key), PARAMETER_RANGE, Type.NUMBER)
                 if f is None:
                     return None
-                bounds.append(f.constant if f.constant is not None else f)  # type: ignore[arg-type]
+                bounds.append(f.constant if f.constant is not None else f)  # type: ignore[arg-type]  # the checker typed this formula a number
         finally:
             self.parameters[name] = own
         low, high = bounds
@@ -257,7 +257,7 @@ class _Compiler:
         are many); an evaluation that fails or a range with no value is W312."""
         formulas = [f for f in (low, high) if isinstance(f, Formula)]
         if not formulas:
-            return low, high  # type: ignore[return-value]
+            return low, high  # type: ignore[return-value]  # neither bound is a Formula here (none was found above)
         read = sorted({n for f in formulas for n in f.names} - {"players"})
         earlier = {p.name: p for p in self.declared}
         axes = []
@@ -491,7 +491,7 @@ def check_deal(c: _Compiler, rules: Ruleset) -> None:
                     if ranged and bound.table_problem(players) is not None:
                         continue  # no table anyone can set up (W313 with the defaults: the meaning checks)
                     at_count = c.errors()
-                    _check_player_count(c, bound, players, None, None, deal_only=True)  # type: ignore[arg-type]
+                    _check_player_count(c, bound, players, None, None, deal_only=True)  # type: ignore[arg-type]  # with deal_only the cases and the budget are not read
                     if c.errors() > at_count:
                         break
         if rules.parameters:
@@ -667,9 +667,9 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         parameters=tuple(c.declared),
         parameter_values={p.name: p.default for p in c.declared},
         players_range=players_range,
-        players_min=players_range[0] if fixed else 0,  # type: ignore[arg-type]
-        players_max=players_range[1] if fixed else 0,  # type: ignore[arg-type]
-        players_default=players_range[2] if fixed else 0,  # type: ignore[arg-type]
+        players_min=players_range[0] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
+        players_max=players_range[1] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
+        players_default=players_range[2] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
         deal_direction=deal,
         bidding_direction=bidding,
         play_direction=play,
@@ -1599,7 +1599,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         c.report_among([("tiebreak", "hands"), ("schedule",)], "W403", f"{with_n}: {e}")
         return
     for k in range(extra_hands):
-        hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]
+        hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]  # extra hands come only with a tie-break
 
     setups: list[tuple[HandSetup, JsonPath]] = []
     for hand, path, extra in hands:
@@ -1670,13 +1670,13 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
             except EvalError as e:
                 c.report_among([low_path, entry], "W305", f"{hand_words(players, setup)}: {e}")
                 break
-            if low < 1:  # type: ignore[operator]
+            if low < 1:  # type: ignore[operator]  # the checker typed the auction's lowest bid a number
                 c.report_among(
                     [low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick"
                 )
                 break
         else:
-            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]
+            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]  # the checker typed the auction's lowest bid a number
                 c.report(
                     low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid"
                 )

@@ -386,7 +386,7 @@ class FormulaCases:
                 else:
                     bid, tricks = next(others)
                 rows.append(
-                    seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]
+                    seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]  # the checker typed total, bid, tricks and the running values numbers
                 )
             if t.score_reads and not self._score_rows(rows, env, t.score_reads):
                 continue  # the others' points cannot be computed: the points formula's own check says why
@@ -665,7 +665,7 @@ class FormulaCases:
             for t in self.scoring:
                 self.budget.spend(t.cost)
                 try:
-                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
+                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]  # the checker typed this formula a number
                 except EvalError as e:
                     self._probe_warning(self._paths(t, entry, game=True), players, setup, label, str(e))
                     state["failed"] = True
@@ -799,7 +799,7 @@ def auction_bids(rules: Ruleset, setup: HandSetup) -> list[int]:
     low = rules.auction.min
     if isinstance(low, Formula):
         try:
-            low = int(low(setup.env))  # type: ignore[arg-type]
+            low = int(low(setup.env))  # type: ignore[arg-type]  # the checker typed the auction's lowest bid a number
         except EvalError:
             return []
     return list(range(max(low, 0), setup.plan.size + 1))

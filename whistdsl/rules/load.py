@@ -317,7 +317,7 @@ def _surrogate_finding(doc: Document, node: ScalarNode) -> Finding:
     """A lone surrogate (`"\\ud800"`) is not a character: refuse it where its escape is written."""
     escape = _SURROGATE_ESCAPE.search(doc.text, node.start_mark.index, node.end_mark.index)
     index = escape.start() if escape else node.start_mark.index
-    code = ord(_SURROGATE.search(node.value).group())  # type: ignore[union-attr]
+    code = ord(_SURROGATE.search(node.value).group())  # type: ignore[union-attr]  # called only for a value that has a lone surrogate
     return doc.position_of_index(index).finding(
         "W100",
         f"the escape for U+{code:04X} is half of a UTF-16 pair, not a character (such text cannot be "

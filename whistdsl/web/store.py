@@ -260,7 +260,7 @@ class Store:
                 json.loads(a)
                 for (a,) in self.db.execute("SELECT answer FROM answers WHERE table_id = ? AND game = ? ORDER BY step", (table_id, number))
             ]
-            out.append(StoredTable(*row, seats=seats, game=number, head=json.loads(head), answers=answers))  # type: ignore[misc]
+            out.append(StoredTable(*row, seats=seats, game=number, head=json.loads(head), answers=answers))  # type: ignore[misc]  # the row holds the table's own columns only; the rest are read apart
         return out
 
     def keys(self, table_id: str) -> StoredKeys | None:

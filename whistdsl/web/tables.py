@@ -201,7 +201,7 @@ class Connection:
                 if self._errors:
                     text = self._errors.popleft()
                 else:
-                    text, self._state = self._state, None  # type: ignore[assignment]
+                    text, self._state = self._state, None  # type: ignore[assignment]  # the loop runs while the state is not None
                 await self.send(text)
             if self.closed:
                 return
@@ -462,7 +462,7 @@ class Table:
         rng = self.holders[seat].rng
         if quick(player):
             try:
-                action = player.act(view, legal, rng)  # type: ignore[arg-type]
+                action = player.act(view, legal, rng)  # type: ignore[arg-type]  # a seat that has a player has its random generator
             except Exception as e:  # a computer player that fails: the table says so rather than hanging
                 self._bot_failed(seat, e)
                 return

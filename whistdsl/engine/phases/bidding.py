@@ -118,10 +118,10 @@ class Bidding(Part):
         follow the bidding). `bid` checks first; look-ahead replays known bids with this."""
         seat = self.to_act
         if isinstance(bid, str):
-            self.calls[seat] = bid  # type: ignore[index]
+            self.calls[seat] = bid  # type: ignore[index]  # calls is a list once the hand has decisions (calls come with them); to_act is a seat while the game is under way
             bid = dict(self.rules.calls)[bid]
-        self.bids[seat] = bid  # type: ignore[index]
-        self.bid_log.append((seat, bid))  # type: ignore[arg-type]
+        self.bids[seat] = bid  # type: ignore[index]  # to_act is a seat while the game is under way
+        self.bid_log.append((seat, bid))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         self.bids_so_far += bid
         self.legal_bids_memo = None
         if len(self.bid_log) < len(self.bidding_order):
@@ -129,7 +129,7 @@ class Bidding(Part):
                 self._next_bidder(self.bidding_order[len(self.bid_log)])
             else:
                 self.to_act = self.bidding_order[len(self.bid_log)]
-        elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+        elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]  # _names_trump: the ruleset has a trump choice
             self._ask(self._trump_chooser(), "trump")
         else:
             self.begin_play()

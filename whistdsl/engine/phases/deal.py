@@ -43,7 +43,7 @@ class Dealing(Part):
                 value = f.cached(env)
             except EvalError as e:
                 raise formula_error(e, (f,), env, hand=self.hand_number, seat=seat) from None
-            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]
+            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]  # the checker typed the choice's formula a number
                 best_seat, best = seat, value
         return best_seat
 
@@ -51,7 +51,7 @@ class Dealing(Part):
         """`bidding.first: {highest: ...}`: the first bidder, from the seats in bidding order after the dealer."""
         order = self.bidding_order
         envs = [first_bidder_env(self.hand_env, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order]
-        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]
+        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]  # called only when the ruleset has bidding.first: {highest: ...}
             rows = tuple(first_bidder_env({}, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order)
             for index, env in enumerate(envs):
                 env.update(seat_sets(rows, index, ("seats", "others")))
@@ -59,7 +59,7 @@ class Dealing(Part):
         def env_of(index: int, seat: int) -> dict[str, Value]:
             return envs[index]
 
-        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
+        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]  # called only when the ruleset has bidding.first: {highest: ...}
         self._seat_table(self.seat_orders(self.dealer, self.setup.dealer_sits_out, first))
         self.to_act = self.bidding_order[0]
 
@@ -67,7 +67,7 @@ class Dealing(Part):
         """`play.first_lead: {highest: ...}`: the first leader once every bid is made (ties to the earlier bidder)."""
         order = self.bidding_order
         rows = self._seat_rows()
-        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
+        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]  # called only when the ruleset has play.first_lead: {highest: ...}
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
             env = first_lead_env(self.hand_env, rows[index], self.auction_bid)
@@ -75,7 +75,7 @@ class Dealing(Part):
                 env.update(seat_sets(rows, index))
             return env
 
-        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]
+        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]  # called only when the ruleset has play.first_lead: {highest: ...}
 
     def _begin_kind(self, kind: HandKind) -> None:
         self.kind = kind

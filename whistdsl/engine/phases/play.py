@@ -160,7 +160,7 @@ class Play(Part):
         trick = self.trick
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
         for _ in range(self.hand_size - len(tricks)):
-            order = play_orders[leader]  # type: ignore[index]
+            order = play_orders[leader]  # type: ignore[index]  # the leader of a trick to come is a seat (the game is under way)
             for seat in order[len(trick) :]:
                 hand = hands[seat]
                 legal = legal_cards(hand, trick, trump, void_rule)

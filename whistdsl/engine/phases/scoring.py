@@ -67,7 +67,7 @@ class Scoring(Part):
                     scratch.update(sets)
                 env = result_env(
                     self.hand_env,
-                    bid,  # type: ignore[arg-type]
+                    bid,  # type: ignore[arg-type]  # a seat's bid is made (not None) once the play or the scoring comes
                     tricks,
                     total=self.totals[seat],
                     is_dealer=seat == self.dealer,
@@ -157,7 +157,7 @@ class Scoring(Part):
         for index, seat in enumerate(self.bidding_order):
             env = result_env(
                 self.hand_env,
-                self.bids[seat],  # type: ignore[arg-type]
+                self.bids[seat],  # type: ignore[arg-type]  # a seat's bid is made (not None) once the play or the scoring comes
                 self.taken[seat],
                 total=self.totals[seat],
                 is_dealer=seat == self.dealer,
