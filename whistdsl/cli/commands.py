@@ -559,7 +559,7 @@ def _other_seats(
         for word, value in (("bid", b), ("tricks", t)):
             if not 0 <= value <= cards:
                 raise _usage(f"--others: seat {n}'s {word} {value} is not within 0..{cards} (the hand has {cards} cards)")
-        results.append((b, t, total))  # type: ignore[arg-type]  # a total read as a NUMBER is a number
+        results.append((b, t, total))
     if len(results) != playing - 1:
         raise _usage(
             f"--others gives {len(results)} seat(s), but {playing} seats play this hand: give the other "

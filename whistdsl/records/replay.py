@@ -132,18 +132,22 @@ def _record_message(error: jsonschema.ValidationError) -> str:
         fitting = [e for e in error.context if e.validator != "type"]
         if fitting:
             return _record_message(fitting[0])
-    v, limit, value = error.validator, error.validator_value, error.instance
+    # the schema's value and the record's, JSON of any shape; validation sets both (jsonschema's
+    # Unset marks an error made by hand)
+    v = error.validator
+    limit: Any = error.validator_value
+    value: Any = error.instance
     if v == "maxItems":
-        return f"a list of {len(value)} items; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+        return f"a list of {len(value)} items; at most {limit} are allowed"
     if v == "minItems":
-        return f"a list of {len(value)} items; at least {limit} are needed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+        return f"a list of {len(value)} items; at least {limit} are needed"
     if v == "maxLength":
-        return f"a text of {len(value)} characters; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+        return f"a text of {len(value)} characters; at most {limit} are allowed"
     if v == "maxProperties":
-        return f"{len(value)} entries; at most {limit} are allowed"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+        return f"{len(value)} entries; at most {limit} are allowed"
     if v == "pattern" and isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"{json.dumps(shown, ensure_ascii=True)} is not {_RECORD_PATTERN_WORDS.get(limit, 'of the right form')}"  # type: ignore[arg-type]  # jsonschema types the error's fields `Any | Unset`; validation always sets them
+        return f"{json.dumps(shown, ensure_ascii=True)} is not {_RECORD_PATTERN_WORDS.get(limit, 'of the right form')}"
     message = error.message
     return message if len(message) <= 200 else message[:197] + "..."
 
