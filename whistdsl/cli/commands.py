@@ -69,7 +69,7 @@ class _Command(typer.core.TyperCommand):
     line, every option with the metavar it is given (never a Python type such as `<str>` or
     `<int range>`), ranges said in the option's own words rather than as `x>=1`."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # click passes its Context; typer's annotation names the same class by another path
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
             if param.param_type_name == "argument":
@@ -77,7 +77,7 @@ class _Command(typer.core.TyperCommand):
                 pieces.append(name if param.required else f"[{name}]")
         return pieces
 
-    def format_options(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # click passes its Context; typer's annotation names the same class by another path
+    def format_options(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         arguments, options = [], []
         for param in self.get_params(ctx):
             param._get_number_range_help_str = lambda: None  # type: ignore[attr-defined]  # the help says the range in words; click's Option has it (a private method the help replaces)
@@ -107,11 +107,11 @@ class _Commands(typer.core.TyperGroup):
         super().__init__(*args, **kwargs)
         self.commands = _LaterCommands(self.commands)
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # click passes its Context; typer's annotation names the same class by another path
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
         return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
 
-    def format_commands(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # click passes its Context; typer's annotation names the same class by another path
+    def format_commands(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         rows = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
@@ -121,7 +121,7 @@ class _Commands(typer.core.TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[override]  # click passes its Context; typer's annotation names the same class by another path
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         if cmd_name in LATER_COMMANDS:
             self.commands[cmd_name]  # built on first use
         return super().get_command(ctx, cmd_name)
