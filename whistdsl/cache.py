@@ -81,7 +81,7 @@ def cache_dir() -> str | None:
 
 
 def _files_under(folder: str) -> list[str]:
-    found = []
+    found: list[str] = []
     for top, folders, files in os.walk(folder):
         folders[:] = [f for f in folders if f != "__pycache__"]
         found.extend(os.path.join(top, f) for f in files if f.endswith(_CODE_SUFFIXES))
@@ -128,7 +128,7 @@ def code_key() -> str:
             digest.update(os.path.relpath(path, top).replace(os.sep, "/").encode("utf-8", "surrogatepass") + b"\0")
             digest.update(hashlib.sha256(content).digest())
         _state["code"] = digest.hexdigest()
-    return _state["code"]
+    return _state["code"]  # type: ignore[no-any-return]  # the code digest kept in the module's state is a str
 
 
 def entry_key(kind: str, *parts: str | bytes) -> str:
@@ -237,7 +237,7 @@ def read(kind: str, key: str) -> object | None:
             return None
         if entry.get("checksum") != _checksum(entry["value"]):
             return None
-        return entry["value"]
+        return entry["value"]  # type: ignore[no-any-return]  # a cache entry's value is read back from JSON: any value
     except (OSError, ValueError, TypeError, RecursionError):
         return None
     finally:

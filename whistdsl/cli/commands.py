@@ -69,7 +69,7 @@ class _Command(typer.core.TyperCommand):
     line, every option with the metavar it is given (never a Python type such as `<str>` or
     `<int range>`), ranges said in the option's own words rather than as `x>=1`."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
             if param.param_type_name == "argument":
@@ -77,15 +77,15 @@ class _Command(typer.core.TyperCommand):
                 pieces.append(name if param.required else f"[{name}]")
         return pieces
 
-    def format_options(self, ctx: typer.Context, formatter) -> None:
+    def format_options(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         arguments, options = [], []
         for param in self.get_params(ctx):
-            param._get_number_range_help_str = lambda: None  # the help says the range in words
+            param._get_number_range_help_str = lambda: None  # type: ignore[attr-defined]  # the help says the range in words; click's Option has it (a private method the help replaces)
             record = param.get_help_record(ctx)
             if record is None:
                 continue
             if param.param_type_name == "argument":
-                arguments.append((_argument_name(param), param.help or ""))
+                arguments.append((_argument_name(param), param.help or ""))  # type: ignore[attr-defined]  # an Argument of typer has a help; click's Parameter does not declare it
             else:
                 options.append(record)
         for title, rows in (("Arguments", arguments), ("Options", options)):
@@ -96,7 +96,7 @@ class _Command(typer.core.TyperCommand):
 
 def _argument_name(param) -> str:
     name = param.metavar or param.name.upper()
-    return name + ("..." if param.nargs != 1 else "")
+    return name + ("..." if param.nargs != 1 else "")  # type: ignore[no-any-return]  # click's metavar and name are str
 
 
 class _Commands(typer.core.TyperGroup):
@@ -107,11 +107,11 @@ class _Commands(typer.core.TyperGroup):
         super().__init__(*args, **kwargs)
         self.commands = _LaterCommands(self.commands)
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         names = [*super().list_commands(ctx), *(n for n in LATER_COMMANDS if n not in self.commands)]
         return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
 
-    def format_commands(self, ctx: typer.Context, formatter) -> None:
+    def format_commands(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         rows = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
@@ -121,7 +121,7 @@ class _Commands(typer.core.TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str):
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[override]  # typer makes each context a typer.Context (its context_class); the base names the Context of its click (vendored or not, by typer's version)
         if cmd_name in LATER_COMMANDS:
             self.commands[cmd_name]  # built on first use
         return super().get_command(ctx, cmd_name)
@@ -443,7 +443,7 @@ def score(  # noqa: C901 an option a branch
         raise _usage("--dealer places the dealer among the seats of --others: give --others too")
     reads_others = rules.points is not None and bool(rules.points.seat_reads)
     if reads_others and others is None:
-        sets = ", ".join(name for name, _ in rules.points.seat_reads)  # type: ignore[union-attr]
+        sets = ", ".join(name for name, _ in rules.points.seat_reads)  # type: ignore[union-attr]  # reads_others: the ruleset has a points formula
         raise _usage(
             f"scoring.points reads the other seats ({sets}): give their bids and tricks with --others, in bidding "
             "order without this seat (at --set position=N, 1 by default), e.g. --others 2/2,1/0,0/1"
@@ -559,7 +559,7 @@ def _other_seats(
         for word, value in (("bid", b), ("tricks", t)):
             if not 0 <= value <= cards:
                 raise _usage(f"--others: seat {n}'s {word} {value} is not within 0..{cards} (the hand has {cards} cards)")
-        results.append((b, t, total))  # type: ignore[arg-type]
+        results.append((b, t, total))
     if len(results) != playing - 1:
         raise _usage(
             f"--others gives {len(results)} seat(s), but {playing} seats play this hand: give the other "
@@ -749,7 +749,7 @@ def _help_remembered() -> None:
     if code in (0, None) and text:
         write("help", help_key(), text)
     sys.stdout.write(text)
-    sys.exit(code)
+    sys.exit(code)  # type: ignore[arg-type]  # the exit code click gave: an int or None
 
 
 def _turned_words(source: str, card: str | None) -> str:

@@ -312,7 +312,7 @@ class TableTalk:
                     self.say(self.styled("play.all_passed", trump=trump), style="bold")
                 else:
                     key = "play.won_auction_you" if g.declarer == self.you else "play.won_auction"
-                    trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""
+                    trump = Text.assemble(" (", self.trump_words(g.trump), ")") if g.trump_named_by == g.declarer else ""  # type: ignore[assignment]  # a text or a styled Text: both print the same way
                     self.say(self.styled(key, name=self.who(g.declarer), bid=self.auction_words(str(g.auction_bid)), trump=trump), style="bold")
         elif decision == "trump":
             named = (
@@ -373,7 +373,7 @@ class TableTalk:
             if result.excused and result.excused[seat]:
                 bid, made = self.t("play.excused"), ""
             else:
-                bid, made = bids[seat], " " + self.t("table.made" if result.taken[seat] == bids[seat] else "table.missed")
+                bid, made = bids[seat], " " + self.t("table.made" if result.taken[seat] == bids[seat] else "table.missed")  # type: ignore[assignment]  # a bid is shown as a number or as the word for an excused seat
             parts.append(self.item(f"{self.who(seat)} {result.taken[seat]}/{bid}{made} {'+' if points > 0 else ''}{points}"))
         said = self.t("play.hand_taken_bid", hand=result.number) if not self.compact else self.t("play.taken_bid")
         self.say(f"{said} ", "; ".join(parts))
@@ -447,12 +447,12 @@ class TableTalk:
         the numbers), elsewhere whole."""
         rules, hands = self.rules, self.window.hands_played()
         self.console.print()
-        marks = legend(rules, hands, len(self.names), self.words)
+        marks = legend(rules, hands, len(self.names), self.words)  # type: ignore[arg-type]  # a HandResult has every field a SheetHand reads
         if self.console.is_terminal:
-            print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you, self.words), marks)
+            print_sheet(self.console, fitted_sheet(rules, self.names, hands, self.console.width, winners, self.symbols, self.you, self.words), marks)  # type: ignore[arg-type]  # a HandResult has every field a SheetHand reads
             return
         names = [self.t("table.name_you", name=n) if s == self.you else n for s, n in enumerate(self.names)]
-        print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols, words=self.words), marks)
+        print_sheet(self.console, score_sheet(rules, names, hands, winners, symbols=self.symbols, words=self.words), marks)  # type: ignore[arg-type]  # a HandResult has every field a SheetHand reads
 
     def game_over(self) -> None:
         result = self.window.result()
@@ -490,11 +490,11 @@ class TableTalk:
             if view.auction:
                 said = ", ".join(f"{self.who(s)} {printable(self.auction_words(c))}" for s, c in view.auction)
                 self.say(t("play.auction_so_far", said=said))
-            bids = [o for o in options if o != "pass"]
+            bids = [o for o in options if o != "pass"]  # type: ignore[comparison-overlap]  # SeatView.legal is declared cards; in a decision it holds the options' names
             if bids:
                 example = bids[0]
-                short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
-                self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))
+                short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""  # type: ignore[attr-defined]  # SeatView.legal is declared cards; in a decision it holds the options' names
+                self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))  # type: ignore[arg-type]  # SeatView.legal is declared cards; in a decision it holds the options' names
             else:
                 self.say(t("play.no_outbid"))
         elif view.decision == "trump":
@@ -502,7 +502,7 @@ class TableTalk:
                 self.say(f"{t('play.your_hand')} ", self.hand(view.hand, NO_TRUMP))
             if view.bids:
                 self.say(t("play.bids_list", bids=", ".join(self._bid_words(view, s, b) for s, b in view.bids)))
-            words = ", ".join(t("play.none_no_trump") if o == "none" else self.option_words(o) for o in options)
+            words = ", ".join(t("play.none_no_trump") if o == "none" else self.option_words(o) for o in options)  # type: ignore[arg-type,comparison-overlap]  # SeatView.legal is declared cards; in a decision it holds the options' names
             turned = self.styled("play.card_turned_up", card=self.card(view.turn_up)) if view.turn_up is not None else ""
             self.say(turned, t("play.you_name_trump", options=words))
         else:
@@ -564,9 +564,9 @@ def may_bid(view: SeatView, forbidden: Sequence[int], words: Words = ENGLISH) ->
     t = words.text
     size = view.hand_size
     legal = view.legal or ()
-    calls = [printable(b) for b in legal if isinstance(b, str)]
+    calls = [printable(b) for b in legal if isinstance(b, str)]  # type: ignore[redundant-expr]  # SeatView.legal is declared cards; in the bidding it holds the calls' names too
     if calls:
-        numbers = may_bid(replace(view, legal=tuple(b for b in legal if not isinstance(b, str))), forbidden, words)
+        numbers = may_bid(replace(view, legal=tuple(b for b in legal if not isinstance(b, str))), forbidden, words)  # type: ignore[redundant-expr]  # SeatView.legal is declared cards; in the bidding it holds the calls' names too
         return t("play.or_call", numbers=numbers[:-1], calls=f" {t('play.or')} ".join(calls))
     if not forbidden:
         return t("play.may_bid", size=size)
@@ -717,7 +717,7 @@ class HumanPlayer:
                 t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold"
             )
             while True:
-                answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()
+                answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()  # type: ignore[arg-type]  # a decision's options are names
                 if question.decision == "auction":
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
@@ -730,9 +730,9 @@ class HumanPlayer:
                         continue
                     self._answer({"decision": chosen[0]})
                     return
-                chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]
+                chosen = [o for o in options if o == answer] or [o for o in options if answer and o.startswith(answer)]  # type: ignore[misc,union-attr]  # a decision's options are names
                 if len(chosen) != 1:
-                    self._refuse(t("play.not_an_option", answer=repr(printable(answer)), options=", ".join(options)))
+                    self._refuse(t("play.not_an_option", answer=repr(printable(answer)), options=", ".join(options)))  # type: ignore[arg-type]  # a decision's options are names
                     continue
                 self._answer({"decision": chosen[0]})
                 return
@@ -770,11 +770,11 @@ class HumanPlayer:
                             continue
                         self._answer({"card": None})
                     else:
-                        chosen = typed_card(answer, view, rules.specials, lambda c: self.talk.card(c).plain, self.talk.words)
+                        chosen = typed_card(answer, view, rules.specials, lambda c: self.talk.card(c).plain, self.talk.words)  # type: ignore[assignment]  # `chosen` is the options chosen above and the card (or why not) here
                         if isinstance(chosen, str):
                             self._refuse(chosen)
                             continue
-                        self._answer({"card": card_text(chosen, rules.specials)})
+                        self._answer({"card": card_text(chosen, rules.specials)})  # type: ignore[arg-type]  # the str case (why not) was refused just above
                     return
                 except (IllegalAction, CardSyntaxError) as e:
                     self._refuse(str(e))
@@ -862,7 +862,7 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
         if finished is not None:
             tricks, taken, bids = finished.tricks, finished.taken, dict(finished.bids)
         else:
-            tricks, taken, bids = tuple(game.tricks), game.taken, dict(game.bid_log)
+            tricks, taken, bids = tuple(game.tricks), game.taken, dict(game.bid_log)  # type: ignore[assignment]  # taken per seat: a list from the game, a tuple from a finished hand; both only read
         if len(tricks) > tricks_before:
             trick = tricks[-1]
             talk.card_played(seat, trick.cards[-1][1], trump)
@@ -1292,7 +1292,7 @@ def _adjust_command(command) -> None:
     command.parse_args = lambda ctx, args: parse_args(ctx, _latest_when_left_out(args))
 
 
-play_command.adjust_command = _adjust_command  # type: ignore[attr-defined]
+play_command.adjust_command = _adjust_command  # type: ignore[attr-defined]  # a command function carries this hook for cli/commands.py (an attribute of our own)
 
 
 def _record_to_resume(value: str) -> Path:

@@ -53,7 +53,7 @@ def asker(console: Console, commands: Sequence[str] = ()) -> Ask:
 
 def _is_terminal(stream: object) -> bool:
     try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
+        return bool(stream.isatty())  # type: ignore[attr-defined]  # any stream: one without isatty is caught just below
     except (AttributeError, ValueError, OSError):
         return False
 

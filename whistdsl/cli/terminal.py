@@ -33,7 +33,7 @@ def columns() -> int:
         width = 0
     if width <= 0:
         try:
-            width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]  # sys.__stdout__ may be None: the AttributeError is caught below
         except (AttributeError, ValueError, OSError):
             width = 0
     return width or 80

@@ -79,7 +79,7 @@ def formula_error(
         if f is None:
             continue
         try:
-            f(env)  # type: ignore[arg-type]
+            f(env)
         except EvalError as again:
             sets = {name for name, _ in f.seat_reads}
             values = {n: env[n] for n in f.names if n in env and n not in sets}

@@ -140,8 +140,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         #: the legal cards worked out last: (seat, cards in the trick, the cards); None once anything changed
         self.legal_cards_memo: tuple[int, int, list[Card]] | None = None
         self._decides = facts.decides  # the hand has decisions beyond number bids (language 2)
-        self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
-        self.blind: list[bool] | tuple[bool, ...] = (False,) * n
+        self.calls: list[str] | tuple[str, ...] = ("",) * n  # type: ignore[assignment]  # replaced by lists when the hand has decisions (Decisions.begin_decisions)
+        self.blind: list[bool] | tuple[bool, ...] = (False,) * n  # type: ignore[assignment]  # a tuple until the hand has decisions (Decisions.begin_decisions makes it a list)
         self.choices: list[tuple[int, str, str]] = []
         self.decision: str | None = None
         self.trump_named_by: int | None = None
@@ -186,7 +186,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         game.extra_hands_left, game.extra_cards = 0, 0
         game.names = [f"Player {i + 1}" for i in range(players)]
         game.stop_after_hand = True
-        game.first_dealer = deal.dealer  # type: ignore[assignment]
+        game.first_dealer = deal.dealer  # type: ignore[assignment]  # an imagined game's deal always names its dealer
         game.totals = list(totals)
         game.running = [dict(r) for r in running]
         game.deals = {plan[index].number: deal}
@@ -270,11 +270,11 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         Cards come by suit (spades, hearts, diamonds, clubs), high to low within a suit (`by_suit`).
         """
         if self.phase == BIDDING:
-            return list(self.allowed_bids())
+            return list(self.allowed_bids())  # type: ignore[arg-type]  # the legal actions are bids here: numbers, and calls' names
         if self.phase == PLAY:
             return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         if self.phase == DECISION:
-            return self.decision_options()  # type: ignore[return-value]
+            return self.decision_options()  # type: ignore[return-value]  # a decision's options are names; the legal actions are declared cards and bids
         return []
 
     def view(self, seat: int) -> SeatView:
@@ -286,11 +286,11 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
     def act(self, action: Action) -> None:
         """Apply the seat-to-act's bid or card. Raises IllegalAction (and changes nothing)."""
         if self.phase == BIDDING:
-            self.bid(action)  # type: ignore[arg-type]
+            self.bid(action)  # type: ignore[arg-type]  # in the bidding an action is a bid; bid() refuses anything else
         elif self.phase == PLAY:
-            self.play(action)
+            self.play(action)  # type: ignore[arg-type]  # in the play an action is a card or None; play() refuses anything else
         elif self.phase == DECISION:
-            self.decide(action)  # type: ignore[arg-type]
+            self.decide(action)  # type: ignore[arg-type]  # in a decision an action is an option's name; decide() refuses anything else
         else:
             raise IllegalAction("the game is over", "game_over")
 
@@ -317,8 +317,8 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # last card, when it is the turned one, last)
     played = [pair for t in view.tricks for pair in t.cards] + list(view.trick)
     deal: list[list[Card]] = [[] for _ in range(n)]
-    for seat, cards in hands.items():
-        deal[seat].extend(cards)
+    for seat, held in hands.items():
+        deal[seat].extend(held)
     for seat, c in played:
         deal[seat].append(c)
     if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
@@ -327,7 +327,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
     preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
-    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
+    hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]  # a hand's `hands` is a whole number
     game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low
         for suit in hand:

@@ -100,14 +100,14 @@ def seat_view(game: Part, seat: int) -> SeatView:
     visible = game.can_see_own_hand(seat) and phase != OVER
     own = _by_suit(game.hands[seat]) if visible else None
     others: dict[int, tuple[Card, ...]] = {}
-    if game.kind.view == "forehead" and phase != OVER:
+    if game.kind.view == "forehead" and phase != OVER:  # type: ignore[union-attr]  # a hand has begun: its kind is set
         others = {s: _by_suit(game.hands[s]) for s in range(game.players) if s != seat and s not in game.sitting_out}
     legal: tuple[int, ...] | None = None
     if game.to_act == seat:
         if phase == BIDDING:
-            legal = tuple(game.legal_bids())
+            legal = tuple(game.legal_bids())  # type: ignore[arg-type]  # the view's legal actions: cards, bids or options as the phase has them
         elif phase == DECISION:
-            legal = tuple(game.decision_options())  # type: ignore[arg-type]
+            legal = tuple(game.decision_options())  # type: ignore[arg-type]  # a decision's options are names; the legal actions are declared cards and bids
         elif visible:
             legal = tuple(by_suit(game.legal_cards()))
     # bids made together are shown once all have bid
@@ -134,7 +134,7 @@ def seat_view(game: Part, seat: int) -> SeatView:
         hand_number=plan.number,
         hand_size=plan.size,
         kind=plan.kind,
-        view=game.kind.view,
+        view=game.kind.view,  # type: ignore[union-attr]  # a hand has begun: its kind is set
         extra=game.setup.extra,
         dealer=game.dealer,
         sitting_out=game.sitting_out,

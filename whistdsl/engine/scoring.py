@@ -20,12 +20,12 @@ __all__ = ["hand_points", "result_env", "score_in_passes", "score_seat", "ScoreE
 
 def score_seat(rules: Ruleset, env: dict[str, Value]) -> tuple[Number, Number, dict[str, Number]]:
     """(points, bonus, new running values) for one seat; `env` is its result_env (extended in place)."""
-    points = rules.points.cached(env)  # type: ignore[union-attr]
+    points = rules.points.cached(env)  # type: ignore[union-attr]  # a game is scored only by a ruleset with a points formula
     env["points"] = points
     bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
     env["bonus"] = bonus
     running = {r.name: r.after_hand.cached(env) for r in rules.running}
-    return points, bonus, running  # type: ignore[return-value]
+    return points, bonus, running  # type: ignore[return-value]  # the checker typed the points, bonus and running formulas numbers
 
 
 class ScoreError(EvalError):
@@ -52,7 +52,7 @@ def score_in_passes(
                 value = formula.cached(env) if formula is not None else 0
             except EvalError as e:
                 raise ScoreError(e, index, env) from None
-            values.append(value)  # type: ignore[arg-type]
+            values.append(value)  # type: ignore[arg-type]  # the checker typed the points and bonus formulas numbers
         for env, row, value in zip(envs, rows, values):
             env[name] = row[name] = value
         return values
@@ -66,7 +66,7 @@ def score_in_passes(
         except EvalError as e:
             raise ScoreError(e, index, env) from None
         out.append((points[index], bonus[index], running))
-    return out  # type: ignore[return-value]
+    return out  # type: ignore[return-value]  # the checker typed the running formulas numbers
 
 
 def hand_points(
@@ -81,7 +81,7 @@ def hand_points(
     """The scoring formula's points for one bid (a named `call`, bid `blind`) and result, with
     running values at their start; `given` sets any other names of the scoring context (`total`,
     a running value, `is_dealer`)."""
-    env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])), call=call, blind=blind)  # type: ignore[arg-type]
+    env = result_env(hand_env, bid, tricks, running=start_running(rules, int(hand_env["players"])), call=call, blind=blind)  # type: ignore[arg-type]  # `players` is a whole number
     if given:
         env.update(given)
-    return rules.points(env)  # type: ignore[misc,return-value]
+    return rules.points(env)  # type: ignore[misc,return-value]  # asked only of a ruleset with a points formula, which the checker typed a number

@@ -145,7 +145,7 @@ class Seat(_Window):
             raise NotYourTurn("the game is over" if self._game.over else "it is not your turn")
         game = self._game
         key = _KEY_OF_PHASE[game.phase]
-        if not isinstance(answer, Mapping) or set(answer) != {key}:
+        if not isinstance(answer, Mapping) or set(answer) != {key}:  # type: ignore[redundant-expr]  # the answer comes from outside (JSON, a person): checked, whatever its annotation
             raise IllegalAction(f"answer with {{{key!r}: ...}}: it is time to {_ASKING[key]}", "not_an_answer")
         value = answer[key]
         if key == "bid":
@@ -175,7 +175,7 @@ class Seat(_Window):
         word) for this seat now, as an answer `answer` takes."""
         key = _KEY_OF_PHASE[self._game.phase]
         if key == "card" and action is not None:
-            return {"card": card_text(action, self._game.rules.specials)}
+            return {"card": card_text(action, self._game.rules.specials)}  # type: ignore[arg-type]  # in the play an action is a card or None
         return {key: action}
 
 

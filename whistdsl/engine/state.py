@@ -142,7 +142,10 @@ class DealtCards(_BuiltWhenRead[tuple[Card, ...]]):
         return self._players
 
 
-Action = int | None  # a bid, a card, or None: "play the card I cannot see" (forehead)
+#: A bid as a seat makes it: a number of tricks, or the name of a call beside the numbers (the
+#: ruleset's `calls`, e.g. Estimation's "dash"), which the bids then keep as the number it counts as.
+Bid = int | str
+Action = int | str | None  # a bid (a number or a call), a decision's option, a card, or None: "play the card I cannot see" (forehead)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ class TrickPlay:
 
     legal: Callable[[Hand, TrickCards, int, str], list[Card]]
     winner: Callable[[TrickCards, int], int]
-    led: Callable[[TrickCards], int]
+    led: Callable[[TrickCards, int], int]
     standard: bool
     #: for computer players: how strong each special card is, as (level, order): level 2 when a
     #: `trick.winner` rule names it before any suit rule (above every trump), -1 after, -2 never

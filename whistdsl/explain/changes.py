@@ -52,7 +52,7 @@ def changes(base: Ruleset, house: Ruleset, players: int | None = None) -> Explan
         added = [line for line in after if line not in before]
         lines += [f"before: {line}" for line in gone] + [f"now: {line}" for line in added]
         if lines:
-            title = (now or was).title  # type: ignore[union-attr]
+            title = (now or was).title  # type: ignore[union-attr]  # a section changed is in one ruleset or the other
             sections.append(Section(key, title, tuple(lines)))
     title = f"{house.name or 'The house rule'} against {base.name or 'its base'}"
     description = "What changes, section by section." if sections else "No rule changes: the two rulesets play the same game."

@@ -82,7 +82,7 @@ def ranges(numbers: list[int]) -> str:
     out: list[str] = []
     start = prev = None
     for n in numbers + [None]:
-        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
+        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]  # prev is a number whenever start is
             out.append(str(start) if start == prev else f"{start} to {prev}")
             start = None
         if n is not None and start is None:
@@ -235,7 +235,7 @@ def hands(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append("The game ends after the last hand of the list.")
     if rules.tiebreak is not None:
         try:
-            most, cards = rules.tiebreak_plan(players)
+            most, cards = rules.tiebreak_plan(players)  # type: ignore[assignment]  # `most` is the end's cap in words above; here the tie-break's count of hands
             size = f"{cards}-card"
             count = f"up to {most}"
         except EvalError:
@@ -366,7 +366,7 @@ def _cards_left(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> int | 
 def _none_when(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
     try:
         env = hand_setup(rules, n, hand, total).env
-        return bool(rules.trump_none_when(env))  # type: ignore[misc]
+        return bool(rules.trump_none_when(env))  # type: ignore[misc]  # asked only when the ruleset has trump.none_when
     except (EvalError, KeyError):
         return False
 

@@ -312,7 +312,7 @@ def _factor(node: Node) -> tuple[Node, str] | None:
     for base, other in ((node.left, node.right), (node.right, node.left)):
         if isinstance(other, Conditional) and _constant(other.otherwise) == 1 and _constant(other.then) is not None:
             k = _constant(other.then)
-            word = {2: "doubled", 3: "tripled"}.get(k, f"times {_number(k)}")  # type: ignore[arg-type]
+            word = {2: "doubled", 3: "tripled"}.get(k, f"times {_number(k)}")  # type: ignore[arg-type]  # k is not None (tested above)
             return base, f"{word} when {condition(other.test)}"
     return None
 

@@ -325,7 +325,7 @@ CONTEXTS: dict[str, Context] = {
 
 #: Constants every formula may use.
 SUITS = ("spades", "hearts", "diamonds", "clubs")
-CONSTANTS: dict[str, tuple[Type, object]] = {
+CONSTANTS: dict[str, tuple[Type, str | bool]] = {
     **{s: (S, s) for s in SUITS},
     "none": (S, "none"),
     "true": (B, True),

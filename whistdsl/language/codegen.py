@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TypeGuard
 
 from . import operations as op
 from . import tree
@@ -105,11 +106,11 @@ def _bound(node: tree.Node, checked: Checked, small: frozenset[str]) -> int | No
     if isinstance(node, tree.Conditional):
         return _largest([node.then, node.otherwise], checked, small)
     if _is_min_max_abs_of_numbers(node):
-        return _largest(node.args, checked, small)  # type: ignore[attr-defined]
+        return _largest(node.args, checked, small)
     return None
 
 
-def _is_min_max_abs_of_numbers(node: tree.Node) -> bool:
+def _is_min_max_abs_of_numbers(node: tree.Node) -> TypeGuard[tree.Call]:
     """`abs(x)`, `min(a, b, ...)`, `max(a, b, ...)` (not min or max of one list)."""
     if not isinstance(node, tree.Call) or isinstance(node, tree.Aggregate) or not node.args:
         return False
@@ -119,7 +120,8 @@ def _is_min_max_abs_of_numbers(node: tree.Node) -> bool:
 def _largest(nodes: Sequence[tree.Node], checked: Checked, small: frozenset[str]) -> int | None:
     """The largest bound of `nodes`, when each has one."""
     each = [_bound(n, checked, small) for n in nodes]
-    return None if None in each else max(each)  # type: ignore[type-var]
+    bounds = [b for b in each if b is not None]
+    return None if len(bounds) < len(each) else max(bounds)
 
 
 def python_source(f: Formula, names: Mapping[str, str], small: frozenset[str] = frozenset()) -> str:

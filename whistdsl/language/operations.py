@@ -12,7 +12,7 @@ from fractions import Fraction
 from .catalogue import FUNCTIONS
 from .errors import EvalError
 from .limits import MAP_BUDGET, MAX_EXPONENT, MAX_LIST, MAX_NUMBER
-from .values import Env, Number, Value
+from .values import Number, Reads, Value
 
 
 def num(v: Number) -> Number:
@@ -83,7 +83,7 @@ def turning_range(a: Number, b: Number, c: Number) -> tuple:
 _MAP_BUDGET = "\x00map"
 
 
-def spend(env: Env, built: tuple) -> tuple:
+def spend(env: Reads, built: tuple) -> tuple:
     """Count a list built inside a map() formula against the map's budget."""
     budget: list[int] | None = env.get(_MAP_BUDGET)  # type: ignore[assignment]  # the one entry of an env that is not a Value
     if budget is not None:
@@ -93,7 +93,7 @@ def spend(env: Env, built: tuple) -> tuple:
     return built
 
 
-def map_items(items: tuple, param: str, body: Callable[[Env], Value], env: Env) -> tuple:
+def map_items(items: tuple, param: str, body: Callable[[Reads], Value], env: Reads) -> tuple:
     """map(items, param -> body): body for each item, numbers and lists joined into one list."""
     scratch = dict(env)
     budget: list[int] | None = scratch.get(_MAP_BUDGET)  # type: ignore[assignment]  # the one entry of an env that is not a Value

@@ -252,13 +252,13 @@ def _syntax_problem(text: str, e: UnexpectedInput) -> ExprProblem:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     line = getattr(e, "line", None)
-    column = getattr(e, "column", None)
+    column: int = getattr(e, "column", None) or 1  # lark's columns count from 1
     if isinstance(e, UnexpectedEOF) or line is None or line < 1:
         lines = _lines(text)
         line, column = len(lines), len(lines[-1]) + 1
         return ExprProblem("W300", "the expression ends too early", line, column)
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"  # type: ignore[index,operator]  # lark declares `pos_in_stream = None` on UnexpectedInput; UnexpectedCharacters sets an int
         hint = _CHARACTER_HINTS.get(ch, "")
         if ch == '"':
             hint = ': a quoted text must end with " on the same line'
@@ -314,8 +314,8 @@ def _tree_depth(tree: Tree, tree_class: type[Tree]) -> int:
     return deepest
 
 
-def _pos(item: Tree | Token, token_class: type[Token]) -> tuple[int, int]:
-    if isinstance(item, token_class):
+def _pos(item: Tree | Token) -> tuple[int, int]:
+    if isinstance(item, str):  # a Token is a str
         return item.line or 1, item.column or 1
     meta = item.meta
     return getattr(meta, "line", 1), getattr(meta, "column", 1)
@@ -324,7 +324,7 @@ def _pos(item: Tree | Token, token_class: type[Token]) -> tuple[int, int]:
 def _end(item: Tree | Token) -> dict[str, int]:
     """Where the text of a lark tree (or token) ends, as a node's keyword fields: the line and the
     column just after it."""
-    where = item if not hasattr(item, "meta") else item.meta
+    where = item if isinstance(item, str) else item.meta  # a Token is a str, and has no meta
     return {"end_line": getattr(where, "end_line", None) or 0, "end_column": getattr(where, "end_column", None) or 0}
 
 
@@ -339,12 +339,12 @@ class _Spot(NamedTuple):
 
 def _to_ast(item: Tree | Token, token_class: type[Token]) -> Node:
     """Lark tree -> AST (recursive; the depth was bounded before), by the tree's kind (`_TREES`)."""
-    if isinstance(item, token_class):  # a bare token where a tree with one child was inlined
+    if isinstance(item, str):  # a bare token (a Token is a str) where a tree with one child was inlined
         raise AssertionError(f"unexpected token {item!r}")
     build = _TREES.get(item.data)
     if build is None:
         raise AssertionError(f"unknown tree {item.data}")
-    return build(item.children, _Spot(*_pos(item, token_class), _end(item), token_class))
+    return build(item.children, _Spot(*_pos(item), _end(item), token_class))
 
 
 def _number(ch: list, at: _Spot) -> Node:
@@ -377,7 +377,7 @@ def _list(ch: list, at: _Spot) -> Node:
 
 def _operator(ch: list, at: _Spot) -> Node:
     """`a OP b`, its node at the operator (`**` is `^`)."""
-    op_line, op_col = _pos(ch[1], at.Token)
+    op_line, op_col = _pos(ch[1])
     op = "^" if str(ch[1]) == "**" else str(ch[1])
     return Binary(op_line, op_col, op, _to_ast(ch[0], at.Token), _to_ast(ch[2], at.Token), start_line=at.line, start_column=at.column, **at.end)
 

@@ -10,9 +10,9 @@ Nothing here calls Python's `eval`; a formula sees only the variables it is give
 from __future__ import annotations
 
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .catalogue import CONSTANTS, CONTEXTS, ME, Context, Type
 from .checker import Checked, check, list_builders
@@ -21,13 +21,13 @@ from .limits import MAX_LIST
 from .operations import ARITH, CALLS, COMPARE, concat, map_items, num, number_range, spend, turning_range
 from .parser import parse
 from .tree import Aggregate, Binary, Call, Conditional, Each, ListOf, Literal, Name, Node, SeatFact, TurningRange, Unary, walk
-from .values import Env, Number, Value
+from .values import Number, Reads, Value
 
-Compiled = Callable[[Env], Value]
+Compiled = Callable[[Reads], Value]
 #: A closure the checker has typed a number, or a list: the same function, seen as such by the
 #: type checker (`cast` once where the closure is built, nothing when it runs).
-NumberFn = Callable[[Env], Number]
-ListFn = Callable[[Env], tuple]
+NumberFn = Callable[[Reads], Number]
+ListFn = Callable[[Reads], tuple]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Formula:
     evaluate: Compiled = field(compare=False, repr=False)
     constant: Value | None = None
     key_names: tuple[str, ...] = ()  # the names it uses, in a fixed order (for `cached`)
-    _memo: Memo = field(default_factory=lambda: Memo(_MEMO_LIMIT), compare=False, repr=False)
+    _memo: Memo[Value] = field(default_factory=lambda: Memo(_MEMO_LIMIT), compare=False, repr=False)
     #: where the formula is written, for rule errors: `scoring.points (house.yaml:12:11)`
     origin: str = field(default="", compare=False)
     #: the checked tree it was compiled from (lint looks inside it for divisions)
@@ -51,19 +51,19 @@ class Formula:
     #: sets are not among `key_names`
     seat_reads: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False)
 
-    def __call__(self, env: Env) -> Value:
+    def __call__(self, env: Reads) -> Value:
         return self.evaluate(env)
 
-    def memo_key(self, env: Env) -> tuple:
+    def memo_key(self, env: Reads) -> tuple:
         """The values the formula reads in `env`: equal keys, equal values (it is pure)."""
         key = tuple([env[n] for n in self.key_names])
         return key + self.seat_key(env) if self.seat_reads else key
 
-    def seat_key(self, env: Env) -> tuple:
+    def seat_key(self, env: Reads) -> tuple:
         """What the formula reads of the seats of its seat sets in `env` (part of `memo_key`)."""
-        return tuple(tuple(tuple([seat[n] for n in facts]) for seat in env[name]) for name, facts in self.seat_reads)  # type: ignore[union-attr]
+        return tuple(tuple(tuple([seat[n] for n in facts]) for seat in env[name]) for name, facts in self.seat_reads)  # type: ignore[union-attr,index]  # env[name] is a seat set (a tuple of seats' facts): a Value's tuple, not its str
 
-    def cached(self, env: Env) -> Value:
+    def cached(self, env: Reads) -> Value:
         """The same value as calling, remembered by the values of the names the formula uses.
 
         A formula is a pure function of its names, so this is always safe; the engine uses it
@@ -77,7 +77,11 @@ class Formula:
             return memo.keep(key, self.evaluate(env))
 
 
-class Memo(dict):
+#: What a memo remembers: a formula's value, or the engine's legal bids or a seat's scoring.
+_Kept = TypeVar("_Kept")
+
+
+class Memo(dict[Hashable, _Kept], Generic[_Kept]):
     """The one memo of pure formulas' results, keyed by the values of the names they read (see
     `Formula.memo_key`): a formula's own (`cached`), and the engine's memos of the legal bids
     and of a seat's scoring (engine/table.py). Bounded: it forgets everything once full."""
@@ -88,7 +92,7 @@ class Memo(dict):
         super().__init__()
         self.limit = limit
 
-    def keep(self, key: Any, value: Any) -> Any:
+    def keep(self, key: Hashable, value: _Kept) -> _Kept:
         """Remember `value` under `key` (forgetting the rest first when full); returns `value`."""
         if len(self) >= self.limit:
             self.clear()
@@ -128,13 +132,14 @@ class _Closures:
         fn, is_const = self.build(node)
         if self.inside_map and not is_const and self.types.get(id(node)) == Type.LIST:
             built = fn  # a list built once per item: counted against the map's budget
-            fn = lambda env: spend(env, built(env))  # noqa: E731
+            listed = cast(ListFn, built)
+            fn = lambda env: spend(env, listed(env))  # noqa: E731
         if is_const:
             try:
                 value = fn({})
             except EvalError as e:
                 raise ExprError([ExprProblem("W305", str(e), node.line, node.column)]) from None
-            return (lambda env, v=value: v), True, value
+            return (lambda env: value), True, value
         return fn, False, None
 
     def build(self, node: Node) -> Built:
@@ -161,7 +166,7 @@ class _Closures:
     def aggregate(self, node: Aggregate) -> Built:
         if self.types.get(id(node.args[0])) is not Type.SEATS:
             return self.call(node)  # `max(a, b)` where `a` is no set of seats: the function
-        key = node.args[0].name  # type: ignore[attr-defined]
+        key = node.args[0].name  # type: ignore[attr-defined]  # the checker types a seat set only as a Name (`seats`, `players`, ...)
         self.inside_aggregate += 1
         try:
             each, _ = self.build(node.args[1])
@@ -186,7 +191,8 @@ class _Closures:
         return (lambda env: impl(*[f(env) for f in fns])), is_const
 
     def map_call(self, node: Call) -> Built:
-        items_fn, _, _ = self.const(node.args[0])
+        items, _, _ = self.const(node.args[0])
+        items_fn = cast(ListFn, items)
         each = node.args[1]
         assert isinstance(each, Each)
         self.inside_map += 1
@@ -285,21 +291,21 @@ def _aggregate(name: str, key: str, each: Compiled, mine: tuple[str, ...] = ()) 
 
     if mine:
 
-        def values(env: Env) -> Iterator[Value]:
+        def values(env: Reads) -> Iterator[Value]:
             own = {_ME + n: env[n] for n in mine}
-            for seat in env[key]:  # type: ignore[union-attr]
-                yield each(ChainMap(seat, own, env))  # type: ignore[arg-type]
+            for seat in env[key]:  # type: ignore[union-attr]  # env[key] is a seat set (a tuple of seats' facts): a Value's tuple
+                yield each(ChainMap(seat, own, env))  # type: ignore[arg-type]  # a seat of a seat set is a mapping of its facts; typeshed's ChainMap wants mutable maps, and this one is only read
 
     else:
 
-        def values(env: Env) -> Iterator[Value]:
-            for seat in env[key]:  # type: ignore[union-attr]
-                yield each(ChainMap(seat, env))  # type: ignore[arg-type]
+        def values(env: Reads) -> Iterator[Value]:
+            for seat in env[key]:  # type: ignore[union-attr]  # env[key] is a seat set (a tuple of seats' facts): a Value's tuple
+                yield each(ChainMap(seat, env))  # type: ignore[arg-type]  # a seat of a seat set is a mapping of its facts; typeshed's ChainMap wants mutable maps, and this one is only read
 
     if name == "count":
         return lambda env: sum(1 for v in values(env) if v)
     if name == "sum":
-        return lambda env: num(sum(values(env)))  # type: ignore[arg-type]
+        return lambda env: num(sum(values(env)))  # type: ignore[arg-type]  # the checker typed the per-seat formula of sum() a number
     if name == "max":
         return lambda env: max(values(env), default=0)
     if name == "min":
@@ -315,19 +321,19 @@ def _role_fact(role: str, fact: str) -> Compiled:
     """The closure of `ROLE.FACT`: the fact of the seat of `seats` (in bidding order) the role picks."""
     if role == "dealer":
 
-        def read(env: Env) -> Value:
-            for seat in env["seats"]:  # type: ignore[union-attr]
-                if seat["is_dealer"]:
-                    return seat[fact]
+        def read(env: Reads) -> Value:
+            for seat in env["seats"]:  # type: ignore[union-attr]  # `seats` is a seat set: a Value's tuple, not its other kinds
+                if seat["is_dealer"]:  # type: ignore[index]  # likewise
+                    return seat[fact]  # type: ignore[index]  # likewise
             raise EvalError("the dealer does not play this hand: `dealer." + fact + "` cannot be read")
 
         return read
     if role == "first_bidder":
-        return lambda env: env["seats"][0][fact]  # type: ignore[index]
+        return lambda env: env["seats"][0][fact]  # type: ignore[index]  # `seats` is a seat set (a tuple of seats' facts): a Value's tuple
     if role == "last_bidder":
-        return lambda env: env["seats"][-1][fact]  # type: ignore[index]
+        return lambda env: env["seats"][-1][fact]  # type: ignore[index]  # `seats` is a seat set (a tuple of seats' facts): a Value's tuple
     if role == "highest_bidder":  # max() keeps the first of equal bids: the earlier bidder
-        return lambda env: max(env["seats"], key=_bid_of)[fact]  # type: ignore[arg-type]
+        return lambda env: max(env["seats"], key=_bid_of)[fact]  # type: ignore[arg-type]  # `seats` is a seat set (a tuple of seats' facts): a Value's tuple
     raise AssertionError(role)
 
 
@@ -413,6 +419,6 @@ def _must_not_be_zero(node: Node) -> Node | None:
     return None
 
 
-def evaluate(text: str, context: str, env: Env, running: Iterable[str] = ()) -> Value:
+def evaluate(text: str, context: str, env: Reads, running: Iterable[str] = ()) -> Value:
     """Convenience for tools and tests: compile and call once."""
     return formula(text, context, running)(env)

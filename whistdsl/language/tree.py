@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .catalogue import AGGREGATES, FUNCTIONS, SEAT_SETS
-from .values import Value
+from .values import Number
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Literal(Node):
-    value: Value
+    value: Number | bool | str  # a list is never written as one literal
 
 
 @dataclass(frozen=True)

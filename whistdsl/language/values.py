@@ -4,7 +4,9 @@ checked against the number limit (`within_limit`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Literal, overload
 
 from .catalogue import SUITS, Type
 from .limits import MAX_NUMBER
@@ -12,6 +14,9 @@ from .limits import MAX_NUMBER
 Number = int | Fraction
 Value = int | Fraction | bool | str | tuple
 Env = dict[str, Value]
+#: What a formula reads its names from: a dict, or a ChainMap of a seat's facts in front of the
+#: table's (the aggregates). A formula never changes it.
+Reads = Mapping[str, Value]
 
 
 def value_text(v: Value) -> str:
@@ -23,6 +28,10 @@ def value_text(v: Value) -> str:
     return str(v)
 
 
+@overload
+def read_value(t: Literal[Type.NUMBER], text: str) -> Number: ...
+@overload
+def read_value(t: Type, text: str) -> Value: ...
 def read_value(t: Type, text: str) -> Value:
     """A value of type `t` written as text (e.g. on the command line): `80`, `-1/2`, `true` or
     `no`, `hearts` or `none`, a text as it is, `3,2,1` for a list. Raises ValueError saying

@@ -58,9 +58,9 @@ def decide(game: Game, player: Player) -> Action:
     assert seat is not None
     if not player.observes:
         if game.phase == "bidding":
-            return player.act(None, game.legal_bids(), game.rng)
+            return player.act(None, game.legal_bids(), game.rng)  # type: ignore[arg-type]  # the legal bids: numbers, and calls' names, which a player answers back
         if game.phase == "decision":
-            return player.act(None, game.decision_options(), game.rng)  # type: ignore[arg-type]
+            return player.act(None, game.decision_options(), game.rng)  # type: ignore[arg-type]  # a decision's options are names; the legal actions are declared cards and bids
         legal = game.legal_cards() if game.can_see_own_hand(seat) else None
         return player.act(None, legal, game.rng)
     view = game.view(seat)
@@ -90,7 +90,7 @@ class SeatWindow:
         if game.phase != PLAY:
             return None
         seat = self.seat
-        return game.trick, game.trump, game.bids[seat] - game.taken[seat], game.players - len(game.sitting_out)  # type: ignore[operator]
+        return game.trick, game.trump, game.bids[seat] - game.taken[seat], game.players - len(game.sitting_out)  # type: ignore[operator]  # a seat's bid is made (not None) once the play or the scoring comes
 
 
 def play_out(game: Game, players: list[Player]) -> None:
@@ -101,17 +101,17 @@ def play_out(game: Game, players: list[Player]) -> None:
     choose = [_chooser(p, game, seat, rng) for seat, p in enumerate(players)]
     fast = all(c is not None for c in choose)
     while not game.over:
-        if not fast or (game.kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
+        if not fast or (game.kind.view == "forehead" and not unobserved):  # type: ignore[union-attr]  # the cards on the foreheads: the whole view; a hand has begun: its kind is set
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
-        elif game.kind.view != "forehead":
+        elif game.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
             if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
-                game.bid_unobserved(choose)  # type: ignore[arg-type]
+                game.bid_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
             if every_seat_random:
                 game.play_hands_random()
             else:
-                game.play_hand_unobserved(choose)  # type: ignore[arg-type]
+                game.play_hand_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
         elif game.phase in ("bidding", "decision"):
-            game.bid_unobserved(choose)  # type: ignore[arg-type]
+            game.bid_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
         else:
             game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
 
@@ -120,8 +120,8 @@ def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Calla
     """`player`'s choices as one call given the legal actions, when it has one."""
     if not player.observes:
         if hasattr(player, "chooser"):
-            return player.chooser(rng)  # type: ignore[no-any-return]
-        return lambda legal, act=player.act: act(None, legal, rng)  # type: ignore[misc]
+            return player.chooser(rng)  # type: ignore[no-any-return]  # a player's own chooser (duck-typed: hasattr above)
+        return lambda legal, act=player.act: act(None, legal, rng)  # type: ignore[misc]  # the player's act bound as a default: the lambda is the declared chooser
     if hasattr(player, "seat_chooser"):
-        return player.seat_chooser(SeatWindow(game, seat), rng)  # type: ignore[no-any-return]
+        return player.seat_chooser(SeatWindow(game, seat), rng)  # type: ignore[no-any-return]  # a player's own chooser (duck-typed: hasattr above)
     return None

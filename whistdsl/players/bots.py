@@ -31,7 +31,7 @@ def make_bot(kind: str, think: float | None = None, units: tuple[int, ...] | Non
     `think`, seconds a decision turned into work on this machine; the others answer at once."""
     factory = BOTS[kind]
     if getattr(factory, "thinks", False) and (units is not None or think is not None):
-        return factory(think=think, units=units)  # type: ignore[call-arg]
+        return factory(think=think, units=units)  # type: ignore[call-arg]  # a factory that `thinks` is a searching player, which takes think and units
     return factory()
 
 

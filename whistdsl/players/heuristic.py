@@ -144,7 +144,7 @@ def _standard_chances(view: SeatView, notes: TableNotes, seen: list[Card], playi
     """`card_chances` with the standard trick rules (`seen`: the cards this seat has seen, sorted)."""
     size = view.hand_size
     trump = view.trump
-    hand: tuple[Card, ...] = view.hand  # type: ignore[assignment]
+    hand: tuple[Card, ...] = view.hand  # type: ignore[assignment]  # called only when the view holds the seat's hand (card_chances, trick_distribution test it)
     # the unseen cards of a suit above a card: the deck's, less the ones this seat has seen
     held_out = (playing - 1) * size / max(notes.deck_size - len(seen), 1)  # chance an unseen card is in an opponent's hand
     free = 1 - min(held_out, 1.0)  # chance an unseen card is not
@@ -185,7 +185,7 @@ def hand_distribution(view: SeatView) -> list[float]:
     dist = notes.dists.get(key)
     if dist is None:
         dist = notes.dists.keep(key, trick_distribution(_standard_chances(view, notes, seen, playing)))
-    return dist
+    return dist  # type: ignore[no-any-return]  # the dists memo keeps trick distributions: lists of floats
 
 
 def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Card], samples: int = 32) -> float:
@@ -203,7 +203,7 @@ def _sampled_chance(view: SeatView, play: TrickPlay, card: Card, unseen: list[Ca
     chance = memo.get(key)
     if chance is None:
         chance = memo.keep(key, _sample_chance(view, play, card, unseen, playing, samples))
-    return chance
+    return chance  # type: ignore[no-any-return]  # the chances memo keeps floats
 
 
 #: the chances worked out by `_sampled_chance`, per trick rules
@@ -280,7 +280,7 @@ def bid_values(view: SeatView, bids: Sequence[int | str], dist: list[float], bli
         row_key = (key, call, bid, count)
         row = rows.get(row_key)
         if row is None:
-            row = rows.keep(row_key, _points_row(rules, env, call, bid, count))
+            row = rows.keep(row_key, _points_row(rules, env, call, bid, count))  # type: ignore[arg-type]  # a bid that reaches the scoring is a number: a call counts as its number
         total = 0.0
         for t, p in likely:
             value = row[t]
@@ -298,13 +298,13 @@ def _points_row(rules: Ruleset, env: dict, call: str, bid: int, count: int) -> t
     for tricks in range(count):
         result_facts(env, bid, tricks)
         try:
-            points = rules.points.cached(env)  # type: ignore[union-attr]
+            points = rules.points.cached(env)  # type: ignore[union-attr]  # the bots score only with a ruleset that has a points formula
             env["points"] = points
             bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
         except EvalError:
             row.append(None)
             continue
-        row.append(float(points + bonus))
+        row.append(float(points + bonus))  # type: ignore[arg-type,operator]  # the checker typed the points and bonus formulas numbers
     return tuple(row)
 
 
@@ -341,9 +341,9 @@ def _value_with_the_table(view: SeatView, bid: int | str, dist: list[float], bli
             total += p * float(points + bonus)
             continue
         try:
-            points = rules.points.cached(env)  # type: ignore[union-attr]
+            points = rules.points.cached(env)  # type: ignore[assignment,union-attr]  # the checker typed the points formula a number
             env["points"] = points
-            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0
+            bonus = rules.bonus.cached(env) if rules.bonus is not None else 0  # type: ignore[assignment]  # the checker typed the bonus formula a number
         except EvalError:
             continue
         total += p * float(points + bonus)
@@ -389,7 +389,7 @@ def choose_bid(view: SeatView, legal: Sequence[int | str]) -> int | str:
     calls = dict(view.rules.calls)
     mean = _mean(dist)
     values = bid_values(view, legal, dist)
-    best = max(range(len(legal)), key=lambda i: (sign * values[i], -abs(calls.get(legal[i], legal[i]) - mean)))  # type: ignore[arg-type]
+    best = max(range(len(legal)), key=lambda i: (sign * values[i], -abs(calls.get(legal[i], legal[i]) - mean)))  # type: ignore[arg-type]  # a legal bid is a number or a call's name: calls.get gives the number either way
     return legal[best]
 
 
@@ -623,12 +623,12 @@ class HeuristicPlayer:
         assert view is not None
         if view.phase == "decision":
             if view.decision == "trump":
-                return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]
+                return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]  # a decision's options are names; the legal actions are declared cards and bids
             if view.decision == "auction":
-                return choose_auction(view, legal or ["pass"])  # type: ignore[return-value,arg-type]
-            return choose_blind(view, rng)  # type: ignore[return-value]
+                return choose_auction(view, legal or ["pass"])  # type: ignore[return-value,arg-type]  # a decision's options are names; the legal actions are declared cards and bids
+            return choose_blind(view, rng)  # type: ignore[return-value]  # an Action is an option's name here
         if view.phase == "bidding":
-            return choose_bid(view, legal or [0])  # type: ignore[return-value]
+            return choose_bid(view, legal or [0])  # type: ignore[return-value]  # an Action is a bid here: a number or a call's name
         if legal is None:
             return None  # a card this seat cannot see
         bid = next(b for s, b in view.bids if s == view.seat)
@@ -649,7 +649,7 @@ class HeuristicPlayer:
             facts = trick_facts()
             if facts is None:  # bids and decisions
                 view = window.view()
-                return act(view, list(view.legal) if view.legal is not None else None, rng)  # type: ignore[return-value]
+                return act(view, list(view.legal) if view.legal is not None else None, rng)  # type: ignore[return-value]  # an Action is a card or None here
             trick, trump, need, playing = facts
             if standard:
                 return choose_card(legal, trick, trump, need, len(trick) == playing - 1)

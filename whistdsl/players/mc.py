@@ -68,7 +68,7 @@ class DealSampler:
                 self.known[s] = list(view.others[s])
             else:
                 hidden.append(s)
-        for s, cards in self.held.items():
+        for s, cards in self.held.items():  # type: ignore[assignment]  # the held cards per seat, under the name used above for the played ones
             if s in hidden:
                 self.need[s] -= len(cards)
         self.pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
@@ -207,18 +207,18 @@ def rollout(game: Game, rng: random.Random) -> None:
     inside the engine's own loop (`Game.play_hand_unobserved`, each seat reading its
     `SeatWindow`) unless the cards are on the foreheads."""
     bidder = HeuristicPlayer()
-    if game.kind.view != "forehead":  # type: ignore[union-attr]
+    if game.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
         choose = [bidder.seat_chooser(SeatWindow(game, seat), rng) for seat in range(game.players)]
         game.bid_unobserved(choose)  # type: ignore[arg-type]  # in the interpreter, whose position the bidders' views show
-        game.play_hand_unobserved(choose)  # type: ignore[arg-type]
+        game.play_hand_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
         return
     while game.phase != OVER:
         seat = game.to_act
         if game.phase == BIDDING or game.phase == DECISION:
-            game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]
+            game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
             continue
         legal = game.legal_cards()
-        need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]
+        need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]  # a seat's bid is made (not None) once the play or the scoring comes; to_act is a seat while the game is under way
         last = len(game.trick) == len(game.trick_order) - 1
         game.play_legal(choose_card(legal, game.trick, game.trump, need, last, game.tricks_play))
 
@@ -239,7 +239,7 @@ class MonteCarloPlayer:
         assert view is not None
         answer = unsampled_answer(view, legal, rng)
         if answer is not SAMPLE:
-            return answer  # type: ignore[return-value]
+            return answer  # type: ignore[return-value]  # an answer other than SAMPLE is an action
         assert legal is not None
         sign = -1.0 if lowest_wins(view) else 1.0
         seat = view.seat

@@ -69,7 +69,7 @@ class Scorer:
         key = (*bids, *taken, *calls)
         got = self.memo.get(key, False)
         if got is not False:
-            return got  # type: ignore[return-value]
+            return got  # type: ignore[return-value]  # the memo's False marks a value not yet worked out, tested just above
         try:
             sign = self.sign
             out: tuple[float, ...] | None = tuple(sign * float(p) for p in self.game.points_if(taken, bids, calls))
@@ -125,13 +125,13 @@ class HandFacts:
         self.when_void = game.rules.when_void
         play: TrickPlay = game.tricks_play
         self.play = None if play.standard else play
-        self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # seats in a trick
+        self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # type: ignore[redundant-expr]  # seats in a trick; a guard: State declares the leader an int
         self.scorer = scorer
         self.calls = tuple(game.calls) if any(game.calls) else ()  # the named calls made, for the scoring
         if play.standard:
-            self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)
+            self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)  # type: ignore[misc]  # trump bound as a default: the lambda's type is the annotated Callable
         else:
-            self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)
+            self.winner = lambda trick, t=trump, w=play.winner: w(trick, t)  # type: ignore[misc]  # trump and the winner bound as defaults: the lambda's type is the annotated Callable
 
 
 def flat_hands(hands: Mapping[int, Sequence[Card]], players: int, specials: bool) -> list[list[list[Card]]]:
@@ -156,7 +156,7 @@ def view_position(view: SeatView, hands: Mapping[int, Sequence[Card]], sign: flo
     game = look_ahead(view, hands, rng)
     facts = HandFacts(game, Scorer(game, sign), game.trump)
     bids = [b if b is not None else 0 for b in game.bids]
-    return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]
+    return Position(flat_hands(hands, view.players, bool(view.rules.specials)), list(view.trick), view.leader, list(view.taken), bids, facts)  # type: ignore[arg-type]  # the search looks at positions in the play, where the view has a leader
 
 
 def standard_card(h: list[list[Card]], trick: list[tuple[int, Card]], trump: int, when_void: str, need: int, last: bool) -> Card:  # noqa: C901 the bot's card rules in order, in its inner loop
@@ -303,7 +303,7 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         if left > 2:  # transpositions happen only with more tricks left
             key = (leader, tuple(pos.taken), tuple(tuple(s) for h in hands for s in h))
             if key in table:
-                return table[key]  # type: ignore[no-any-return]
+                return table[key]  # type: ignore[no-any-return]  # the transposition table keeps the values of positions
     seat = facts.play_orders[pos.leader][len(trick)]
     best: tuple[float, ...] | None = None
     hand = pos.hands[seat]
@@ -376,7 +376,7 @@ def _measure(rules, players: int, seeds: range, spent: dict[str, float], rates: 
                     hand, here, hands = game.hand_number, dict.fromkeys(KINDS, 0.0), hands + 1
                     if hands > MEASURE_HANDS_MOST:
                         return
-                view = game.view(game.to_act)
+                view = game.view(game.to_act)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
                 legal = list(view.legal) if view.legal is not None else None
                 which = player.kind_of(view)
                 if here[which] >= share or unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
@@ -477,7 +477,7 @@ class Candidates:
         scored = [a for a in self.alive if means[a] is not None]
         if len(scored) < 2:
             return
-        best = max(scored, key=lambda a: means[a])  # type: ignore[arg-type,return-value]
+        best = max(scored, key=lambda a: means[a])  # type: ignore[arg-type,return-value]  # the means that are None were left out of `scored`
         keep = []
         for a in self.alive:
             if a == best or means[a] is None:
@@ -500,8 +500,8 @@ class Candidates:
         means = {a: m for a, m in means.items() if m is not None}
         if not means:
             return fallback()
-        top = max(means.values())
-        tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]
+        top = max(means.values())  # type: ignore[type-var]  # the means that are None were just left out
+        tied = [a for a in legal if a in means and means[a] >= top - 1e-9]  # type: ignore[operator]  # the means that are None were left out
         if len(tied) == 1:
             return tied[0]
         pick = fallback()
@@ -545,7 +545,7 @@ class SearchPlayer:
             if self.units is not None:
                 units = self.units[min(KINDS.index(kind), len(self.units) - 1)]
             else:
-                units = int(self.think * units_per_second(kind))  # type: ignore[operator]
+                units = int(self.think * units_per_second(kind))  # type: ignore[operator]  # a searching player has units or think (make_bot gives one)
             limit, checks = None, {units // 4, units // 2}
         checked: set[int] = set()
         tries = 0
@@ -573,7 +573,7 @@ class SearchPlayer:
         assert view is not None
         answer = unsampled_answer(view, legal, rng)
         if answer is not SAMPLE:
-            return answer  # type: ignore[return-value]
+            return answer  # type: ignore[return-value]  # an answer other than SAMPLE is an action
         assert legal is not None
         if view.phase == BIDDING:
             return self._bid(view, legal, rng)
@@ -612,7 +612,7 @@ class SearchPlayer:
                     out[c] = v[seat]
             return out
 
-        return self._judge("exact" if exact else "card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]
+        return self._judge("exact" if exact else "card", legal, one_deal, lambda: HeuristicPlayer().act(view, legal, rng))  # type: ignore[return-value]  # _judge answers one of the legal cards
 
     # ------------------------------------------------------------ bids
 
@@ -657,7 +657,7 @@ class SearchPlayer:
                     out[b] = v[seat]
             return out
 
-        return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]
+        return self._judge("bid", plausible_bids(view, legal), one_deal, lambda: choose_bid(view, legal))  # type: ignore[return-value]  # _judge answers one of the legal bids
 
     @staticmethod
     def _their_bid(sim: Game, hands: Mapping[int, Sequence[Card]]) -> int | str:
@@ -665,9 +665,9 @@ class SearchPlayer:
         expected to take (each card's chance: no higher card of its suit out, trumps ruff)."""
         seat = sim.to_act
         legal = sim.legal_bids()
-        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]
+        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         calls = dict(sim.rules.calls)
-        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[operator]
+        return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]  # a legal bid is a number or a call's name: calls.get gives the number either way
 
 
 #: how far (in tricks) a seat's bid strays from the estimate of its hand, for reading bids
@@ -686,7 +686,7 @@ class LikelyDeals:
         self.tries = tries
         rules = view.rules
         calls = dict(rules.calls)
-        self.bids = [(seat, calls.get(bid, bid)) for seat, bid in view.bids if seat != view.seat and seat not in view.others]
+        self.bids = [(seat, calls.get(bid, bid)) for seat, bid in view.bids if seat != view.seat and seat not in view.others]  # type: ignore[call-overload]  # a bid the view shows is a number or a call's name: calls.get gives the number either way
         if view.trump_hidden or BID_SPREAD <= 0:
             self.bids = []
         self.played: dict[int, list[Card]] = {}
@@ -716,7 +716,7 @@ class LikelyDeals:
                 return hands
             if w > best_w:
                 best, best_w = hands, w
-        return best  # type: ignore[return-value]
+        return best  # type: ignore[return-value]  # the first deal tried is kept (any weight is above -1)
 
 
 class TrickEstimate:

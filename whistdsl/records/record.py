@@ -102,10 +102,10 @@ def _head_json(game: Game, kinds: list[str] | None, work: dict[int, tuple[int, .
         "format": FORMAT,
         "ruleset": {"name": rules.name, "sha256": rules.sha256, "source": rules.source},
         **(
-            {"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}}
+            {"parameters": {n: exact(v) if rules.parameter(n).type == "number" else v for n, v in rules.parameter_values.items()}}  # type: ignore[arg-type,union-attr]  # every parameter value has its parameter; a number parameter's value is a number
             if rules.parameters
             else {}
-        ),  # type: ignore[union-attr]
+        ),
         "seed": game.seed,
         "players": [
             {"seat": i, "name": game.names[i], "kind": kinds[i], **({"work": list(work[i])} if i in work else {})} for i in range(game.players)
@@ -245,8 +245,8 @@ class RecordWriter:
         self._last = history[-1] if history else None
         parts = [self._head, ',"hands":[', ",".join(self._hands), "]"]
         tail = _tail_json(game)
-        hand, answers = self.unfinished
-        if answers and not game.over and hand == len(history) + 1:
+        hand, answers = self.unfinished  # type: ignore[assignment]  # `hand` is the unfinished hand's number here, the loop's HandResult above
+        if answers and not game.over and hand == len(history) + 1:  # type: ignore[comparison-overlap]  # likewise
             tail["unfinished"] = {"hand": hand, "answers": answers}
         for key, value in tail.items():
             parts += [",", json_text(key), ":", json_text(value, separators=SEPARATORS)]

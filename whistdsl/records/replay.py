@@ -65,7 +65,7 @@ class Disagreement(Exception):
         def named(match: re.Match) -> str:
             seat = int(match.group(1))
             if not 0 <= seat < len(names):
-                return match.group(0)
+                return match.group(0)  # type: ignore[no-any-return]  # re.Match of a str pattern: group(0) is a str
             return names[seat] if unique else f"{names[seat]} (seat {seat})"
 
         return re.sub(r"\bseat (\d+)\b", named, text)
@@ -132,7 +132,11 @@ def _record_message(error: jsonschema.ValidationError) -> str:
         fitting = [e for e in error.context if e.validator != "type"]
         if fitting:
             return _record_message(fitting[0])
-    v, limit, value = error.validator, error.validator_value, error.instance
+    # the schema's value and the record's, JSON of any shape; validation sets both (jsonschema's
+    # Unset marks an error made by hand)
+    v = error.validator
+    limit: Any = error.validator_value
+    value: Any = error.instance
     if v == "maxItems":
         return f"a list of {len(value)} items; at most {limit} are allowed"
     if v == "minItems":
@@ -474,14 +478,14 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
         if not game.over:
             nxt = game.plan[game.index]
             raise Disagreement(nxt.number, "end", f"the record ends the game; by the rules hand {nxt.number} ({nxt.size} cards) follows")
-        want = [exact(t) for t in game.result.totals]  # type: ignore[union-attr]
+        want = [exact(t) for t in game.result.totals]  # type: ignore[union-attr]  # the game is over (tested above): its result is set
         if final["totals"] != want:
             raise Disagreement(hands[-1]["number"], "end", f"the record's final totals are {final['totals']}; the rules say {want}")
-        if sorted(final["winners"]) != sorted(game.result.winners):  # type: ignore[union-attr]
+        if sorted(final["winners"]) != sorted(game.result.winners):  # type: ignore[union-attr]  # the game is over (tested above): its result is set
             raise Disagreement(
                 hands[-1]["number"],
                 "end",
-                f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]
+                f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]  # the game is over (tested above): its result is set
             )
     return ReplayResult(game, complete_hands, final is not None)
 
@@ -654,9 +658,9 @@ def run_hand(
         if game.over or len(game.history) > 0:
             raise IllegalAction("the hand is over; there are more actions than it needs", "game_over")
         seat, phase = game.to_act, game.phase
-        legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()  # type: ignore[arg-type]
+        legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()  # type: ignore[arg-type]  # to_act is a seat while the game is under way
         value = parse_card(action, rules.specials) if isinstance(action, str) else action
         game.act(value)
-        steps.append(Step(seat, phase, legal, value))  # type: ignore[arg-type]
+        steps.append(Step(seat, phase, legal, value))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
     result = game.history[0] if game.history else None
     return HandRun(steps, result, game)

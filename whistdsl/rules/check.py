@@ -164,7 +164,7 @@ class _Compiler:
         if kind != "number":
             parameter = Parameter(name, kind, default, None, None, tuple(spec.get("choices", ())), spec.get("description", ""))
         else:
-            parameter = self._number_parameter(name, spec)
+            parameter = self._number_parameter(name, spec)  # type: ignore[assignment]  # a number parameter is declared: it was just checked
             if parameter is None:
                 return None
         try:
@@ -187,7 +187,7 @@ class _Compiler:
                 path, "W212", f"{what} is a number (`1`, `0.5`, `1/3`), not a formula that reads {', '.join(f'`{n}`' for n in sorted(f.names))}"
             )
             return None
-        return f.constant  # type: ignore[return-value]
+        return f.constant  # type: ignore[return-value]  # the checker typed this formula a number
 
     def _number_parameter(self, name: str, spec: dict[str, Any]) -> Parameter | None:
         """A number parameter: its step, its default, and its bounds, numbers or formulas of the
@@ -218,7 +218,7 @@ class _Compiler:
                 f = self.formula((*where, key), PARAMETER_RANGE, Type.NUMBER)
                 if f is None:
                     return None
-                bounds.append(f.constant if f.constant is not None else f)  # type: ignore[arg-type]
+                bounds.append(f.constant if f.constant is not None else f)  # type: ignore[arg-type]  # the checker typed this formula a number
         finally:
             self.parameters[name] = own
         low, high = bounds
@@ -255,7 +255,7 @@ class _Compiler:
         are many); an evaluation that fails or a range with no value is W312."""
         formulas = [f for f in (low, high) if isinstance(f, Formula)]
         if not formulas:
-            return low, high  # type: ignore[return-value]
+            return low, high  # type: ignore[return-value]  # neither bound is a Formula here (none was found above)
         read = sorted({n for f in formulas for n in f.names} - {"players"})
         earlier = {p.name: p for p in self.declared}
         axes = []
@@ -274,7 +274,7 @@ class _Compiler:
                         bounds.append(bound)
                         continue
                     try:
-                        bounds.append(bound(env))
+                        bounds.append(bound(env))  # type: ignore[arg-type]  # the checker typed the bound formula a number
                     except EvalError as e:
                         self.report(("parameters", name, key), "W312", f"the {key} of parameter `{name}` cannot be worked out {when(env, env)}: {e}")
                         return None
@@ -489,7 +489,7 @@ def check_deal(c: _Compiler, rules: Ruleset) -> None:
                     if ranged and bound.table_problem(players) is not None:
                         continue  # no table anyone can set up (W313 with the defaults: the meaning checks)
                     at_count = c.errors()
-                    _check_player_count(c, bound, players, None, None, deal_only=True)  # type: ignore[arg-type]
+                    _check_player_count(c, bound, players, None, None, deal_only=True)  # type: ignore[arg-type]  # with deal_only the cases and the budget are not read
                     if c.errors() > at_count:
                         break
         if rules.parameters:
@@ -665,9 +665,9 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         parameters=tuple(c.declared),
         parameter_values={p.name: p.default for p in c.declared},
         players_range=players_range,
-        players_min=players_range[0] if fixed else 0,  # type: ignore[arg-type]
-        players_max=players_range[1] if fixed else 0,  # type: ignore[arg-type]
-        players_default=players_range[2] if fixed else 0,  # type: ignore[arg-type]
+        players_min=players_range[0] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
+        players_max=players_range[1] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
+        players_default=players_range[2] if fixed else 0,  # type: ignore[arg-type]  # a fixed range holds whole numbers, not formulas
         deal_direction=deal,
         bidding_direction=bidding,
         play_direction=play,
@@ -877,8 +877,8 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
                     "nobody sees the others' bids before bidding",
                 )
     formulas = [(rules.points, ("scoring", "points")), (rules.bonus, ("scoring", "bonus"))]
-    formulas += [(r.after_hand, ("running", r.name, "after_hand")) for r in rules.running] + bidding
-    for f, p in formulas:
+    formulas += [(r.after_hand, ("running", r.name, "after_hand")) for r in rules.running] + bidding  # type: ignore[arg-type]  # the paths are 2 or 3 names long
+    for f, p in formulas:  # type: ignore[assignment]  # the formulas that are None are skipped in the loop
         if f is None:
             continue
         if "call" in f.names and not rules.calls:
@@ -887,7 +887,7 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
     if rules.first_lead_choice is not None:
         formulas.append((rules.first_lead_choice.formula, ("play", "first_lead")))
-    for f, p in formulas:
+    for f, p in formulas:  # type: ignore[assignment]  # the formulas that are None are skipped in the loop
         if f is None:
             continue
         reads = f.names | {n for _, facts in f.seat_reads for n in facts}
@@ -1184,7 +1184,7 @@ def _check_trump_weights(c: _Compiler, rules: Ruleset, weights: object, sources:
     if not isinstance(weights, dict):
         return
     for name in weights:
-        strange = _not_suits_of_the_deck([name], rules)
+        strange = _not_suits_of_the_deck((name,), rules)
         if strange:
             c.report(("trump", "weights", name), "W423", f"trump weights name {strange}", key=True)
     if (
@@ -1442,7 +1442,7 @@ def _check_cards(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one check 
         return
     gap = trick_without_winner(rules, rules.players_max)
     if gap is not None:
-        path = ("trick", "winner") if c.get(("trick", "winner")) is not None else ("deck", "specials")
+        path = ("trick", "winner") if c.get(("trick", "winner")) is not None else ("deck", "specials")  # type: ignore[assignment]  # the paths are 2 or 3 names long
         rules_text = ", ".join(r.text for r in rules.trick_winner)
         c.report_among(
             [path, ("deck", "specials")],
@@ -1597,7 +1597,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         c.report_among([("tiebreak", "hands"), ("schedule",)], "W403", f"{with_n}: {e}")
         return
     for k in range(extra_hands):
-        hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]
+        hands.append((PlannedHand(len(plan) + k + 1, extra_cards, rules.tiebreak.kind), ("tiebreak", "cards"), True))  # type: ignore[union-attr]  # extra hands come only with a tie-break
 
     setups: list[tuple[HandSetup, JsonPath]] = []
     for hand, path, extra in hands:
@@ -1668,13 +1668,13 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
             except EvalError as e:
                 c.report_among([low_path, entry], "W305", f"{hand_words(players, setup)}: {e}")
                 break
-            if low < 1:  # type: ignore[operator]
+            if low < 1:  # type: ignore[operator]  # the checker typed the auction's lowest bid a number
                 c.report_among(
                     [low_path, entry], "W432", f"{hand_words(players, setup)}, the auction's lowest bid is {low}: a bid is at least 1 trick"
                 )
                 break
         else:
-            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]
+            if setups and all(auction.min(setup.env) > setup.plan.size for setup, _ in setups):  # type: ignore[operator]  # the checker typed the auction's lowest bid a number
                 c.report(
                     low_path, "W432", f"with {players} players the auction's lowest bid is above the hand size in every hand: nobody can ever bid"
                 )
@@ -1726,7 +1726,7 @@ def _check_bids(
         kind = rules.kinds[setup.plan.kind]
         tests = [(f, ("bidding", "allowed")) for f in (rules.allowed,) if f is not None]
         if kind.allowed is not None:
-            tests.append((kind.allowed, ("kinds", kind.name, "allowed")))
+            tests.append((kind.allowed, ("kinds", kind.name, "allowed")))  # type: ignore[arg-type]  # the paths are 2 or 3 names long
         if not tests:
             continue
         limits = BidTests(tests)
@@ -1752,7 +1752,7 @@ def _check_bids(
                 continue
             seen.add(done)
             for values in tries:
-                shown = f", {when(values, reads_unknown)}" if reads_unknown else ""
+                shown = f", {when(values, reads_unknown)}" if reads_unknown else ""  # type: ignore[arg-type]  # when() only reads the values: numbers are Values
                 try:
                     failure = no_legal_bid(rules, setup, limits, values, budget)
                 except BidCheckError as e:

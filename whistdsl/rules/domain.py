@@ -185,7 +185,7 @@ class FormulaCases(WholeGames):
         if reads & {"is_declarer", "auction_bid"}:
             # the declarer, whose bid is the auction's winning bid, or another seat of that auction
             won = auction_bids(rules, setup)
-            axes.append([{"is_declarer": False, "auction_bid": 0}] + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)])
+            axes.append([{"is_declarer": False, "auction_bid": 0}] + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)])  # type: ignore[arg-type]  # seat facts of numbers and yes/no are Values (a dict is invariant)
         if "excused" in reads:
             axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
         cases = []
@@ -249,7 +249,7 @@ class FormulaCases(WholeGames):
         me = env.get("position", 1)
         dealer_at = self._dealer_position(setup)
         running = {r.name: env[r.name] for r in self.rules.running if r.name in env}
-        rest = size - int(env.get("tricks", 0))
+        rest = size - int(env.get("tricks", 0))  # type: ignore[arg-type]  # the checker typed `tricks` a number
         for label, table in self.TABLES:
             others = iter(table(rest, playing - 1, size))
             rows = []
@@ -259,11 +259,11 @@ class FormulaCases(WholeGames):
                 else:
                     bid, tricks = next(others)
                 rows.append(
-                    seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]
+                    seat_row(total=env.get("total", 0), is_dealer=position == dealer_at, position=position, running=running, bid=bid, tricks=tricks)  # type: ignore[arg-type]  # the checker typed total, bid, tricks and the running values numbers
                 )
             if t.score_reads and not self._score_rows(rows, env, t.score_reads):
                 continue  # the others' points cannot be computed: the points formula's own check says why
-            env.update(seat_sets(tuple(rows), me - 1))  # type: ignore[operator]
+            env.update(seat_sets(tuple(rows), me - 1))  # type: ignore[arg-type,operator]  # a seat's number is an int here
             yield label
 
     def _score_rows(self, rows: list[dict[str, Value]], env: dict[str, Value], needs: frozenset[str]) -> bool:
@@ -291,7 +291,7 @@ class FormulaCases(WholeGames):
     def _players(self, t: Target, env: dict[str, Value], players: int) -> None:
         """For a winner's key that reads the other players: every player as this one (`env`)."""
         if t.seat_sets:
-            row = winner_env({}, env.get("total", 0), {r.name: env[r.name] for r in self.rules.running if r.name in env})  # type: ignore[arg-type]
+            row = winner_env({}, env.get("total", 0), {r.name: env[r.name] for r in self.rules.running if r.name in env})  # type: ignore[arg-type,misc]  # running values are numbers
             env.update(seat_sets((row,) * players, 0, t.seat_sets))
 
     def _dealer_position(self, setup: HandSetup) -> int:
@@ -341,7 +341,7 @@ class FormulaCases(WholeGames):
                     self.errors += 1
                     return True
                 if not show and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-                    largest = max(largest, abs(value))
+                    largest = max(largest, abs(value))  # type: ignore[call-overload]  # the checker typed the formula a number
                     if isinstance(value, Fraction):
                         denominators = min(math.lcm(denominators, value.denominator), MAX_NUMBER)  # past it, the bound says enough
         if not show:
@@ -402,7 +402,7 @@ class FormulaCases(WholeGames):
                         break
                     at.append(v)
                 if len(at) == 2 and at[1] != at[0] and isinstance(at[0], (int, Fraction)):
-                    root = Fraction(-at[0]) / (at[1] - at[0])
+                    root: Number = Fraction(-at[0]) / (at[1] - at[0])
                     root = int(root) if root.denominator == 1 else root
                     if abs(root.numerator if isinstance(root, Fraction) else root) < MAX_NUMBER:
                         out.append({name: root})
@@ -474,7 +474,7 @@ def auction_bids(rules: Ruleset, setup: HandSetup) -> list[int]:
     low = rules.auction.min
     if isinstance(low, Formula):
         try:
-            low = int(low(setup.env))  # type: ignore[arg-type]
+            low = int(low(setup.env))  # type: ignore[arg-type]  # the checker typed the auction's lowest bid a number
         except EvalError:
             return []
     return list(range(max(low, 0), setup.plan.size + 1))

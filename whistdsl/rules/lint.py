@@ -118,7 +118,7 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
 
     entry = read("lint", key)
     try:
-        targets, texts = entry["extends"], entry["texts"]  # type: ignore[index]
+        targets, texts = entry["extends"], entry["texts"]  # type: ignore[index]  # a cached entry of ours is a dict; a malformed one raises, caught below
         if len(targets) != len(texts):
             return None
         where = ExtendsRoot.for_ruleset(path, root)
@@ -130,10 +130,10 @@ def _recall(key: str, path: Path, shown: str, root: Path | None) -> LintResult |
             if real in chain or content_digest(text.encode("utf-8", "surrogatepass")) != digest:
                 return None
             chain.add(real)
-        findings = [Finding(*f) for f in entry["findings"] if len(f) == 9]  # type: ignore[index]
-        if len(findings) != len(entry["findings"]):  # type: ignore[index]
+        findings = [Finding(*f) for f in entry["findings"] if len(f) == 9]  # type: ignore[index]  # a cached entry of ours is a dict; a malformed one raises, caught below
+        if len(findings) != len(entry["findings"]):  # type: ignore[index]  # a cached entry of ours is a dict; a malformed one raises, caught below
             return None
-        sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]
+        sources = {p: list(lines) for p, lines in entry["sources"].items()}  # type: ignore[index]  # a cached entry of ours is a dict; a malformed one raises, caught below
         if not all(isinstance(x, str) for lines in sources.values() for x in lines):
             return None
         return LintResult(shown, findings, None, sources)

@@ -226,7 +226,7 @@ class _StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         event = self.peek_event()
         if isinstance(event, AliasEvent):
-            raise _Refused(event.start_mark, f"YAML alias *{event.anchor} is not allowed: write the value out")
+            raise _Refused(event.start_mark, f"YAML alias *{event.anchor} is not allowed: write the value out")  # type: ignore[arg-type]  # an event the parser made has its marks
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise _Refused(event.start_mark, f"YAML anchor &{anchor} is not allowed: write the value out")
@@ -238,7 +238,7 @@ class _StrictLoader(yaml.SafeLoader):
         try:
             if self._depth > MAX_YAML_DEPTH:
                 raise _Refused(event.start_mark, f"YAML lists and mappings are nested more than {MAX_YAML_DEPTH} levels deep", "W101")
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[return-value]  # a node is composed for each event below the document's start
         finally:
             self._depth -= 1
 
@@ -317,7 +317,7 @@ def _surrogate_finding(doc: Document, node: ScalarNode) -> Finding:
     """A lone surrogate (`"\\ud800"`) is not a character: refuse it where its escape is written."""
     escape = _SURROGATE_ESCAPE.search(doc.text, node.start_mark.index, node.end_mark.index)
     index = escape.start() if escape else node.start_mark.index
-    code = ord(_SURROGATE.search(node.value).group())  # type: ignore[union-attr]
+    code = ord(_SURROGATE.search(node.value).group())  # type: ignore[union-attr]  # called only for a value that has a lone surrogate
     return doc.position_of_index(index).finding(
         "W100",
         f"the escape for U+{code:04X} is half of a UTF-16 pair, not a character (such text cannot be "
@@ -612,7 +612,7 @@ def _newest_version(base: Any, child: Any) -> int | None:
     """The higher of two files' `whistdsl:` language versions, when both are whole numbers."""
     versions = [d.get("whistdsl") for d in (base, child) if isinstance(d, dict)]
     if len(versions) == 2 and all(type(v) is int for v in versions):
-        return max(versions)
+        return max(versions)  # type: ignore[type-var]  # both versions were just found to be ints
     return None
 
 

@@ -137,7 +137,7 @@ class WholeGames:
             for t in self.scoring:
                 self.budget.spend(t.cost)
                 try:
-                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]
+                    values[t.name] = v = t.formula.cached(env)  # type: ignore[assignment]  # the checker typed this formula a number
                 except EvalError as e:
                     self._probe_warning(self._paths(t, entry, game=True), players, setup, label, str(e))
                     state["failed"] = True

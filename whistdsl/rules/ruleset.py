@@ -216,7 +216,7 @@ class Parameter:
     def values(self) -> tuple[Value, ...]:
         """Every value the parameter can take (at some table), in order."""
         if self.type == "number":
-            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]  # a number parameter has a minimum and a maximum
             return tuple(_whole(self.step * k) for k in range(first, last + 1))
         if self.type == "yes/no":
             return (False, True)
@@ -228,7 +228,7 @@ class Parameter:
 
     def count(self) -> int:
         if self.type == "number":
-            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+            first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]  # a number parameter has a minimum and a maximum
             return max(0, int(last - first + 1))
         return len(self.values())
 
@@ -236,7 +236,7 @@ class Parameter:
         """The values lint tries when the whole range is too many: the ends and the default."""
         if self.type != "number":
             return self.values()
-        first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]
+        first, last = self._grid(self.minimum, self.maximum)  # type: ignore[arg-type]  # a number parameter has a minimum and a maximum
         return tuple(sorted({_whole(self.step * first), _whole(self.step * last), self.default}))
 
     @property
@@ -245,8 +245,8 @@ class Parameter:
         return self.min_formula is not None or self.max_formula is not None
 
     def range_words(self) -> str:
-        low = self.min_formula.source if self.min_formula is not None else value_text(self.minimum)  # type: ignore[arg-type]
-        high = self.max_formula.source if self.max_formula is not None else value_text(self.maximum)  # type: ignore[arg-type]
+        low = self.min_formula.source if self.min_formula is not None else value_text(self.minimum)  # type: ignore[arg-type]  # a number parameter has a minimum or a min formula
+        high = self.max_formula.source if self.max_formula is not None else value_text(self.maximum)  # type: ignore[arg-type]  # a number parameter has a maximum or a max formula
         return f"from {low} to {high}"
 
     def domain_words(self) -> str:
@@ -282,7 +282,7 @@ class Parameter:
             ok = (
                 isinstance(value, (int, Fraction))
                 and not isinstance(value, bool)
-                and self.minimum <= value <= self.maximum  # type: ignore[operator]
+                and self.minimum <= value <= self.maximum  # type: ignore[operator]  # a number parameter has a minimum and a maximum
                 and (Fraction(value) / self.step).denominator == 1
             )
         elif self.type == "yes/no":
@@ -297,7 +297,7 @@ class Parameter:
         """Its bounds at a table: `env` holds `players` and the parameters' values. Raises EvalError."""
         low = self.min_formula(dict(env)) if self.min_formula is not None else self.minimum
         high = self.max_formula(dict(env)) if self.max_formula is not None else self.maximum
-        return low, high  # type: ignore[return-value]
+        return low, high  # type: ignore[return-value]  # the checker typed the range's formulas numbers; a ranged parameter has its bounds
 
 
 #: How a number parameter's value is written on the command line: 5, -2, 1.5, 3/2.
@@ -500,7 +500,7 @@ class Ruleset:
                 low, high = p.range_at({**self.parameter_values, "players": players})
             except EvalError as e:
                 return f"the range of parameter `{p.name}` ({p.range_words()}) cannot be worked out with {players} players: {e}"
-            if not low <= value <= high:  # type: ignore[operator]
+            if not low <= value <= high:  # type: ignore[operator]  # a ranged parameter is a number, and so are its bounds
                 return (
                     f"parameter `{p.name}` = {value_text(value)} is outside its range with {players} players: "
                     f"{p.range_words()} is {value_text(low)} to {value_text(high)} there"
@@ -645,7 +645,7 @@ _PLANS: Remembered[dict[int, tuple[PlannedHand, ...]]] = Remembered(lambda rules
 def start_running(rules: Ruleset, players: int) -> dict[str, Number]:
     """Each running value's value before the first hand."""
     env = environment.running_start_env(players, rules.let_values(players))
-    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]
+    return {r.name: r.start(env) for r in rules.running}  # type: ignore[misc]  # the checker typed the running values' start formulas numbers
 
 
 #: The most packs shuffled together.

@@ -138,4 +138,4 @@ def play_on_cluster(address: str, simulation: Simulation, rules: Ruleset, total:
             raise
         except Exception as e:  # a worker that died, a lost connection
             raise SimulationError(f"the Dask cluster at {address} failed: {type(e).__name__}: {e}") from None
-    return threads
+    return threads  # type: ignore[no-any-return]  # Dask's result: the count of threads, an int

@@ -43,7 +43,7 @@ def _start_worker(simulation: Simulation) -> None:
     if _WORKER is not None and _WORKER.simulation == simulation:
         return
     try:
-        _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root, simulation.settings))
+        _WORKER = _WorkerState(simulation, load_rules(simulation.ruleset, simulation.root, simulation.settings))  # type: ignore[arg-type]  # load_rules takes the root as a path or a str
     except Exception as e:  # the file changed or went away since the parent read it
         _WORKER = None
         _WORKER_FAILED = f"a worker could not load {simulation.ruleset}: {type(e).__name__}: {e}"
@@ -133,7 +133,7 @@ def simulate(
     Ctrl-C (KeyboardInterrupt) stops the games: the summary of the games finished so far is
     returned, marked `partial`."""
     if rules is None:
-        rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)
+        rules = load_rules(simulation.ruleset, simulation.root, simulation.settings)  # type: ignore[arg-type]  # load_rules takes the root as a path or a str
     total = Tally()
     began = time.perf_counter()
     partial = False

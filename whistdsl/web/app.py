@@ -112,7 +112,7 @@ def lint_choice(chosen: str, text: str, settings: list[str]):
             path = Path(folder) / shown
             path.write_text(text, encoding="utf-8", errors="surrogateescape")
             return lint_path(path, shown, Path(folder), settings), shown
-    path = bundled_rulesets().get(chosen)
+    path = bundled_rulesets().get(chosen)  # type: ignore[assignment]  # None is refused just below
     if path is None:
         return None, chosen
     return lint_path(path, f"{chosen}.yaml", None, settings), chosen
@@ -290,7 +290,7 @@ def create_app(  # noqa: C901 the routes are closures over the app's state
             return html(pages.error_page(w.text("web.not_a_link"), w), 404)
         response = html(pages.table_page(w))
         if role == "seat":
-            set_seat_cookie(response, table.id, token)  # type: ignore[union-attr]
+            set_seat_cookie(response, table.id, token)  # type: ignore[union-attr]  # a role is found only at a table (`who` is None otherwise)
         return response
 
     async def back_to_seat(request: Request) -> Response:
@@ -302,7 +302,7 @@ def create_app(  # noqa: C901 the routes are closures over the app's state
             return closed_page(closed[0], token, w)
         if who is None or who[0] != "seat":
             return html(pages.error_page(w.text("web.by_your_link"), w), 404)
-        return RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)  # type: ignore[union-attr]
+        return RedirectResponse(f"/t/{table.id}/seat/{token}", status_code=303)  # type: ignore[union-attr]  # a role is found only at a table (`who` is None otherwise)
 
     async def join(request: Request) -> Response:
         w = page_words(request)

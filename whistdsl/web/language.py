@@ -62,7 +62,7 @@ class LanguageCookie:
         if language is not None:
             cookie: SimpleCookie = SimpleCookie()
             cookie[COOKIE] = language
-            cookie[COOKIE].update({"path": "/", "max-age": COOKIE_SECONDS, "samesite": "Lax", "httponly": True})
+            cookie[COOKIE].update({"path": "/", "max-age": COOKIE_SECONDS, "samesite": "Lax", "httponly": True})  # type: ignore[arg-type]  # Morsel.update takes any values; typeshed says str
             if self.secure:
                 cookie[COOKIE]["secure"] = True
             headers.append((b"set-cookie", cookie.output(header="").strip().encode("latin-1")))

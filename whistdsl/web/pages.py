@@ -124,7 +124,7 @@ def _parameter_field(p: Parameter, value: object, w: Words) -> str:
     if p.type == "yes/no":
         field = f'<select id="{h(name)}" name="{h(name)}"><option value="yes"{" selected" if value is True else ""}>{h(w.text("web.yes"))}</option><option value="no"{" selected" if value is False else ""}>{h(w.text("web.no"))}</option></select>'
     elif p.type == "number":
-        field = f'<input id="{h(name)}" name="{h(name)}" value="{h(value_text(value))}" inputmode="decimal" size="6">'
+        field = f'<input id="{h(name)}" name="{h(name)}" value="{h(value_text(value))}" inputmode="decimal" size="6">'  # type: ignore[arg-type]  # a parameter's value is a Value of the language
     else:
         field = (
             f'<select id="{h(name)}" name="{h(name)}">'

@@ -123,7 +123,7 @@ def _check(schema: dict[str, Any]) -> Callable[[Any], bool]:
 
 def message_schema() -> dict[str, Any]:
     """The schema of the messages a page may send (schemas/table-message.schema.json)."""
-    return json.loads((data_dir("schemas") / "table-message.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads((data_dir("schemas") / "table-message.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]  # the bundled schema file holds a JSON object
 
 
 @cache

@@ -260,7 +260,7 @@ class Store:
                 json.loads(a)
                 for (a,) in self.db.execute("SELECT answer FROM answers WHERE table_id = ? AND game = ? ORDER BY step", (table_id, number))
             ]
-            out.append(StoredTable(*row, seats=seats, game=number, head=json.loads(head), answers=answers))  # type: ignore[misc]
+            out.append(StoredTable(*row, seats=seats, game=number, head=json.loads(head), answers=answers))  # type: ignore[misc]  # the row holds the table's own columns only; the rest are read apart
         return out
 
     def keys(self, table_id: str) -> StoredKeys | None:
@@ -270,7 +270,7 @@ class Store:
             return None
         seats = [token for (token,) in self.db.execute("SELECT token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
         records = [n for (n,) in self.db.execute("SELECT number FROM games WHERE table_id = ? AND record IS NOT NULL ORDER BY number", (table_id,))]
-        return StoredKeys(*row, seat_hashes=seats, records=records)
+        return StoredKeys(*row, seat_hashes=seats, records=records)  # type: ignore[misc]  # the row holds the table's own columns only; the seats and records are read apart
 
     def count_tables(self, state: str = "open") -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM tables WHERE state = ?", (state,)).fetchone()[0])

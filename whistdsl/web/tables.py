@@ -201,7 +201,7 @@ class Connection:
                 if self._errors:
                     text = self._errors.popleft()
                 else:
-                    text, self._state = self._state, None  # type: ignore[assignment]
+                    text, self._state = self._state, None  # type: ignore[assignment]  # the loop runs while the state is not None
                 await self.send(text)
             if self.closed:
                 return
@@ -462,13 +462,13 @@ class Table:
         rng = self.holders[seat].rng
         if quick(player):
             try:
-                action = player.act(view, legal, rng)  # type: ignore[arg-type]
+                action = player.act(view, legal, rng)  # type: ignore[arg-type]  # a seat that has a player has its random generator
             except Exception as e:  # a computer player that fails: the table says so rather than hanging
                 self._bot_failed(seat, e)
                 return
             self._bot_answered(seat, action)
             return
-        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)
+        future = asyncio.get_running_loop().run_in_executor(self.manager.pool, player.act, view, legal, rng)  # type: ignore[arg-type]  # a bot answers the legal actions it is given: bids are numbers or calls
         self._bot = future
 
         def done(future: asyncio.Future) -> None:

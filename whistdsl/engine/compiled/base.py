@@ -84,7 +84,7 @@ class Writing:
         """The formula as Python: its own names from `own`, the others read of the hand's env
         into locals bound at the hand's start. Raises Untranslatable (and binds nothing)."""
         names = dict(own)
-        wanted = {}
+        wanted: dict[str, str] = {}
         for name in sorted(formula.names - set(own)):
             local = self.hand_names.get(name) or wanted.get(name)
             if local is None:

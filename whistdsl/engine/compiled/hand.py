@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...language.codegen import HELPERS
 from ...language.errors import EvalError
@@ -46,7 +46,7 @@ def compiled_hand(facts: Facts) -> CompiledHand:
     source = writer.module()
     if writer.declined:
         return CompiledHand(source, None, tuple(writer.notes))
-    namespace = dict(
+    namespace: dict[str, Any] = dict(  # exec's globals: whatever the source below defines
         HELPERS,
         EvalError=EvalError,
         SUIT_OF=SUIT_OF,

@@ -96,7 +96,7 @@ def why_not_compiled(rules: Ruleset) -> str | None:
     supported: dict[str, Callable[[Ruleset], bool] | None] = {}
     for piece in PIECES:
         supported.update(piece.supports)
-    for name, default in _defaults(type(rules)).items():
+    for name, default in _defaults(type(rules)).items():  # type: ignore[arg-type]  # a class is hashable; mypy checks its instances' __hash__
         if name in supported:
             test = supported[name]
             if test is None or test(rules):

@@ -20,7 +20,7 @@ class ScoringWriter(Writing):
         if not each or None in each:
             return None
         facts = self.facts
-        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]
+        room = MAX_NUMBER - (len(facts.plan) + facts.extra_hands + 1) * sum(each)  # type: ignore[arg-type]  # `None in each` returned above: each bound is an int
         return room if room > 0 else None
 
     def _scoring(self, close: list[str] | None = None, leave: str = "return", in_locals: bool = False) -> list[str]:

@@ -292,7 +292,7 @@ class TricksWriter(Writing):
         ]
         return lines
 
-    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], list[str], list[str]]:
+    def _winner_lines(self, index: dict[str, int]) -> tuple[list[str], dict[str, list[str]], list[str]]:
         """The `trick.winner` rules kept as a trick's cards come, as engine/tricks.py's general
         winner picks without trump specials: (the start of a trick, the lines after each card
         `c` of suit `s` played by `seat`, by the card's kind, "special" or "suited" (a special

@@ -4,6 +4,8 @@ writers of each part of a hand."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...language.codegen import Untranslatable
 from .base import _indent
 from .bidding import BiddingWriter
@@ -11,6 +13,9 @@ from .pieces import _only_a_trump_named_before_the_bidding, why_not_compiled
 from .scoring import ScoringWriter
 from .setup import SetUpWriter
 from .tricks import TricksWriter
+
+if TYPE_CHECKING:
+    from ...language.program import Formula
 
 
 class HandWriter(SetUpWriter, BiddingWriter, TricksWriter, ScoringWriter):
@@ -140,6 +145,7 @@ class HandWriter(SetUpWriter, BiddingWriter, TricksWriter, ScoringWriter):
         if any(k.allowed is not None for k in rules.kinds.values()):
             return False
         probe = HandWriter(self.facts)  # can the limits and the scoring be written out?
+        f: Formula | None
         try:
             for f in formulas:
                 probe._source(f, {})

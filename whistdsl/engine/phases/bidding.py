@@ -14,7 +14,7 @@ from ...language.errors import EvalError
 from ...language.program import Formula
 from ...language.values import Value, value_text
 from ..errors import IllegalAction, RuleError, formula_error
-from ..state import Phase
+from ..state import Bid, Phase
 from . import Part
 
 BIDDING = Phase.BIDDING
@@ -44,7 +44,7 @@ class Bidding(Part):
             excused=self.excused[seat],
         )
 
-    def allowed_bids(self) -> list[int]:
+    def allowed_bids(self) -> list[Bid]:
         """The legal bids of the seat to act (numbers, then named calls), worked out from the
         bidding limits once a turn and kept in `legal_bids_memo`: the game's own list, not to be
         changed (`legal_bids` answers a copy). Raises RuleError when no bid is allowed."""
@@ -57,7 +57,7 @@ class Bidding(Part):
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
                 seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
-                key = (self.bid_memo_key, len(self.bid_log), self.bids_so_far)
+                key: tuple[object, ...] = (self.bid_memo_key, len(self.bid_log), self.bids_so_far)
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
                 if self._bid_sets:  # what the limits read of the other seats
@@ -93,7 +93,7 @@ class Bidding(Part):
                 self.legal_bids_memo = legal
         return self.legal_bids_memo
 
-    def legal_bids(self) -> list[int]:
+    def legal_bids(self) -> list[Bid]:
         """The legal bids of the seat to act (read it, do not change it); [] out of the bidding."""
         return self.allowed_bids() if self.phase == BIDDING else []
 
@@ -104,7 +104,7 @@ class Bidding(Part):
         legal = set(self.allowed_bids())
         return [b for b in range(self.hand_size + 1) if b not in legal]
 
-    def bid(self, bid: int) -> None:
+    def bid(self, bid: Bid) -> None:
         if self.phase != BIDDING:
             raise IllegalAction("it is not time to bid", "not_your_turn", "bid when it was not time to bid")
         legal = self.allowed_bids()
@@ -112,29 +112,29 @@ class Bidding(Part):
             raise self.bid_refusal(bid, legal)
         self.commit_bid(bid)
 
-    def commit_bid(self, bid: int | str) -> None:
+    def commit_bid(self, bid: Bid) -> None:
         """Record the bid of the seat to act, already known to be legal (a number, or a named
         call): nothing is checked. After the last one, the play begins (or the decisions that
         follow the bidding). `bid` checks first; look-ahead replays known bids with this."""
         seat = self.to_act
-        if type(bid) is str:
-            self.calls[seat] = bid  # type: ignore[index]
+        if isinstance(bid, str):
+            self.calls[seat] = bid  # type: ignore[index]  # calls is a list once the hand has decisions (calls come with them); to_act is a seat while the game is under way
             bid = dict(self.rules.calls)[bid]
-        self.bids[seat] = bid  # type: ignore[index]
-        self.bid_log.append((seat, bid))  # type: ignore[arg-type]
-        self.bids_so_far += bid  # type: ignore[operator]
+        self.bids[seat] = bid  # type: ignore[index]  # to_act is a seat while the game is under way
+        self.bid_log.append((seat, bid))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        self.bids_so_far += bid
         self.legal_bids_memo = None
         if len(self.bid_log) < len(self.bidding_order):
             if self._decides:
                 self._next_bidder(self.bidding_order[len(self.bid_log)])
             else:
                 self.to_act = self.bidding_order[len(self.bid_log)]
-        elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+        elif self._decides and self._names_trump and self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]  # _names_trump: the ruleset has a trump choice
             self._ask(self._trump_chooser(), "trump")
         else:
             self.begin_play()
 
-    def bid_refusal(self, bid: object, legal: list[int] | None = None) -> IllegalAction:
+    def bid_refusal(self, bid: object, legal: list[Bid] | None = None) -> IllegalAction:
         """Why the seat to act may not bid `bid` (`legal`: its legal bids, when known), told from
         the formula that forbids it: its name and place in the file, and what it read. The hook (`reason` "hook") is named when that formula depends on
         the earlier bids (it would allow the bid after other earlier bids) and the bids would add
@@ -179,7 +179,7 @@ class Bidding(Part):
                 self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
                 continue
             legal = self.allowed_bids()
-            bid = choose[self.to_act](legal)  # type: ignore[index]  # to_act is a seat while the game is under way
+            bid = choose[self.to_act](legal)  # type: ignore[arg-type,index]  # `choose` answers bids (numbers or calls) here, as its list of legal bids is
             if type(bid) not in (int, str) or bid not in legal:
                 raise self.bid_refusal(bid, legal)
             self.commit_bid(bid)
@@ -188,6 +188,6 @@ class Bidding(Part):
 def _holds(formula: Formula, env: Mapping[str, Value]) -> bool:
     """Whether a yes/no formula is true in `env` (false when it cannot be evaluated there)."""
     try:
-        return bool(formula(env))  # type: ignore[arg-type]
+        return bool(formula(env))
     except EvalError:
         return False

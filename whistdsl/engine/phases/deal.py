@@ -15,7 +15,7 @@ from ...language.values import Value
 from ...rules.ruleset import HandKind, HandSetup, SeatChoice, hand_env, hand_setup
 from ..cards import SUIT_OF, Card, card_words, new_hand
 from ..errors import RuleError, formula_error
-from ..state import Phase, PresetDeal, Trick
+from ..state import Bid, Phase, PresetDeal, Trick
 from ..table import SeatOrders
 from . import Part
 
@@ -30,7 +30,7 @@ class Dealing(Part):
     def seat_orders(self, dealer: int, sits_out: bool, first_bidder: int | None = None) -> SeatOrders:
         """The seating orders for a hand with this dealer (shared by every game of this size);
         `first_bidder` when `bidding.first` chose it."""
-        return self.facts.seat_orders(dealer, sits_out, first_bidder)
+        return self.facts.seat_orders(dealer, sits_out, first_bidder)  # type: ignore[no-any-return]  # the table facts are Any to the phases (see Part): seat_orders answers SeatOrders
 
     def _choose_seat(self, choice: SeatChoice, env_of: Callable[[int, int], dict[str, Value]], order: Sequence[int]) -> int:
         """The seat of `order` whose value of the choice's formula is highest (lowest); ties go
@@ -43,7 +43,7 @@ class Dealing(Part):
                 value = f.cached(env)
             except EvalError as e:
                 raise formula_error(e, (f,), env, hand=self.hand_number, seat=seat) from None
-            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]
+            if best is None or (value > best if choice.highest else value < best):  # type: ignore[operator]  # the checker typed the choice's formula a number
                 best_seat, best = seat, value
         return best_seat
 
@@ -51,7 +51,7 @@ class Dealing(Part):
         """`bidding.first: {highest: ...}`: the first bidder, from the seats in bidding order after the dealer."""
         order = self.bidding_order
         envs = [first_bidder_env(self.hand_env, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order]
-        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]
+        if self.rules.first_bidder_choice.formula.seat_reads:  # type: ignore[union-attr]  # called only when the ruleset has bidding.first: {highest: ...}
             rows = tuple(first_bidder_env({}, total=self.totals[s], is_dealer=s == self.dealer, running=self.running[s]) for s in order)
             for index, env in enumerate(envs):
                 env.update(seat_sets(rows, index, ("seats", "others")))
@@ -59,7 +59,7 @@ class Dealing(Part):
         def env_of(index: int, seat: int) -> dict[str, Value]:
             return envs[index]
 
-        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]
+        first = self._choose_seat(self.rules.first_bidder_choice, env_of, order)  # type: ignore[arg-type]  # called only when the ruleset has bidding.first: {highest: ...}
         self._seat_table(self.seat_orders(self.dealer, self.setup.dealer_sits_out, first))
         self.to_act = self.bidding_order[0]
 
@@ -67,7 +67,7 @@ class Dealing(Part):
         """`play.first_lead: {highest: ...}`: the first leader once every bid is made (ties to the earlier bidder)."""
         order = self.bidding_order
         rows = self._seat_rows()
-        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]
+        sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]  # called only when the ruleset has play.first_lead: {highest: ...}
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
             env = first_lead_env(self.hand_env, rows[index], self.auction_bid)
@@ -75,7 +75,7 @@ class Dealing(Part):
                 env.update(seat_sets(rows, index))
             return env
 
-        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]
+        return self._choose_seat(self.rules.first_lead_choice, env_of, order)  # type: ignore[arg-type]  # called only when the ruleset has play.first_lead: {highest: ...}
 
     def _begin_kind(self, kind: HandKind) -> None:
         self.kind = kind
@@ -86,7 +86,7 @@ class Dealing(Part):
         """What the bidding limits read of this hand: the first part of their memo's key."""
         #: what the bidding limits read of this hand: the first part of their memo's key
         self.bid_memo_key = (
-            self.kind.name,
+            self.kind.name,  # type: ignore[union-attr]  # a hand has begun: its kind is set
             self.hand_size,
             len(self.bidding_order),
             *[self.hand_env[n] for n in self._bid_hand_names],
@@ -154,7 +154,7 @@ class Dealing(Part):
         if rules.first_bidder_choice is not None:
             self._choose_first_bidder()
         #: the legal bids worked out for this turn (`allowed_bids`); None once anything changed
-        self.legal_bids_memo: list[int] | None = None
+        self.legal_bids_memo: list[Bid] | None = None
         self.legal_cards_memo = None
         if self._decides:
             self.begin_decisions(setup)
@@ -213,7 +213,7 @@ class Dealing(Part):
         of the schedule (remembered per table), asked again for a tie-break hand."""
         kept = self.facts.no_trump.get(index)
         if kept is not None and kept[0] is setup:
-            return kept[1]
+            return kept[1]  # type: ignore[no-any-return]  # the table facts are Any to the phases (see Part): the kept answer is a bool
         known = self._no_trump(setup, None)
         if index < self.scheduled_hands:
             self.facts.no_trump[index] = (setup, known)

@@ -36,7 +36,8 @@ class Decisions(Part):
         self.trump_named_by: int | None = None
         self.decision: str | None = None
         self.excused = [False] * n
-        self.declarer, self.auction_bid, self._auction = None, 0, None
+        self.declarer, self.auction_bid = None, 0
+        self._auction: Auction | None = None
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
@@ -67,23 +68,24 @@ class Decisions(Part):
     def _begin_auction(self, setup: HandSetup) -> None:
         """The auction before the bidding (engine/auction.py): everyone bids looking at its cards."""
         rule = self.rules.auction
-        low = rule.min  # type: ignore[union-attr]
+        low = rule.min  # type: ignore[union-attr]  # the auction decision exists only when the ruleset has an auction
         if isinstance(low, Formula):
             env = auction_env(setup.env)
             try:
-                low = int(low(env))  # type: ignore[arg-type]
+                low = int(low(env))  # type: ignore[arg-type]  # the checker typed the auction's lowest bid a number
             except EvalError as e:
-                raise formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]
-        self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]
+                raise formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]  # the auction decision exists only when the ruleset has an auction; a formula here (isinstance above)
+        auction = self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]  # the auction decision exists only when the ruleset has an auction
         self.looked = [True] * self.players
-        if self._auction.done:  # cannot happen with 2 or more seats
+        if auction.done:  # cannot happen with 2 or more seats
             self._end_auction()
             return
-        self._ask(self._auction.to_act, "auction")
+        self._ask(auction.to_act, "auction")
 
     def _end_auction(self) -> None:
         """The declarer (if any) bids first, its winning bid made for it; its suit is trump, or
         it names trump (`who: declarer`)."""
+        assert self._auction is not None  # the auction is under way
         declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
@@ -124,12 +126,12 @@ class Decisions(Part):
         except EvalError as e:
             raise formula_error(e, (skip,), env, hand=self.hand_number, seat=seat) from None
         if excused:
-            self.excused[seat] = True  # type: ignore[index]
+            self.excused[seat] = True  # type: ignore[index]  # excused is a list while the hand has decisions
             return 0
         return None
 
     def _trump_chooser(self) -> int:
-        who = self.rules.trump_choice.who  # type: ignore[union-attr]
+        who = self.rules.trump_choice.who  # type: ignore[union-attr]  # a seat names trump only when the ruleset has a trump choice
         if who == "dealer":
             return self.dealer
         if who == "highest_bidder":
@@ -167,8 +169,9 @@ class Decisions(Part):
         if self.phase != DECISION:
             return []
         if self.decision == "trump":
-            return list(self.rules.trump_choice.options)  # type: ignore[union-attr]
+            return list(self.rules.trump_choice.options)  # type: ignore[union-attr]  # a seat names trump only when the ruleset has a trump choice
         if self.decision == "auction":
+            assert self._auction is not None  # the auction is under way
             return self._auction.options()
         return ["look", "blind"]
 
@@ -179,13 +182,14 @@ class Decisions(Part):
             raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
         options = self.decision_options()
         if type(choice) is not str or choice not in options:
-            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]  # in the decision phase a decision is under way
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
         seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
-        self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]
+        self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]  # in the decision phase a decision is under way
         if self.decision == "auction":
             auction = self._auction
+            assert auction is not None  # the auction is under way
             auction.apply(choice)
             if auction.done:
                 self._end_auction()
@@ -195,7 +199,7 @@ class Decisions(Part):
         if self.decision == "trump":
             self.trump_named_by = seat
             self.set_trump(NO_TRUMP if choice == "none" else suit_number(choice))
-            if self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]
+            if self.rules.trump_choice.after_bidding:  # type: ignore[union-attr]  # a seat names trump only when the ruleset has a trump choice
                 self.begin_play()
             else:
                 self._next_bidder(self.bidding_order[0])
@@ -217,7 +221,7 @@ class Decisions(Part):
         if self.rules.auction is not None and self.rules.auction.suits and self.declarer is None and not over:
             return "auction"
         if self._names_trump:
-            who = self.rules.trump_choice.who  # type: ignore[union-attr]
+            who = self.rules.trump_choice.who  # type: ignore[union-attr]  # a seat names trump only when the ruleset has a trump choice
             return None if who == "declarer" and self.declarer is None and over else who
         return None
 

@@ -38,7 +38,7 @@ class NextHand(Part):
         winners = self.standings()
         if len(winners) > 1 and self.extra_hands_left > 0:
             self.extra_hands_left -= 1
-            self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]
+            self.plan.append(PlannedHand(len(self.plan) + 1, self.extra_cards, rules.tiebreak.kind))  # type: ignore[union-attr]  # extra hands are left only when the ruleset has a tie-break
             self.begin_hand(self.index + 1, reuse_hands=True)
             return
         self.phase = OVER
@@ -47,7 +47,7 @@ class NextHand(Part):
 
     def _game_ends(self) -> bool:
         """`end.when` after this hand of the schedule (tie-break hands do not ask it)."""
-        when = self.rules.end.when  # type: ignore[union-attr]
+        when = self.rules.end.when  # type: ignore[union-attr]  # asked only when the ruleset has end.when
         env = dict(self.hand_env)
         if when.seat_reads:  # every player's total and running values after this hand
             rows = tuple(winner_env({}, self.totals[s], self.running[s]) for s in range(self.players))

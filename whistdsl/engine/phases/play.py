@@ -54,7 +54,7 @@ class Play(Part):
         return legal
 
     def can_see_own_hand(self, seat: int) -> bool:
-        view = self.kind.view
+        view = self.kind.view  # type: ignore[union-attr]  # a hand has begun: its kind is set
         if view == "forehead" or (view == "blind" and self.phase in (BIDDING, DECISION)):
             return False
         if self._decides and self.rules.blind_bids and self.phase in (BIDDING, DECISION):
@@ -117,7 +117,7 @@ class Play(Part):
         drawing from `rng` as `uniform_chooser` does. A hand from its start, or from its first
         card, goes to the compiled engine when the ruleset's hands are compiled; the same draws
         give the same game."""
-        if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":
+        if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
             while self.phase == DECISION:  # a trump named before the bidding
                 options = self.decision_options()
                 self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
@@ -139,7 +139,7 @@ class Play(Part):
         engine plays them whole: it returns at the end of the game or at a hand to be played
         another way (a forehead hand, a decision), set up as game.py sets it up."""
         loop = self.facts.compiled.play_game_random if self.use_compiled else None
-        if loop is not None and self.phase == BIDDING and not self.bid_log and self.kind.view != "forehead":
+        if loop is not None and self.phase == BIDDING and not self.bid_log and self.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
             loop(self)
         else:
             self.play_hand_unobserved(None)
@@ -150,7 +150,7 @@ class Play(Part):
         For players that look at nothing but their legal cards (random play): the same rules as
         `play`, without building views, so thousands of games a second can be simulated.
         """
-        if self.phase != PLAY or self.kind.view == "forehead":
+        if self.phase != PLAY or self.kind.view == "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
             raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
         legal_cards, trick_winner, suit_of = self.tricks_play.legal, self.tricks_play.winner, SUIT_OF
@@ -160,7 +160,7 @@ class Play(Part):
         trick = self.trick
         leader = trick[0][0] if trick else self.to_act  # a trick may be under way
         for _ in range(self.hand_size - len(tricks)):
-            order = play_orders[leader]  # type: ignore[index]
+            order = play_orders[leader]  # type: ignore[index]  # the leader of a trick to come is a seat (the game is under way)
             for seat in order[len(trick) :]:
                 hand = hands[seat]
                 legal = legal_cards(hand, trick, trump, void_rule)

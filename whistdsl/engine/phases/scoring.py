@@ -67,7 +67,7 @@ class Scoring(Part):
                     scratch.update(sets)
                 env = result_env(
                     self.hand_env,
-                    bid,  # type: ignore[arg-type]
+                    bid,  # type: ignore[arg-type]  # a seat's bid is made (not None) once the play or the scoring comes
                     tricks,
                     total=self.totals[seat],
                     is_dealer=seat == self.dealer,
@@ -123,7 +123,7 @@ class Scoring(Part):
                     plan.number,
                     plan.size,
                     plan.kind,
-                    self.kind.mark,
+                    self.kind.mark,  # type: ignore[union-attr]  # a hand has begun: its kind is set
                     self.setup.extra,
                     self.dealer,
                     self.sitting_out,
@@ -131,7 +131,7 @@ class Scoring(Part):
                     self.turn_up,
                     self.dealt,
                     tuple(self.bid_log),
-                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # the compiled engine's: read when asked
+                    tricks if type(tricks) is PlayedTricks else tuple(tricks),  # type: ignore[comparison-overlap,redundant-expr]  # the compiled engine keeps PlayedTricks, not the declared list: read when asked
                     tuple(self.taken),
                     tuple(points),
                     tuple(bonuses),
@@ -157,7 +157,7 @@ class Scoring(Part):
         for index, seat in enumerate(self.bidding_order):
             env = result_env(
                 self.hand_env,
-                self.bids[seat],  # type: ignore[arg-type]
+                self.bids[seat],  # type: ignore[arg-type]  # a seat's bid is made (not None) once the play or the scoring comes
                 self.taken[seat],
                 total=self.totals[seat],
                 is_dealer=seat == self.dealer,

@@ -35,7 +35,7 @@ class FindingTrump(Part):
         self.turn_up, self.turn_up_place, self.trump_from = found.card, found.place, found.source
         if step.none_reads_card and self._no_trump(setup, found.card):
             return NO_TRUMP
-        return found.trump
+        return found.trump  # type: ignore[no-any-return]  # the trump step is Any to the phases (see Part): its found.trump is a suit number
 
     def set_trump(self, trump: int) -> None:
         """This hand's trump, and the hand's env that formulas read from now on."""
@@ -60,6 +60,6 @@ class FindingTrump(Part):
         """`trump.none_when`: before the deal, or, when it reads the turned card, once it is turned."""
         env = setup.env if not self._trump_step.none_reads_card else dict(setup.env, **turn_up_facts(turned, self.rules.specials))
         try:
-            return bool(self.rules.trump_none_when.cached(env))  # type: ignore[union-attr]
+            return bool(self.rules.trump_none_when.cached(env))  # type: ignore[union-attr]  # asked only when the ruleset has trump.none_when
         except EvalError as e:
             raise formula_error(e, (self.rules.trump_none_when,), env, hand=setup.plan.number) from None
