@@ -35,7 +35,7 @@ from .phases.next_hand import NextHand
 from .phases.play import Play, uniform_chooser
 from .phases.scoring import Scoring
 from .phases.trump import FindingTrump
-from .state import Action, GameResult, HandResult, Phase, PresetDeal, Trick
+from .state import Action, GameResult, HandResult, Phase, PresetDeal, Redealt, Trick
 from .table import table_facts
 from .tricks import TrickPlay
 from .trump import TrumpStep, trump_step
@@ -143,6 +143,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by lists when the hand has decisions
         self.blind: list[bool] | tuple[bool, ...] = (False,) * n
         self.choices: list[tuple[int, str, str]] = []
+        self.redealt: list[Redealt] = []  # this hand's deals dealt again (`redeal`; engine/phases/deal.py)
         self.decision: str | None = None
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n

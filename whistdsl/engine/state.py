@@ -148,12 +148,25 @@ Action = int | None  # a bid, a card, or None: "play the card I cannot see" (for
 @dataclass(frozen=True)
 class PresetDeal:
     """A set-up deal for one hand: each seat's cards (empty for a seat sitting out), and
-    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP)."""
+    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP); and the
+    deals of this hand dealt again before it (`redeal`), in order, each a set-up deal itself."""
 
     deal: tuple[tuple[Card, ...], ...]
     dealer: int | None = None
     turn_up: Card | None = None
     trump: int | None = None
+    redeals: tuple[PresetDeal, ...] = ()
+
+
+class Redealt(NamedTuple):
+    """A deal of a hand dealt again (`redeal`): each seat's cards, the card turned, the choices
+    made on it (the auction's passes), and why: `when` (`redeal.when` held of it) or
+    `passed_out` (every seat passed in the auction)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    turn_up: Card | None
+    choices: tuple[tuple[int, str, str], ...]
+    why: str
 
 
 class HandResult(NamedTuple):
@@ -185,6 +198,7 @@ class HandResult(NamedTuple):
     declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
     auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
     trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
+    redeals: tuple[Redealt, ...] = ()  # the deals of this hand dealt again before the one played (`redeal`)
 
 
 @dataclass(frozen=True)
@@ -260,6 +274,7 @@ class State:
     declarer: int | None
     auction_bid: int
     excused: list[bool] | tuple[bool, ...]
+    redealt: list[Redealt]
     bid_memo_key: tuple
     score_memo_key: tuple
 

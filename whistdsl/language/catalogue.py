@@ -119,6 +119,8 @@ _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, 
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
+#: what the `redeal` context reads of each seat's cards, as dealt (environment.py `dealt_facts`)
+_DEALT_FACTS = ("trumps", "longest", "shortest")
 _RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
@@ -186,6 +188,24 @@ CONTEXTS: dict[str, Context] = {
                 Variable("trump", S, "the trump suit the `trump` rule gives this hand, or none"),
                 *_TURNED,
             ),
+        ),
+        Context(
+            "redeal",
+            "redeal.when",
+            "once per hand, once the cards are dealt and trump is known: is the hand dealt again?",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + (
+                Variable(
+                    "seats",
+                    SEATS,
+                    "every seat that plays this hand, in bidding order, with the cards it was dealt (a seat set): "
+                    "any(seats, trumps == 0)",
+                ),
+            ),
+            per_seat=(*_DEALT_FACTS, *_SEAT_FACTS),
+            roles=("dealer", "first_bidder", "last_bidder"),
         ),
         Context(
             "auction",

@@ -15,7 +15,7 @@ caller) instead of copying: the engine builds thousands of them a second.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .values import Number, Value
 
@@ -131,6 +131,24 @@ def skip_env(
     seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
     env["is_declarer"] = is_declarer
     env["auction_bid"] = auction_bid
+    return env
+
+
+def dealt_facts(row: Env, suit_counts: Sequence[int], trumps: int) -> Env:
+    """What the `redeal` context reads of one seat's cards (written into `row`): `trumps`, the
+    cards of the trump suit it holds (0 without trump), and the cards of its `longest` and
+    `shortest` suit (of `suit_counts`, one count per suit of the deck: 0 for a void)."""
+    row["trumps"] = trumps
+    row["longest"] = max(suit_counts, default=0)
+    row["shortest"] = min(suit_counts, default=0)
+    return row
+
+
+def redeal_env(hand: Mapping[str, Value], rows: tuple[Env, ...]) -> Env:
+    """The `redeal` context (`redeal.when`): the hand with its trump, and every playing seat's
+    row (`seat_env` facts and `dealt_facts`), in bidding order, as `seats`."""
+    env = dict(hand)
+    env["seats"] = rows
     return env
 
 

@@ -59,6 +59,7 @@ from .ruleset import (
     Parameter,
     PlannedHand,
     RankKey,
+    Redeal,
     Ruleset,
     RunningValue,
     ScheduleEntry,
@@ -709,8 +710,19 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         wins_outright=c.optional(("winner", "wins_outright"), "winner", Type.BOOL),
         tiebreak=tiebreak,
         end=end,
+        redeal=_compile_redeal(c, d),
     )
     return c, rules
+
+
+def _compile_redeal(c: _Compiler, d: dict[str, Any]) -> Redeal | None:
+    """`redeal` (language 2): its condition through the checker, in the `redeal` context."""
+    spec = d.get("redeal")
+    if not isinstance(spec, dict):
+        return None
+    when = c.optional(("redeal", "when"), "redeal", Type.BOOL)
+    limit = spec.get("limit", Redeal.limit)
+    return Redeal(when, spec.get("passed_out") is True, limit if isinstance(limit, int) and not isinstance(limit, bool) else Redeal.limit)
 
 
 def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple[str, int], ...]:

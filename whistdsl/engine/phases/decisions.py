@@ -87,6 +87,12 @@ class Decisions(Part):
         declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
+        redeal = self.rules.redeal
+        if redeal is not None and redeal.passed_out:
+            if declarer is None and len(self.redealt) < redeal.limit:  # every seat passed: deal again
+                self.deal_again("passed_out")
+                return
+            self.played_as_dealt()
         if declarer is None:  # every seat passed: the trump rule stands, everyone bids
             self._next_bidder(self.bidding_order[0])
             return

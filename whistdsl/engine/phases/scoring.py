@@ -146,6 +146,7 @@ class Scoring(Part):
                     self.declarer if decides else None,
                     self.auction_bid if decides else 0,
                     self.trump_from,
+                    tuple(self.redealt),
                 ),
             )
         )
