@@ -172,6 +172,7 @@ RULE_WORDS = {
     "bids_together": "its hands have bids made together",
     "auction": "its hands have an auction",
     "skip": "its hands have seats excused from bidding",
+    "redeal": "its hands may be dealt again",
 }
 
 

@@ -200,8 +200,7 @@ CONTEXTS: dict[str, Context] = {
                 Variable(
                     "seats",
                     SEATS,
-                    "every seat that plays this hand, in bidding order, with the cards it was dealt (a seat set): "
-                    "any(seats, trumps == 0)",
+                    "every seat that plays this hand, in bidding order, with the cards it was dealt (a seat set): any(seats, trumps == 0)",
                 ),
             ),
             per_seat=(*_DEALT_FACTS, *_SEAT_FACTS),
