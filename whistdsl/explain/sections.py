@@ -184,7 +184,24 @@ def deal(rules: Ruleset, players: int, only: int | None = None) -> Section:
             lines.append(
                 f"{at}{'the' if at else 'The'} dealer sits out (a dead hand) when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}."
             )
+    lines += _redeal_lines(rules)
     return Section("deal", "The deal", tuple(lines))
+
+
+def _redeal_lines(rules: Ruleset) -> list[str]:
+    """`redeal`: when a hand is dealt again, and how often at most."""
+    redeal = rules.redeal
+    if redeal is None:
+        return []
+    why = []
+    if redeal.when is not None:
+        why.append(f"if, once the cards are dealt and trump is known: {said(condition_words(redeal.when, 'redeal', meanings(rules)))}")
+    if redeal.passed_out:
+        why.append("if every player passes in the auction")
+    if not why:
+        return []
+    times = "once" if redeal.limit == 1 else "twice" if redeal.limit == 2 else f"{redeal.limit} times"
+    return [f"The hand is dealt again by the same dealer {'; or '.join(why)}. At most {times} a hand: then it is played as dealt."]
 
 
 def _plan(rules: Ruleset, n: int) -> tuple[PlannedHand, ...]:
