@@ -211,7 +211,7 @@ class Dealing(Part):
         given = self.deals.get(self.hand_number) if self.deals else None
         if given is not None and len(given.redeals) > len(self.redealt):
             raise ValueError(
-                f"hand {self.hand_number}: the deal given was dealt again {len(given.redeals)} times, "
+                f"hand {self.hand_number}: the deal given was dealt again {len(given.redeals)} time{'s' if len(given.redeals) > 1 else ''}, "
                 f"but by the rules the deal after {len(self.redealt)} is played"
             )
 
