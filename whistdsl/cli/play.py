@@ -275,6 +275,8 @@ class TableTalk:
                 t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out)
             )
         self.say(header)
+        if view.redeals:
+            self.say(self.words.count("play.dealt_again", view.redeals))
         what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
@@ -305,7 +307,9 @@ class TableTalk:
                 self.say(t("play.you_pass") if seat == self.you else t("play.passes", name=self.who(seat)))
             else:
                 self.say(t("play.auction_bid", name=self.who(seat), bid=printable(self.auction_words(choice))))
-            if g.decision != "auction":  # the auction is over
+            if g.decision == "auction" and not g.auction and g.redeals:  # passed out: a new deal, a new auction
+                self.say(t("play.passed_out_dealt_again"), style="bold")
+            elif g.decision != "auction":  # the auction is over
                 if g.declarer is None:
                     named_by = self.window.trump_to_be_named()
                     trump = self.where_trump_comes_from(g) if named_by is None else Text(t(f"play.named_by.{named_by}"))

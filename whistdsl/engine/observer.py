@@ -79,6 +79,7 @@ class SeatView:
     #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
     turn_up_place: str = ""
     trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
+    redeals: int = 0  # how many times this hand has been dealt again so far (`redeal`)
 
     @property
     def played(self) -> frozenset[Card]:
@@ -175,6 +176,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         trump_from="" if trump_hidden else game.trump_from,
         turn_up_place="" if trump_hidden else game.turn_up_place,
         trump_hidden=trump_hidden,
+        redeals=len(game.redealt),
     )
     return view
 
@@ -207,7 +209,8 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
         deal[view.dealer].append(view.turn_up)
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
-    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
+    # the hand as it is: not dealt again (`redeal`), whatever the cards guessed
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump, as_dealt=True)
     hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
     game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low

@@ -156,6 +156,7 @@ class PresetDeal:
     turn_up: Card | None = None
     trump: int | None = None
     redeals: tuple[PresetDeal, ...] = ()
+    as_dealt: bool = False  # played as dealt whatever `redeal` says (a position imagined for look-ahead)
 
 
 class Redealt(NamedTuple):

@@ -249,6 +249,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name} bid {bid} in the auction.",
     "play.auction_none": "none",
     "play.all_passed": "Everyone passed: there is no declarer; everyone bids as usual; {trump}.",
+    "play.passed_out_dealt_again": "Everyone passed: the same dealer deals the cards again.",
+    "play.dealt_again": {
+        "one": "The cards were dealt again once, as the rules say.",
+        "other": "The cards were dealt again {count} times, as the rules say.",
+    },
     "play.won_auction": "{name} won the auction with {bid} and is the declarer{trump}.",
     "play.won_auction_you": "{name} won the auction with {bid} and are the declarer{trump}.",
     "play.named": "{name} named {named}.",

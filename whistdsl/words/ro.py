@@ -260,6 +260,12 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name}: {bid} la licitație.",
     "play.auction_none": "fără atu",
     "play.all_passed": "Toți au zis pas: nu există declarant; toți licitează ca de obicei; {trump}.",
+    "play.passed_out_dealt_again": "Toți au zis pas: același dealer împarte din nou cărțile.",
+    "play.dealt_again": {
+        "one": "Cărțile s-au împărțit din nou o dată, cum spun regulile.",
+        "few": "Cărțile s-au împărțit din nou de {count} ori, cum spun regulile.",
+        "other": "Cărțile s-au împărțit din nou de {count} de ori, cum spun regulile.",
+    },
     "play.won_auction": "Câștigătorul licitației: {name}, cu {bid} (declarantul){trump}.",
     "play.won_auction_you": "Câștigătorul licitației: {name}, cu {bid} (declarantul){trump}.",
     "play.named": "{name}: {named}.",

@@ -260,6 +260,12 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name}: {bid} na licitaciji.",
     "play.auction_none": "bez aduta",
     "play.all_passed": "Svi su rekli dalje: nema nosioca igre; svi zovu kao i obično; {trump}.",
+    "play.passed_out_dealt_again": "Svi su rekli dalje: isti delilac ponovo deli karte.",
+    "play.dealt_again": {
+        "one": "Karte su ponovo podeljene {count} put, kako pravila kažu.",
+        "few": "Karte su ponovo podeljene {count} puta, kako pravila kažu.",
+        "other": "Karte su ponovo podeljene {count} puta, kako pravila kažu.",
+    },
     "play.won_auction": "Pobednik licitacije: {name}, sa {bid} (nosilac igre){trump}.",
     "play.won_auction_you": "Pobednik licitacije: {name}, sa {bid} (nosilac igre){trump}.",
     "play.named": "{name}: {named}.",

@@ -13,7 +13,7 @@ from ...language.environment import dealt_facts, first_bidder_env, first_lead_en
 from ...language.errors import EvalError
 from ...language.program import Formula
 from ...language.values import Value
-from ...rules.ruleset import HandKind, HandSetup, SeatChoice, hand_env, hand_setup
+from ...rules.ruleset import HandKind, HandSetup, Redeal, SeatChoice, hand_env, hand_setup
 from ..cards import SUIT_OF, Card, card_words, new_hand, suit_number
 from ..errors import RuleError, formula_error
 from ..state import Phase, PresetDeal, Redealt, Trick
@@ -164,7 +164,7 @@ class Dealing(Part):
         #: the legal bids worked out for this turn (`allowed_bids`); None once anything changed
         self.legal_bids_memo: list[int] | None = None
         self.legal_cards_memo = None
-        redeal = rules.redeal
+        redeal = self.redeal_rule()
         if redeal is not None or (given is not None and given.redeals):
             if redeal is not None and redeal.when is not None and self._deals_again_when(redeal.when, redeal.limit):
                 self.deal_again("when")
@@ -173,6 +173,12 @@ class Dealing(Part):
                 self.played_as_dealt()
         if self._decides:
             self.begin_decisions(setup)
+
+    def redeal_rule(self) -> Redeal | None:
+        """The ruleset's `redeal`, or None when this hand is played as dealt whatever it says (a
+        set-up deal `as_dealt`: a position imagined for look-ahead)."""
+        given = self.deals.get(self.hand_number) if self.deals else None
+        return None if given is not None and given.as_dealt else self.rules.redeal
 
     def _deals_again_when(self, when: Formula, limit: int) -> bool:
         """`redeal.when`, asked of the cards dealt once trump is known (false once the hand has

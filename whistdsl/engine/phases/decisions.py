@@ -87,7 +87,7 @@ class Decisions(Part):
         declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
-        redeal = self.rules.redeal
+        redeal = self.redeal_rule()
         if redeal is not None and redeal.passed_out:
             if declarer is None and len(self.redealt) < redeal.limit:  # every seat passed: deal again
                 self.deal_again("passed_out")
