@@ -852,7 +852,8 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
             raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
         if phase in (DECISION, BIDDING):
             if phase == DECISION:
-                s, decision, choice = game.choices[-1]
+                # the last choice made: on the deal dealt again after it, when it passed the hand out
+                s, decision, choice = game.choices[-1] if game.choices else game.redealt[-1].choices[-1]
                 talk.decision_made(s, decision, choice)
             new = game.bid_log[bids_before:]  # a bid, and those made for a seat after it (declarer, excused)
             for s, b in new:
