@@ -52,6 +52,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · game {game} · hand {hand} of {hands}",
     "table.seat_line": "bid {bid}, taken {taken}, total {total}",
     # -- the hand
+    "table.dealt_again": {"one": "Dealt again once.", "other": "Dealt again {count} times."},
     "table.hand_line": {
         "one": "Hand {hand}: {count} card, dealer {dealer}.",
         "other": "Hand {hand}: {count} cards, dealer {dealer}.",

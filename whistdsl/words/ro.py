@@ -50,6 +50,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · partida {game} · mâna {hand} din {hands}",
     "table.seat_line": "anunț {bid}, levate {taken}, total {total}",
     # -- the hand ("mâna": one deal and its play; "mâna moartă" is the dealer who sits out)
+    "table.dealt_again": {
+        "one": "Împărțită din nou o dată.",
+        "few": "Împărțită din nou de {count} ori.",
+        "other": "Împărțită din nou de {count} de ori.",
+    },
     "table.hand_line": {
         "one": "Mâna {hand}: {count} carte, împarte {dealer}.",
         "few": "Mâna {hand}: {count} cărți, împarte {dealer}.",

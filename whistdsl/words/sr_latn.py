@@ -50,6 +50,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · partija {game} · ruka {hand} od {hands}",
     "table.seat_line": "zvao {bid}, uzeo {taken}, ukupno {total}",
     # -- the hand ("ruka": one deal and its play)
+    "table.dealt_again": {"one": "Ponovo podeljeno {count} put.", "few": "Ponovo podeljeno {count} puta.", "other": "Ponovo podeljeno {count} puta."},
     "table.hand_line": {
         "one": "Ruka {hand}: {count} karta, deli {dealer}.",
         "few": "Ruka {hand}: {count} karte, deli {dealer}.",

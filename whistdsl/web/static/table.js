@@ -202,7 +202,8 @@
   function drawBoard() {
     const v = state.view;
     const seeing = v.seeing === "forehead" ? " " + t("table.forehead") : v.seeing === "blind" ? " " + t("table.blind_hand") : "";
-    $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing;
+    const again = v.redeals ? " " + tn("table.dealt_again", v.redeals, {}) : "";
+    $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing + again;
     const trumpLine = clear($("trump-line"));
     trumpLine.append(trumpWords(v));
     if (v.turn_up) trumpLine.append(" ", card(v.turn_up));
