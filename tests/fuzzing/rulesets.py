@@ -174,6 +174,7 @@ _WANT = {
     "end": Type.BOOL,
     "trump_choice": Type.BOOL,
     "skip": Type.BOOL,
+    "redeal": Type.BOOL,
     "let": None,
     "schedule": None,
 }
