@@ -147,6 +147,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.decision: str | None = None
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n
+        self.declared: list[str] | tuple[str, ...] = ("",) * n  # replaced by a list when the hand has declarations
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None
@@ -214,6 +215,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             return self.auction_bid
         if name == "excused":
             return self.excused[seat]
+        if name == "declared":
+            return self.declared[seat]
         return self.running[seat][name]
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -234,6 +237,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
                     blind=self.blind[s],
                     is_declarer=s == self.declarer,
                     excused=self.excused[s],
+                    declared=self.declared[s],
                 )
             )
         return tuple(rows)

@@ -80,6 +80,7 @@ class SeatView:
     turn_up_place: str = ""
     trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
     redeals: int = 0  # how many times this hand has been dealt again so far (`redeal`)
+    declared: tuple[str, ...] = ()  # per seat, the declaration it made before the bidding ("" for none)
 
     @property
     def played(self) -> frozenset[Card]:
@@ -177,6 +178,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         turn_up_place="" if trump_hidden else game.turn_up_place,
         trump_hidden=trump_hidden,
         redeals=len(game.redealt),
+        declared=tuple(game.declared),
     )
     return view
 
@@ -210,7 +212,9 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
     # the hand as it is: not dealt again (`redeal`), whatever the cards guessed
-    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump, as_dealt=True)
+    # the declarations made (`declare`), as the view shows them, not asked again of the cards guessed
+    declared = view.declared if view.rules.declare is not None and view.decision != "declare" else None
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump, as_dealt=True, declared=declared)
     hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]
     game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low

@@ -157,12 +157,13 @@ class PresetDeal:
     trump: int | None = None
     redeals: tuple[PresetDeal, ...] = ()
     as_dealt: bool = False  # played as dealt whatever `redeal` says (a position imagined for look-ahead)
+    declared: tuple[str, ...] | None = None  # each seat's declaration, made already (look-ahead); None: asked
 
 
 class Redealt(NamedTuple):
     """A deal of a hand dealt again (`redeal`): each seat's cards, the card turned, the choices
-    made on it (the auction's passes), and why: `when` (`redeal.when` held of it) or
-    `passed_out` (every seat passed in the auction)."""
+    made on it (the auction's passes, the declarations), and why: `when` (`redeal.when` held of
+    it), `passed_out` (every seat passed in the auction) or `declared` (a seat declared `redeal`)."""
 
     deal: tuple[tuple[Card, ...], ...]
     turn_up: Card | None
@@ -275,6 +276,7 @@ class State:
     declarer: int | None
     auction_bid: int
     excused: list[bool] | tuple[bool, ...]
+    declared: list[str] | tuple[str, ...]
     redealt: list[Redealt]
     bid_memo_key: tuple
     score_memo_key: tuple

@@ -144,6 +144,12 @@ def dealt_facts(row: Env, suit_counts: Sequence[int], trumps: int) -> Env:
     return row
 
 
+def declare_env(seat: Env, suit_counts: Sequence[int], trumps: int) -> Env:
+    """The `declare` context for one seat (`decisions`, `declare`): the hand with its trump and
+    the seat's own facts (`seat_env`), and its cards (`dealt_facts`)."""
+    return dealt_facts(dict(seat), suit_counts, trumps)
+
+
 def redeal_env(hand: Mapping[str, Value], rows: tuple[Env, ...]) -> Env:
     """The `redeal` context (`redeal.when`): the hand with its trump, and every playing seat's
     row (`seat_env` facts and `dealt_facts`), in bidding order, as `seats`."""
@@ -203,6 +209,7 @@ def result_env(
     is_declarer: bool = False,
     auction_bid: int = 0,
     excused: bool = False,
+    declared: str = "",
 ) -> Env:
     """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result
     (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind;
@@ -218,6 +225,7 @@ def result_env(
     env["is_declarer"] = is_declarer
     env["auction_bid"] = auction_bid
     env["excused"] = excused
+    env["declared"] = declared
     return result_facts(env, bid, tricks)
 
 
@@ -251,6 +259,7 @@ def seat_row(
     blind: bool = False,
     is_declarer: bool = False,
     excused: bool = False,
+    declared: str = "",
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
     running values, whether it deals, its place in the bidding order, and its bid (once made:
@@ -266,6 +275,7 @@ def seat_row(
         if tricks is None:
             row["bid"] = bid
         else:
+            row["declared"] = declared  # the declaration before the bidding, read with the results
             result_facts(row, bid, tricks)
     return row
 

@@ -51,6 +51,7 @@ from .ruleset import (
     STANDARD_RANKS,
     STANDARD_WINNER,
     Auction,
+    Declare,
     End,
     FirstBidder,
     FirstLead,
@@ -753,6 +754,7 @@ def _weight(w: object) -> int:
 
 #: Which keys each kind of decision takes (besides `name`).
 _DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
+_DECISION_KEYS["declare"] = ("choices",)
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
 
@@ -797,6 +799,10 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                 )
             when = c.formula(("decisions", i, "when"), "trump_choice", Type.BOOL) if spec.get("when") is not None else None
             out["trump_choice"] = TrumpChoice(who, options, when, after)
+        elif name == "declare":
+            choices = spec.get("choices") or {}
+            compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in choices]
+            out["declare"] = Declare(tuple((k, f) for k, f in compiled if f is not None))
         elif name == "auction":
             if "bid" in seen or "trump" in seen:
                 c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")

@@ -43,7 +43,7 @@ LIST_COST = 50
 
 RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
 #: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid"})
+CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid", "declared"})
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -175,6 +175,8 @@ def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
         parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
     if "excused" in reads:
         parts.append("excused from bidding" if case["excused"] else "not excused")
+    if "declared" in reads:
+        parts.append(f"declared {case['declared']}" if case["declared"] else "no declaration")
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:
@@ -315,6 +317,9 @@ class FormulaCases:
             axes.append([{"is_declarer": False, "auction_bid": 0}] + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)])
         if "excused" in reads:
             axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
+        if "declared" in reads:  # no declaration, or each one a seat may make and the hand is played with
+            made = [name for name, _ in rules.declare.choices if name != "redeal"] if rules.declare is not None else []
+            axes.append([{"declared": name} for name in ["", *made]])
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}

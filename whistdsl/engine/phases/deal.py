@@ -169,7 +169,7 @@ class Dealing(Part):
             if redeal is not None and redeal.when is not None and self._deals_again_when(redeal.when, redeal.limit):
                 self.deal_again("when")
                 return
-            if redeal is None or not (redeal.passed_out and rules.auction is not None):
+            if not self.may_deal_again_later():
                 self.played_as_dealt()
         if self._decides:
             self.begin_decisions(setup)
@@ -206,10 +206,22 @@ class Dealing(Part):
         keeps every deal of a hand): raises ValueError when it does not."""
         given = self.deals.get(self.hand_number) if self.deals else None
         if given is not None and len(given.redeals) <= len(self.redealt):
-            rule = "`redeal.when` holds of it" if why == "when" else "every seat passed in the auction (`redeal.passed_out`)"
+            rule = {
+                "when": "`redeal.when` holds of it",
+                "passed_out": "every seat passed in the auction (`redeal.passed_out`)",
+                "declared": "a seat declared `redeal`",
+            }[why]
             raise ValueError(f"hand {self.hand_number}: by the rules this deal is dealt again ({rule}), but the deal given is played")
-        self.redealt.append(Redealt(tuple(self.dealt), self.turn_up, tuple(self.choices) if why == "passed_out" else (), why))
+        self.redealt.append(Redealt(tuple(self.dealt), self.turn_up, tuple(self.choices) if why != "when" else (), why))
         self.begin_hand(self.index, again=True)
+
+    def may_deal_again_later(self) -> bool:
+        """Whether this hand may still be dealt again after the deal: when every seat passes in
+        the auction (`redeal.passed_out`), or when a seat declares `redeal` (`declare`)."""
+        redeal, rules = self.redeal_rule(), self.rules
+        if redeal is not None and redeal.passed_out and rules.auction is not None:
+            return True
+        return rules.declare is not None and any(name == "redeal" for name, _ in rules.declare.choices)
 
     def played_as_dealt(self) -> None:
         """The hand is played as dealt: a set-up deal that says it was dealt again more often is

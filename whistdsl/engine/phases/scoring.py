@@ -79,6 +79,7 @@ class Scoring(Part):
                     is_declarer=seat == self.declarer,
                     auction_bid=self.auction_bid,
                     excused=self.excused[seat],
+                    declared=self.declared[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -166,6 +167,7 @@ class Scoring(Part):
                 running=self.running[seat],
                 call=self.calls[seat],
                 blind=self.blind[seat],
+                declared=self.declared[seat],
             )
             env.update(seat_sets(rows, index, set_names))
             envs.append(env)
