@@ -759,7 +759,7 @@ _DECISION_KEYS["declare"] = ("choices",)
 _NOT_CALLS = ("look", "blind")
 
 
-def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
+def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 one branch per kind of decision
     """The `decisions` list (language 2): the Ruleset's trump choice and the bid's own rules."""
     out: dict[str, Any] = {}
     seen: dict[str, int] = {}
@@ -800,9 +800,7 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             when = c.formula(("decisions", i, "when"), "trump_choice", Type.BOOL) if spec.get("when") is not None else None
             out["trump_choice"] = TrumpChoice(who, options, when, after)
         elif name == "declare":
-            choices = spec.get("choices") or {}
-            compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in choices]
-            out["declare"] = Declare(tuple((k, f) for k, f in compiled if f is not None))
+            out["declare"] = _compile_declare(c, i, spec)
         elif name == "auction":
             if "bid" in seen or "trump" in seen:
                 c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")
@@ -822,6 +820,12 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
     return out
+
+
+def _compile_declare(c: _Compiler, i: int, spec: dict[str, Any]) -> Declare:
+    """A `declare` decision: each choice's condition through the checker (context `declare`)."""
+    compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in spec.get("choices") or {}]
+    return Declare(tuple((k, f) for k, f in compiled if f is not None))
 
 
 def _a(word: str) -> str:
