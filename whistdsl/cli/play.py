@@ -325,6 +325,11 @@ class TableTalk:
                 else t("play.named_trump", suit=t(f"suit.{choice}") if f"suit.{choice}" in self.words.catalogue else choice)
             )
             self.say(t("play.named", name=self.who(seat), named=named))
+        elif decision == "declare":
+            if choice == "redeal":
+                self.say(t("play.declared_redeal", name=self.who(seat)), style="bold")
+            elif choice != "no":
+                self.say(t("play.declared", name=self.who(seat), declaration=printable(choice)))
         elif choice == "blind" and not self.compact:
             self.say(t("play.will_bid_blind", name=self.who(seat)))
 
@@ -509,6 +514,10 @@ class TableTalk:
             words = ", ".join(t("play.none_no_trump") if o == "none" else self.option_words(o) for o in options)
             turned = self.styled("play.card_turned_up", card=self.card(view.turn_up)) if view.turn_up is not None else ""
             self.say(turned, t("play.you_name_trump", options=words))
+        elif view.decision == "declare":
+            if view.hand is not None:
+                self.say(f"{t('play.your_hand')} ", self.hand(view.hand, view.trump))
+            self.say(t("play.you_may_declare", options=", ".join(printable(o) for o in options if o != "no")))
         else:
             self.say(t("play.blind_or_look"))
 
@@ -718,7 +727,12 @@ class HumanPlayer:
             options = list(question.options)
             t = self.talk.t
             prompt = Text(
-                t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold"
+                t(
+                    {"trump": "play.prompt_trump", "auction": "play.prompt_auction", "declare": "play.prompt_declare"}.get(
+                        question.decision or "", "play.prompt_blind"
+                    )
+                ),
+                style="bold",
             )
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()

@@ -250,7 +250,7 @@
       box.append(row);
       if (q.forbidden.length) box.append(el("p", { class: "hint", text: t("table.not_allowed_now", { bids: q.forbidden.join(", ") }) }));
     } else if (q.ask === "decision") {
-      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look") };
+      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look"), declare: t("table.declare") };
       box.append(el("h2", { text: titles[q.decision] || t("table.decide") }));
       const row = el("div", { class: "answers", role: "group", "aria-label": titles[q.decision] || t("table.decide") });
       for (const option of q.options) row.append(button(optionWords(option), { decision: option }, true, { "data-kind": "decision", "data-value": option }));
