@@ -63,6 +63,16 @@ def test_every_kind_of_computer_player_plays_hands_dealt_again_legally():
     assert any(h.redeals for h in game.history), "seed 3 deals some hand again"
 
 
+def test_every_kind_of_computer_player_makes_declarations_legally():
+    # Estimation with Avoid (docs/examples/estimation-avoid.yaml): a void declared, a new deal
+    # asked for; the random player makes any declaration, the others declare nothing
+    rules = load_rules(Path(__file__).parent.parent / "docs" / "examples" / "estimation-avoid.yaml")
+    bots = [RandomPlayer(), MonteCarloPlayer(samples=2), BOTS["search"](), HeuristicPlayer()]
+    game = play_checked(rules, 4, 1, bots)
+    assert game.result is not None
+    assert any(d == "declare" for h in game.history for _, d, _ in h.choices)
+
+
 def _referents(obj: object) -> list[object]:
     """What `obj` refers to, not counting a function's module globals (a module is not part of a
     view: any code can import one)."""
@@ -119,9 +129,10 @@ OTHER_FIELDS = {
     "trump_hidden",  # language 2: where trump came from, whether it is hidden yet
     "redeals",  # how many times the hand was dealt again (a number; the deals dealt again are not shown)
 }
-# per seat: the named call made (text), whether it bid blind, whether it was excused from bidding;
+# per seat: the named call made (text), whether it bid blind, whether it was excused from bidding,
+# the declaration made before the bidding (text);
 # and the auction's bids and passes, (seat, text)
-DECISION_FIELDS = {"calls", "blind", "excused", "auction"}
+DECISION_FIELDS = {"calls", "blind", "excused", "auction", "declared"}
 SCALARS = (int, str, bool, Fraction, type(None))
 
 

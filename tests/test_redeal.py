@@ -150,3 +150,83 @@ def test_a_record_keeps_the_deals_dealt_again_and_replays():
     played["hands"][0]["redeals"].pop()
     with pytest.raises(Disagreement, match="hand 1, deal"):
         replay(played)
+
+
+DECLARATIONS = """\
+whistdsl: 2
+name: A void declared before the bidding, or a new deal asked for
+players: {min: 4, max: 4}
+dealer: {first: 0}
+schedule: [3]
+trump:
+  cycle: [hearts]
+decisions:
+  - name: declare
+    choices:
+      void: shortest == 0
+      redeal: trumps == 0
+scoring:
+  points: 'if made then 10 + bid + (if declared == "void" then 5 else 0) else 0'
+"""
+
+
+def test_each_seat_may_declare_what_its_cards_allow_and_the_scoring_reads_it(tmp_path):
+    rules = ruleset_from_yaml(tmp_path, DECLARATIONS)
+    game = Game(rules, players=4, deals={1: PresetDeal(VOID)})
+    # dealer 0: seat 1 declares first; with 3 cards of 4 suits every seat has a void; seat 2 holds no heart
+    assert game.phase == "decision" and game.decision == "declare" and game.to_act == 1
+    assert game.decision_options() == ["no", "void"]
+    game.decide("void")
+    assert game.to_act == 2 and game.decision_options() == ["no", "void", "redeal"]
+    game.decide("no")
+    assert game.view(0).declared == ("", "void", "", "")
+    game.decide("no")
+    game.decide("no")
+    assert game.phase == "bidding" and game.to_act == 1
+    for bid in (0, 0, 0, 3):
+        game.act(bid)
+    # seat 1 leads KH, AS (seat 2 has no heart), QH, AH: seat 0's; then KS and QS win for seat 0
+    for card in ("KH", "AS", "QH", "AH", "KS", "2S", "KD", "2D", "QS", "3S", "QD", "3D"):
+        game.act(parse_card(card))
+    hand = game.history[0]
+    assert hand.taken == (3, 0, 0, 0)
+    # made 3: 10 + 3; seat 1 made 0 with a void declared: 10 + 0 + 5; seats 2 and 3 made 0: 10
+    assert hand.points == (13, 15, 10, 10)
+    assert [c for c in hand.choices] == [(1, "declare", "void"), (2, "declare", "no"), (3, "declare", "no"), (0, "declare", "no")]
+
+
+def test_a_seat_that_declares_redeal_has_the_hand_dealt_again(tmp_path):
+    rules = ruleset_from_yaml(tmp_path, DECLARATIONS)
+    game = Game(rules, players=4, deals={1: PresetDeal(EVERY_SEAT_A_HEART, redeals=(PresetDeal(VOID),))})
+    game.decide("void")  # seat 1
+    game.decide("redeal")  # seat 2, which holds no heart
+    assert [(r.deal, r.why, r.choices) for r in game.redealt] == [(VOID, "declared", ((1, "declare", "void"), (2, "declare", "redeal")))]
+    assert game.dealt == EVERY_SEAT_A_HEART and game.declared == ["", "", "", ""]
+    # the declarations start again on the new deal: seat 2 holds a heart now
+    assert game.to_act == 1 and game.decision == "declare"
+    game.decide("no")
+    assert game.to_act == 2 and game.decision_options() == ["no", "void"]
+
+
+def declared_record(tmp_path, seed: int) -> dict:
+    """A game where every seat makes the first declaration it may, then plays the first legal action."""
+    game = Game(ruleset_from_yaml(tmp_path, DECLARATIONS), players=4, seed=seed)
+    while not game.over:
+        if game.phase == "decision":
+            game.decide(game.decision_options()[-1])
+        else:
+            game.act(game.legal_actions()[0])
+    return json.loads(json.dumps(game_record(game)))
+
+
+def test_a_record_of_declarations_replays_and_a_declaration_the_cards_do_not_allow_is_refused(tmp_path):
+    record = declared_record(tmp_path, 2)
+    assert replay(record).complete
+    hand = record["hands"][0]
+    decided = [c for r in hand.get("redeals", ()) for c in r.get("choices", ())] + hand["choices"]
+    assert decided and all(c["decision"] == "declare" for c in decided)
+    wrong = copy.deepcopy(record)
+    last = wrong["hands"][0]["choices"][-1]
+    last["choice"] = "bonus"
+    with pytest.raises(Disagreement, match=f"seat {last['seat']} chose bonus but"):
+        replay(wrong)

@@ -174,6 +174,7 @@ RULE_WORDS = {
     "auction": "its hands have an auction",
     "skip": "its hands have seats excused from bidding",
     "redeal": "its hands may be dealt again",
+    "declare": "its hands have declarations before the bidding",
 }
 
 
