@@ -192,7 +192,7 @@ def test_each_seat_may_declare_what_its_cards_allow_and_the_scoring_reads_it(tmp
     assert hand.taken == (3, 0, 0, 0)
     # made 3: 10 + 3; seat 1 made 0 with a void declared: 10 + 0 + 5; seats 2 and 3 made 0: 10
     assert hand.points == (13, 15, 10, 10)
-    assert [c for c in hand.choices] == [(1, "declare", "void"), (2, "declare", "no"), (3, "declare", "no"), (0, "declare", "no")]
+    assert list(hand.choices) == [(1, "declare", "void"), (2, "declare", "no"), (3, "declare", "no"), (0, "declare", "no")]
 
 
 def test_a_seat_that_declares_redeal_has_the_hand_dealt_again(tmp_path):

@@ -342,10 +342,10 @@ DOCS: dict[str, Code] = {
         "add the decision, or drop the test",
     ),
     "W427": Code(
-        "a named call has a reserved name",
-        "a named call has a reserved name",
+        "a named call or a declaration has a reserved name",
+        "a named call or a declaration (`declare`) has a reserved name",
         "`calls: {look: 0}`",
-        "another name (`look` and `blind` answer the choice to bid blind)",
+        "another name (`look` and `blind` answer the choice to bid blind, `no` the choice to declare nothing)",
     ),
     "W428": Code(
         "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",

@@ -824,7 +824,10 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:  # no
 
 def _compile_declare(c: _Compiler, i: int, spec: dict[str, Any]) -> Declare:
     """A `declare` decision: each choice's condition through the checker (context `declare`)."""
-    compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in spec.get("choices") or {}]
+    choices = spec.get("choices") or {}
+    if "no" in choices:
+        c.report(("decisions", i, "choices", "no"), "W427", "a declaration may not be named `no`: it answers the choice to declare nothing", key=True)
+    compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in choices]
     return Declare(tuple((k, f) for k, f in compiled if f is not None))
 
 
