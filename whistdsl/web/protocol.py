@@ -239,6 +239,7 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
         "auction_bid": view.auction_bid,
         "trump_named_by": view.trump_named_by,
         "redeals": view.redeals,
+        "declared": list(view.declared),
     }
 
 

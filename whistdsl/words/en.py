@@ -79,6 +79,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "bid blind",
     "table.option.look": "look first",
     "table.option.pass": "pass",
+    "table.declared": "Declared: {said}.",
     "table.declare": "Declare before the bidding",
     "table.option.no": "nothing",
     "table.option.redeal": "deal again",

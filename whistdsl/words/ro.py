@@ -82,6 +82,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "în orb",
     "table.option.look": "mă uit întâi",
     "table.option.pass": "trec",
+    "table.declared": "Declarații: {said}.",
     "table.declare": "Declară înainte de licitație",
     "table.option.no": "nimic",
     "table.option.redeal": "împarte din nou",

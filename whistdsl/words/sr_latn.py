@@ -78,6 +78,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "naslepo",
     "table.option.look": "prvo gledam",
     "table.option.pass": "dalje",
+    "table.declared": "Prijave: {said}.",
     "table.declare": "Prijavi pre licitacije",
     "table.option.no": "ništa",
     "table.option.redeal": "deli ponovo",

@@ -209,6 +209,8 @@
     if (v.turn_up) trumpLine.append(" ", card(v.turn_up));
     const said = v.bids.map(function (b) { return name(b[0]) + " " + (v.calls[b[0]] || b[1]) + (v.blind[b[0]] ? " " + t("table.blind") : ""); }).join(", ");
     let bids = v.bids_hidden ? t("table.bids_hidden") : v.bids.length ? t("table.bids", { bids: said }) : t("table.no_bid");
+    const declared = (v.declared || []).map(function (d, s) { return d ? name(s) + " " + optionWords(d) : ""; }).filter(Boolean);
+    if (declared.length) bids += " " + t("table.declared", { said: declared.join(", ") });
     if (v.auction.length) bids += " " + t("table.auction", { said: v.auction.map(function (a) { return name(a[0]) + " " + optionWords(a[1]); }).join(", ") });
     $("bids-line").textContent = bids;
     const trick = clear($("trick"));
