@@ -304,7 +304,7 @@ def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> 
 
 
 def _decision_words(decision: str | None) -> str:
-    return {"trump": "trump", "auction": "a bid or pass in the auction"}.get(decision or "", "whether to bid blind")
+    return {"trump": "trump", "auction": "a bid or pass in the auction", "declare": "a declaration or no"}.get(decision or "", "whether to bid blind")
 
 
 def played_parameters(record: dict[str, Any], rules: Ruleset, settings: Sequence[str] = ()) -> Ruleset:
