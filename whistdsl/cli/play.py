@@ -517,7 +517,7 @@ class TableTalk:
         elif view.decision == "declare":
             if view.hand is not None:
                 self.say(f"{t('play.your_hand')} ", self.hand(view.hand, view.trump))
-            self.say(t("play.you_may_declare", options=", ".join(printable(o) for o in options if o != "no")))
+            self.say(t("play.you_may_declare", options=", ".join(printable(str(o)) for o in options if str(o) != "no")))
         else:
             self.say(t("play.blind_or_look"))
 

@@ -281,7 +281,9 @@ class Decisions(Part):
         when there is no declarer to name it (every seat passed: the trump rule stands)."""
         if self.trump_named_by is not None:
             return None
-        over = (self._auction is None and self.decision != "declare") or (self._auction is not None and self._auction.done)
+        over = self._auction is None or self._auction.done
+        if self.decision == "declare":  # the seats declare before the auction
+            over = False
         if self.rules.auction is not None and self.rules.auction.suits and self.declarer is None and not over:
             return "auction"
         if self._names_trump:
