@@ -175,6 +175,7 @@ _WANT = {
     "trump_choice": Type.BOOL,
     "skip": Type.BOOL,
     "redeal": Type.BOOL,
+    "declare": Type.BOOL,
     "let": None,
     "schedule": None,
 }
