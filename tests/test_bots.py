@@ -6,6 +6,7 @@ import gc
 import random
 import types
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +51,26 @@ def test_monte_carlo_player_only_makes_legal_moves(name):
     n = rules.players_min
     bots = [MonteCarloPlayer(samples=3), HeuristicPlayer()] + [RandomPlayer()] * (n - 2)
     play_checked(rules, n, 5, bots)
+
+
+def test_every_kind_of_computer_player_plays_hands_dealt_again_legally():
+    # Estimation's auction with a hand dealt again when passed out or when a seat is dealt a void
+    # (docs/examples/estimation-redeal.yaml): the players that look ahead imagine a hand as dealt
+    rules = load_rules(Path(__file__).parent.parent / "docs" / "examples" / "estimation-redeal.yaml")
+    bots = [MonteCarloPlayer(samples=2), BOTS["search"](), HeuristicPlayer(), RandomPlayer()]
+    game = play_checked(rules, 4, 3, bots)
+    assert game.result is not None
+    assert any(h.redeals for h in game.history), "seed 3 deals some hand again"
+
+
+def test_every_kind_of_computer_player_makes_declarations_legally():
+    # Estimation with Avoid (docs/examples/estimation-avoid.yaml): a void declared, a new deal
+    # asked for; the random player makes any declaration, the others declare nothing
+    rules = load_rules(Path(__file__).parent.parent / "docs" / "examples" / "estimation-avoid.yaml")
+    bots = [RandomPlayer(), MonteCarloPlayer(samples=2), BOTS["search"](), HeuristicPlayer()]
+    game = play_checked(rules, 4, 1, bots)
+    assert game.result is not None
+    assert any(d == "declare" for h in game.history for _, d, _ in h.choices)
 
 
 def _referents(obj: object) -> list[object]:
@@ -106,10 +127,12 @@ OTHER_FIELDS = {
     "trump_from",
     "turn_up_place",
     "trump_hidden",  # language 2: where trump came from, whether it is hidden yet
+    "redeals",  # how many times the hand was dealt again (a number; the deals dealt again are not shown)
 }
-# per seat: the named call made (text), whether it bid blind, whether it was excused from bidding;
+# per seat: the named call made (text), whether it bid blind, whether it was excused from bidding,
+# the declaration made before the bidding (text);
 # and the auction's bids and passes, (seat, text)
-DECISION_FIELDS = {"calls", "blind", "excused", "auction"}
+DECISION_FIELDS = {"calls", "blind", "excused", "auction", "declared"}
 SCALARS = (int, str, bool, Fraction, type(None))
 
 

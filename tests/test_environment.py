@@ -60,6 +60,14 @@ def test_seat_contexts():
     end = envs.winner_env(envs.game_env(4, lets=LETS), 80, RUNNING)
     assert set(end) == names("winner") | set(LETS) | set(RUNNING)
     assert set(envs.running_start_env(4, LETS)) == names("running_start") | set(LETS)
+    # the cards dealt: one seat's own (`declare`), every seat's in a set (`redeal`)
+    seat = envs.seat_env(dict(trumped), total=10, is_dealer=False, position=2, running=RUNNING)
+    declare = envs.declare_env(seat, [3, 0, 2, 1], 0)
+    assert set(declare) == names("declare") | set(LETS) | set(RUNNING)
+    assert (declare["trumps"], declare["longest"], declare["shortest"]) == (0, 3, 0)
+    dealt = envs.dealt_facts(envs.seat_env({}, total=10, is_dealer=True, position=1, running=RUNNING), [4, 3, 3, 3], 4)
+    assert set(dealt) == set(CONTEXTS["redeal"].per_seat) | set(RUNNING)
+    assert set(envs.redeal_env(trumped, (dealt,))) == names("redeal") | set(LETS) | {"seats"}
 
 
 def test_the_engine_bids_with_the_builders_environment():

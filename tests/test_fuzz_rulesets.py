@@ -134,6 +134,8 @@ def test_formula_paths_map_to_the_catalogue_contexts() -> None:
             ("decisions", 0, "when"),
             ("decisions", 0, "min"),
             ("decisions", 1, "skip"),
+            ("redeal", "when"),
+            ("decisions", 0, "choices", "void"),
         ]
     } == set(CONTEXTS)
 

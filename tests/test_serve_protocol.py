@@ -449,3 +449,69 @@ def test_a_computer_player_thinking_holds_up_neither_its_own_table_nor_another(t
 
         HeldPlayer.release.set()
         assert watcher.until(lambda f: f["step"] >= 4)["step"] >= 4  # let go, it plays on
+
+
+REDEALT_FIRST_HAND = """\
+whistdsl: 2
+name: The first hand dealt again twice
+players: {min: 4, max: 4}
+schedule: [3, 2]
+trump: {turn_up: true}
+redeal:
+  when: hand_number == 1
+  limit: 2
+scoring:
+  points: if made then 10 + bid else 0
+lint: {ignore: [W446]}
+"""
+
+
+def test_a_hand_dealt_again_is_shown_and_played_at_the_web_table_and_its_record_keeps_the_deals(tmp_path):
+    with Server(tmp_path) as server:
+        table, host = server.open_table("", ["human", "random", "heuristic", "random"], text=REDEALT_FIRST_HAND)
+        token = server.join(table, 0, "Person 1")
+        seat = server.socket(table, token)
+        first = seat.until(settled({0}, -1))
+        assert first["view"]["hand_number"] == 1 and first["view"]["redeals"] == 2, "hand 1 is dealt again twice (its limit)"
+        last = play({0: seat}, [], random.Random(1))
+        assert last["over"] is not None
+        record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{token}").text))
+        assert [len(h.get("redeals", ())) for h in record["hands"]] == [2, 0]
+        assert all(r["why"] == "when" for r in record["hands"][0]["redeals"])
+        assert replay(record).complete
+
+
+DECLARED_VOIDS = """\
+whistdsl: 2
+name: A void declared before the bidding
+players: {min: 4, max: 4}
+dealer: {first: 0}
+schedule: [3]
+trump: {turn_up: true}
+decisions:
+  - name: declare
+    choices:
+      void: shortest == 0
+scoring:
+  points: 'if made then 10 + bid + (if declared == "void" then 5 else 0) else 0'
+"""
+
+
+def test_a_person_declares_at_the_web_table_from_the_options_offered_and_the_record_keeps_it(tmp_path):
+    with Server(tmp_path) as server:
+        table, _ = server.open_table("", ["human", "random", "random", "random"], text=DECLARED_VOIDS)
+        token = server.join(table, 0, "Person 1")
+        seat = server.socket(table, token)
+        first = seat.until(settled({0}, -1))
+        # dealer 0: seats 1, 2, 3 declare first; 3 cards of 4 suits leave every seat a void, so each is asked
+        question = first["question"]
+        assert first["view"]["to_act"] == 0 and question["ask"] == "decision" and question["decision"] == "declare"
+        assert question["options"] == ["no", "void"]
+        assert len(first["view"]["declared"]) == 4 and first["view"]["declared"][0] == ""
+        seat.answer({"decision": "void"})
+        after = seat.until(lambda f: f["view"]["phase"] != "decision")
+        assert after["view"]["declared"][0] == "void"
+        last = play({0: seat}, [], random.Random(2))
+        record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{token}").text))
+        assert {"seat": 0, "decision": "declare", "choice": "void"} in record["hands"][0]["choices"]
+        assert last["over"] is not None and replay(record).complete

@@ -174,6 +174,8 @@ _WANT = {
     "end": Type.BOOL,
     "trump_choice": Type.BOOL,
     "skip": Type.BOOL,
+    "redeal": Type.BOOL,
+    "declare": Type.BOOL,
     "let": None,
     "schedule": None,
 }

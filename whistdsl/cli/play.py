@@ -275,6 +275,8 @@ class TableTalk:
                 t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out)
             )
         self.say(header)
+        if view.redeals:
+            self.say(self.words.count("play.dealt_again", view.redeals))
         what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
@@ -305,7 +307,9 @@ class TableTalk:
                 self.say(t("play.you_pass") if seat == self.you else t("play.passes", name=self.who(seat)))
             else:
                 self.say(t("play.auction_bid", name=self.who(seat), bid=printable(self.auction_words(choice))))
-            if g.decision != "auction":  # the auction is over
+            if g.decision == "auction" and not g.auction and g.redeals:  # passed out: a new deal, a new auction
+                self.say(t("play.passed_out_dealt_again"), style="bold")
+            elif g.decision != "auction":  # the auction is over
                 if g.declarer is None:
                     named_by = self.window.trump_to_be_named()
                     trump = self.where_trump_comes_from(g) if named_by is None else Text(t(f"play.named_by.{named_by}"))
@@ -321,6 +325,11 @@ class TableTalk:
                 else t("play.named_trump", suit=t(f"suit.{choice}") if f"suit.{choice}" in self.words.catalogue else choice)
             )
             self.say(t("play.named", name=self.who(seat), named=named))
+        elif decision == "declare":
+            if choice == "redeal":
+                self.say(t("play.declared_redeal", name=self.who(seat)), style="bold")
+            elif choice != "no":
+                self.say(t("play.declared", name=self.who(seat), declaration=printable(choice)))
         elif choice == "blind" and not self.compact:
             self.say(t("play.will_bid_blind", name=self.who(seat)))
 
@@ -505,6 +514,10 @@ class TableTalk:
             words = ", ".join(t("play.none_no_trump") if o == "none" else self.option_words(o) for o in options)  # type: ignore[arg-type,comparison-overlap]  # SeatView.legal is declared cards; in a decision it holds the options' names
             turned = self.styled("play.card_turned_up", card=self.card(view.turn_up)) if view.turn_up is not None else ""
             self.say(turned, t("play.you_name_trump", options=words))
+        elif view.decision == "declare":
+            if view.hand is not None:
+                self.say(f"{t('play.your_hand')} ", self.hand(view.hand, view.trump))
+            self.say(t("play.you_may_declare", options=", ".join(printable(str(o)) for o in options if str(o) != "no")))
         else:
             self.say(t("play.blind_or_look"))
 
@@ -714,7 +727,12 @@ class HumanPlayer:
             options = list(question.options)
             t = self.talk.t
             prompt = Text(
-                t({"trump": "play.prompt_trump", "auction": "play.prompt_auction"}.get(question.decision or "", "play.prompt_blind")), style="bold"
+                t(
+                    {"trump": "play.prompt_trump", "auction": "play.prompt_auction", "declare": "play.prompt_declare"}.get(
+                        question.decision or "", "play.prompt_blind"
+                    )
+                ),
+                style="bold",
             )
             while True:
                 answer = self._read(prompt, lambda: self.talk.before_decision(view), options).lower()  # type: ignore[arg-type]  # a decision's options are names
@@ -848,7 +866,8 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
             raise Stop("interrupted (Ctrl-C)", INTERRUPTED) from None
         if phase in (DECISION, BIDDING):
             if phase == DECISION:
-                s, decision, choice = game.choices[-1]
+                # the last choice made: on the deal dealt again after it, when it passed the hand out
+                s, decision, choice = game.choices[-1] if game.choices else game.redealt[-1].choices[-1]
                 talk.decision_made(s, decision, choice)
             new = game.bid_log[bids_before:]  # a bid, and those made for a seat after it (declarer, excused)
             for s, b in new:

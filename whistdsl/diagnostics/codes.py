@@ -342,10 +342,10 @@ DOCS: dict[str, Code] = {
         "add the decision, or drop the test",
     ),
     "W427": Code(
-        "a named call has a reserved name",
-        "a named call has a reserved name",
+        "a named call or a declaration has a reserved name",
+        "a named call or a declaration (`declare`) has a reserved name",
         "`calls: {look: 0}`",
-        "another name (`look` and `blind` answer the choice to bid blind)",
+        "another name (`look` and `blind` answer the choice to bid blind, `no` the choice to declare nothing)",
     ),
     "W428": Code(
         "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",
@@ -413,12 +413,24 @@ DOCS: dict[str, Code] = {
         "`jester: {mark: J}` in a deck with jacks",
         "another mark (`JE`)",
     ),
+    "W445": Code(
+        "`redeal` deals a hand again on nothing that can happen (`passed_out` without an auction, or neither `when` nor `passed_out`)",
+        "`redeal` deals a hand again on nothing that can happen: `passed_out: true` without an auction, or neither `when` nor `passed_out`",
+        "`redeal: {passed_out: true}` in a ruleset without an `auction` decision",
+        "write the auction, or say when the hand is dealt again: `when: any(seats, trumps == 0)`",
+    ),
+    "W446": Code(
+        "a warning: `redeal.when` held of every deal lint tried for some hand",
+        "a warning: `redeal.when` held of every deal lint shuffled for some hand and trump: such a hand is dealt again `limit` times, then played as dealt",
+        "`when: any(seats, trumps == 0)` in a hand without trump (no seat holds a trump)",
+        "say when it is not dealt again: `trump != none and any(seats, trumps == 0)`",
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays
 #: (if a game reaches the case, the engine stops it with a rule error). Every other code is an
 #: error. A ruleset may silence a warning in itself (`lint: {ignore: [W209]}`), never an error.
-WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430", "W435", "W437", "W438"})
+WARNINGS = frozenset({"W209", "W407", "W417", "W421", "W430", "W435", "W437", "W438", "W446"})
 
 #: Where the documentation site is published (mkdocs.yml's `site_url`): none yet, so a code's
 #: page is named by its path among the documentation's sources. Set both together.

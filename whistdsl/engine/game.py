@@ -35,7 +35,7 @@ from .phases.next_hand import NextHand
 from .phases.play import Play, uniform_chooser
 from .phases.scoring import Scoring
 from .phases.trump import FindingTrump
-from .state import Action, GameResult, HandResult, Phase, PresetDeal, Trick
+from .state import Action, GameResult, HandResult, Phase, PresetDeal, Redealt, Trick
 from .table import table_facts
 from .tricks import TrickPlay
 from .trump import TrumpStep, trump_step
@@ -143,9 +143,11 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.calls: list[str] | tuple[str, ...] = ("",) * n  # type: ignore[assignment]  # replaced by lists when the hand has decisions (Decisions.begin_decisions)
         self.blind: list[bool] | tuple[bool, ...] = (False,) * n  # type: ignore[assignment]  # a tuple until the hand has decisions (Decisions.begin_decisions makes it a list)
         self.choices: list[tuple[int, str, str]] = []
+        self.redealt: list[Redealt] = []  # this hand's deals dealt again (`redeal`; engine/phases/deal.py)
         self.decision: str | None = None
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n
+        self.declared: list[str] | tuple[str, ...] = ("",) * n  # replaced by a list when the hand has declarations
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None
@@ -213,6 +215,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             return self.auction_bid
         if name == "excused":
             return self.excused[seat]
+        if name == "declared":
+            return self.declared[seat]
         return self.running[seat][name]
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -233,6 +237,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
                     blind=self.blind[s],
                     is_declarer=s == self.declarer,
                     excused=self.excused[s],
+                    declared=self.declared[s],
                 )
             )
         return tuple(rows)
@@ -326,7 +331,10 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
         deal[view.dealer].append(view.turn_up)
     # a random trump is the one the view shows (the others the rules find again from the deal)
     trump = view.trump if view.trump_from == "random" else None
-    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump)
+    # the hand as it is: not dealt again (`redeal`), whatever the cards guessed
+    # the declarations made (`declare`), as the view shows them, not asked again of the cards guessed
+    declared = view.declared if view.rules.declare is not None and view.decision != "declare" else None
+    preset = PresetDeal(tuple(map(tuple, deal)), dealer=view.dealer, turn_up=view.turn_up, trump=trump, as_dealt=True, declared=declared)
     hands_total = int(view.hand_env.get("hands", scheduled))  # type: ignore[arg-type]  # a hand's `hands` is a whole number
     game = Game.imagined(rules, n, rng, plan, index, scheduled, hands_total, view.totals, view.running, preset)
     for hand in game.hands:  # each suit high to low

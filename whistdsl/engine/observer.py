@@ -70,6 +70,8 @@ class SeatView:
     #: dealer's own last card: the dealer holds it until it is played), "pack" (dealt as usual)
     turn_up_place: str = ""
     trump_hidden: bool = False  # trump is shown only after the bidding, and the bidding is on
+    redeals: int = 0  # how many times this hand has been dealt again so far (`redeal`)
+    declared: tuple[str, ...] = ()  # per seat, the declaration it made before the bidding ("" for none)
 
     @property
     def played(self) -> frozenset[Card]:
@@ -164,5 +166,7 @@ def seat_view(game: Part, seat: int) -> SeatView:
         trump_from="" if trump_hidden else game.trump_from,
         turn_up_place="" if trump_hidden else game.turn_up_place,
         trump_hidden=trump_hidden,
+        redeals=len(game.redealt),
+        declared=tuple(game.declared),
     )
     return view

@@ -151,12 +151,27 @@ Action = int | str | None  # a bid (a number or a call), a decision's option, a 
 @dataclass(frozen=True)
 class PresetDeal:
     """A set-up deal for one hand: each seat's cards (empty for a seat sitting out), and
-    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP)."""
+    optionally the dealer, the turned-up card and the trump (suit number or NO_TRUMP); and the
+    deals of this hand dealt again before it (`redeal`), in order, each a set-up deal itself."""
 
     deal: tuple[tuple[Card, ...], ...]
     dealer: int | None = None
     turn_up: Card | None = None
     trump: int | None = None
+    redeals: tuple[PresetDeal, ...] = ()
+    as_dealt: bool = False  # played as dealt whatever `redeal` says (a position imagined for look-ahead)
+    declared: tuple[str, ...] | None = None  # each seat's declaration, made already (look-ahead); None: asked
+
+
+class Redealt(NamedTuple):
+    """A deal of a hand dealt again (`redeal`): each seat's cards, the card turned, the choices
+    made on it (the auction's passes, the declarations), and why: `when` (`redeal.when` held of
+    it), `passed_out` (every seat passed in the auction) or `declared` (a seat declared `redeal`)."""
+
+    deal: tuple[tuple[Card, ...], ...]
+    turn_up: Card | None
+    choices: tuple[tuple[int, str, str], ...]
+    why: str
 
 
 class HandResult(NamedTuple):
@@ -188,6 +203,7 @@ class HandResult(NamedTuple):
     declarer: int | None = None  # the seat that won the auction (`decisions`, `auction`)
     auction_bid: int = 0  # the declarer's winning bid (0: no declarer)
     trump_from: str = ""  # the source of `trump.from` that gave trump ("" for version 1's cycle and turn-up)
+    redeals: tuple[Redealt, ...] = ()  # the deals of this hand dealt again before the one played (`redeal`)
 
 
 @dataclass(frozen=True)
@@ -263,6 +279,8 @@ class State:
     declarer: int | None
     auction_bid: int
     excused: list[bool] | tuple[bool, ...]
+    declared: list[str] | tuple[str, ...]
+    redealt: list[Redealt]
     bid_memo_key: tuple
     score_memo_key: tuple
 

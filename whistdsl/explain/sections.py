@@ -184,7 +184,38 @@ def deal(rules: Ruleset, players: int, only: int | None = None) -> Section:
             lines.append(
                 f"{at}{'the' if at else 'The'} dealer sits out (a dead hand) when: {said(condition_words(rules.sits_out, 'hand', meanings(rules)))}."
             )
+    lines += _redeal_lines(rules)
     return Section("deal", "The deal", tuple(lines))
+
+
+def _declare_lines(rules: Ruleset) -> list[str]:
+    """`declare`: what each player may declare before the bidding, and when."""
+    if rules.declare is None:
+        return []
+    said_choices = []
+    for name, condition in rules.declare.choices:
+        what = "a new deal (`redeal`: the same dealer deals again)" if name == "redeal" else f"`{name}`"
+        said_choices.append(f"{what} when {said(condition_words(condition, 'declare', meanings(rules)))}")
+    return [
+        f"Before the bidding each player in bidding order may declare {listed(said_choices, 'or')}; or nothing. "
+        "Every player sees the declarations; the scoring reads them."
+    ]
+
+
+def _redeal_lines(rules: Ruleset) -> list[str]:
+    """`redeal`: when a hand is dealt again, and how often at most."""
+    redeal = rules.redeal
+    if redeal is None:
+        return []
+    why = []
+    if redeal.when is not None:
+        why.append(f"if, once the cards are dealt and trump is known: {said(condition_words(redeal.when, 'redeal', meanings(rules)))}")
+    if redeal.passed_out:
+        why.append("if every player passes in the auction")
+    if not why:
+        return []
+    times = "once" if redeal.limit == 1 else "twice" if redeal.limit == 2 else f"{redeal.limit} times"
+    return [f"The hand is dealt again by the same dealer {'; or '.join(why)}. At most {times} a hand: then it is played as dealt."]
 
 
 def _plan(rules: Ruleset, n: int) -> tuple[PlannedHand, ...]:
@@ -372,7 +403,7 @@ def _none_when(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
 
 
 def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
-    lines = []
+    lines = _declare_lines(rules)
     order = way(rules.bidding_direction)
     if rules.auction is not None:
         a = rules.auction

@@ -129,6 +129,9 @@ NOUNS = {
     "turn_up_rank": "the rank turned",
     "turn_up_suit": "the suit turned",
     "turn_up_special": "the special card turned",
+    "trumps": "the trumps dealt",
+    "longest": "the longest suit dealt",
+    "shortest": "the shortest suit dealt",
 }
 #: The seat sets of the aggregates, as a sentence names their seats.
 SET_WORDS = {"seats": "the players", "others": "the other players", "earlier": "the earlier bidders", "later": "the later bidders"}

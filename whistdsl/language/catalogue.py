@@ -111,6 +111,7 @@ _DECLARER = (
     Variable("is_declarer", B, "this player won the auction: the declarer (`decisions`, `auction`); false without one"),
     Variable("auction_bid", N, "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction"),
 )
+_DECLARED = Variable("declared", T, 'the declaration this player made before the bidding, e.g. "void" (`decisions`, `declare`); "" for none')
 _EXCUSED = Variable("excused", B, "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it")
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
@@ -119,7 +120,9 @@ _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, 
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
-_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "tricks", "made", "over", "under", "diff")
+#: what the `redeal` context reads of each seat's cards, as dealt (environment.py `dealt_facts`)
+_DEALT_FACTS = ("trumps", "longest", "shortest")
+_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "declared", "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -188,6 +191,38 @@ CONTEXTS: dict[str, Context] = {
             ),
         ),
         Context(
+            "redeal",
+            "redeal.when",
+            "once per hand, once the cards are dealt and trump is known: is the hand dealt again?",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + (
+                Variable(
+                    "seats",
+                    SEATS,
+                    "every seat that plays this hand, in bidding order, with the cards it was dealt (a seat set): any(seats, trumps == 0)",
+                ),
+            ),
+            per_seat=(*_DEALT_FACTS, *_SEAT_FACTS),
+            roles=("dealer", "first_bidder", "last_bidder"),
+        ),
+        Context(
+            "declare",
+            "decisions.choices.*",
+            "once per playing seat and choice, before the bidding: may this player make this declaration?",
+            _HAND
+            + _PLAYING
+            + _TRUMP
+            + _SEAT
+            + (
+                Variable("trumps", N, "this player's cards of the trump suit (0 without trump)"),
+                Variable("longest", N, "the cards of this player's longest suit"),
+                Variable("shortest", N, "the cards of this player's shortest suit (0: a void)"),
+            ),
+            sees_running=True,
+        ),
+        Context(
             "auction",
             "decisions.min",
             "once per hand, before the auction: the lowest bid of the auction",
@@ -228,7 +263,7 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _DECLARED) + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
             roles=_ALL_ROLES,
@@ -243,7 +278,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _DECLARED)
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
@@ -261,7 +296,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _DECLARED)
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),

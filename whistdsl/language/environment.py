@@ -15,7 +15,7 @@ caller) instead of copying: the engine builds thousands of them a second.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .values import Number, Value
 
@@ -134,6 +134,30 @@ def skip_env(
     return env
 
 
+def dealt_facts(row: Env, suit_counts: Sequence[int], trumps: int) -> Env:
+    """What the `redeal` context reads of one seat's cards (written into `row`): `trumps`, the
+    cards of the trump suit it holds (0 without trump), and the cards of its `longest` and
+    `shortest` suit (of `suit_counts`, one count per suit of the deck: 0 for a void)."""
+    row["trumps"] = trumps
+    row["longest"] = max(suit_counts, default=0)
+    row["shortest"] = min(suit_counts, default=0)
+    return row
+
+
+def declare_env(seat: Env, suit_counts: Sequence[int], trumps: int) -> Env:
+    """The `declare` context for one seat (`decisions`, `declare`): the hand with its trump and
+    the seat's own facts (`seat_env`), and its cards (`dealt_facts`)."""
+    return dealt_facts(dict(seat), suit_counts, trumps)
+
+
+def redeal_env(hand: Mapping[str, Value], rows: tuple[Env, ...]) -> Env:
+    """The `redeal` context (`redeal.when`): the hand with its trump, and every playing seat's
+    row (`seat_env` facts and `dealt_facts`), in bidding order, as `seats`."""
+    env = dict(hand)
+    env["seats"] = rows
+    return env
+
+
 def auction_env(hand: Mapping[str, Value]) -> Env:
     """The `auction` context: the hand once it is known who plays (`decisions.min`)."""
     return dict(hand)
@@ -185,6 +209,7 @@ def result_env(
     is_declarer: bool = False,
     auction_bid: int = 0,
     excused: bool = False,
+    declared: str = "",
 ) -> Env:
     """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result
     (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind;
@@ -200,6 +225,7 @@ def result_env(
     env["is_declarer"] = is_declarer
     env["auction_bid"] = auction_bid
     env["excused"] = excused
+    env["declared"] = declared
     return result_facts(env, bid, tricks)
 
 
@@ -233,6 +259,7 @@ def seat_row(
     blind: bool = False,
     is_declarer: bool = False,
     excused: bool = False,
+    declared: str = "",
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
     running values, whether it deals, its place in the bidding order, and its bid (once made:
@@ -248,6 +275,7 @@ def seat_row(
         if tricks is None:
             row["bid"] = bid
         else:
+            row["declared"] = declared  # the declaration before the bidding, read with the results
             result_facts(row, bid, tricks)
     return row
 

@@ -626,6 +626,8 @@ class HeuristicPlayer:
                 return choose_trump(view, legal or ["none"])  # type: ignore[return-value,arg-type]  # a decision's options are names; the legal actions are declared cards and bids
             if view.decision == "auction":
                 return choose_auction(view, legal or ["pass"])  # type: ignore[return-value,arg-type]  # a decision's options are names; the legal actions are declared cards and bids
+            if view.decision == "declare":
+                return "no"  # type: ignore[return-value]  # declares nothing (always an option): its estimate cannot weigh a declaration
             return choose_blind(view, rng)  # type: ignore[return-value]  # an Action is an option's name here
         if view.phase == "bidding":
             return choose_bid(view, legal or [0])  # type: ignore[return-value]  # an Action is a bid here: a number or a call's name

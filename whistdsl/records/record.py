@@ -23,8 +23,10 @@ from typing import Any
 
 from ..engine.cards import card_text, suit_name
 from ..engine.game import Game, HandResult
+from ..engine.state import Redealt
 from ..language.values import Number
 from ..printable import json_text, printable
+from ..rules.ruleset import Special
 
 #: Format 2 adds `parameters` (the ruleset's parameters as the game was played), each hand's
 #: `choices` (trump named by a seat, blind or look) and a bid's `call` and `blind` (language 2's
@@ -61,6 +63,17 @@ def _bid_json(h: HandResult, seat: int, bid: int) -> dict[str, Any]:
     return out
 
 
+def _redealt_json(r: Redealt, specials: tuple[Special, ...]) -> dict[str, Any]:
+    """A deal of the hand dealt again (`redeal`): its cards, the card turned, why, and the
+    choices made on it (the auction's passes)."""
+    return {
+        "deal": [[card_text(c, specials) for c in cards] for cards in r.deal],
+        "turn_up": None if r.turn_up is None else card_text(r.turn_up, specials),
+        "why": r.why,
+        **({"choices": [{"seat": s, "decision": d, "choice": c} for s, d, c in r.choices]} if r.choices else {}),
+    }
+
+
 def hand_json(h: HandResult) -> dict[str, Any]:
     """One finished hand as JSON; cards as text (`QH`, a special card by its mark, `W`: the
     identical cards of two packs are written alike)."""
@@ -78,6 +91,7 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "turn_up": None if h.turn_up is None else card_text(h.turn_up, specials),
         **({"trump_from": h.trump_from} if h.trump_from else {}),
         "deal": [[card_text(c, specials) for c in cards] for cards in h.deal],
+        **({"redeals": [_redealt_json(r, specials) for r in h.redeals]} if h.redeals else {}),
         **choices,
         "bids": [_bid_json(h, s, b) for s, b in h.bids],
         "tricks": [

@@ -180,6 +180,15 @@ def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> 
         try:
             deal = tuple(tuple(parse_card(c, specials) for c in cards) for cards in hand["deal"])
             turn_up = parse_card(hand["turn_up"], specials) if hand.get("turn_up") else None
+            # the deals dealt again before this one (`redeal`), by the same dealer, in order
+            redeals = tuple(
+                PresetDeal(
+                    deal=tuple(tuple(parse_card(c, specials) for c in cards) for cards in r["deal"]),
+                    dealer=hand.get("dealer"),
+                    turn_up=parse_card(r["turn_up"], specials) if r.get("turn_up") else None,
+                )
+                for r in hand.get("redeals", ())
+            )
         except CardSyntaxError as e:
             raise Disagreement(hand["number"], "deal", str(e)) from None
         # a trump named by a seat is replayed as its decision, not set up
@@ -192,6 +201,7 @@ def preset_deals(record: dict[str, Any], specials: tuple[Special, ...] = ()) -> 
             # a set-up deal may name its trump suit instead of a turned-up card
             # (a trump drawn at random may be none: no trump, as drawn)
             trump=suit_number(trump) if trump is not None and turn_up is None else NO_TRUMP if not named and _drawn_no_trump(hand) else None,
+            redeals=redeals,
         )
     return deals
 
@@ -205,7 +215,8 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
     """Replay a hand's decisions and bids in the order the rules ask for them (language 2): each
     recorded choice and bid (its named call, whether blind) through the engine's own checks."""
     number = hand["number"]
-    choices = list(hand.get("choices", []))
+    # the choices made on the deals dealt again (the auction's passes), then on the one played
+    choices = [*(c for r in hand.get("redeals", ()) for c in r.get("choices", ())), *hand.get("choices", [])]
     bids = [b for b in hand.get("bids", []) if "made_for" not in b]  # the rest the engine makes itself
     made_for = [b for b in hand.get("bids", []) if "made_for" in b]
     try:
@@ -253,8 +264,8 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
                 game.bid(call if call is not None else bid)
             except IllegalAction as e:
                 raise Disagreement(number, "bidding", f"seat {seat} bid {call or bid} but {e.detail}") from None
-    except ValueError as e:  # the next hand's recorded deal does not fit
-        raise Disagreement(number + 1, "deal", _deal_problem(e)) from None
+    except ValueError as e:  # this hand's deals dealt again, or the next hand's recorded deal, do not fit
+        raise Disagreement(_deal_hand(e, number + 1), "deal", _deal_problem(e)) from None
     if choices:
         c = choices[0]
         raise Disagreement(
@@ -297,7 +308,7 @@ def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> 
 
 
 def _decision_words(decision: str | None) -> str:
-    return {"trump": "trump", "auction": "a bid or pass in the auction"}.get(decision or "", "whether to bid blind")
+    return {"trump": "trump", "auction": "a bid or pass in the auction", "declare": "a declaration or no"}.get(decision or "", "whether to bid blind")
 
 
 def played_parameters(record: dict[str, Any], rules: Ruleset, settings: Sequence[str] = ()) -> Ruleset:
@@ -524,6 +535,12 @@ def _seats(seats) -> str:
 
 def _compare_results(hand: dict[str, Any], result: HandResult) -> None:
     number = hand["number"]
+    for k, (recorded, redealt) in enumerate(zip(hand.get("redeals", ()), result.redeals), 1):
+        if recorded["why"] != redealt.why:
+            said = {"when": "`redeal.when` held of it", "passed_out": "every seat passed in the auction"}
+            raise Disagreement(
+                number, "deal", f"the record says deal {k} of this hand was dealt again as {said[recorded['why']]}; by the rules {said[redealt.why]}"
+            )
     checks = [
         ("taken", result.taken, "tricks taken"),
         ("points", result.points, "points"),

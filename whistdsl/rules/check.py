@@ -10,6 +10,7 @@ legal bid.
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..diagnostics.findings import Finding, Position
 from ..language.catalogue import CONSTANTS, CONTEXTS, FUNCTIONS, PARAMETER_RANGE, SEAT_SETS, SUITS, TABLE, Context, Type
-from ..language.environment import running_start_env
+from ..language.environment import dealt_facts, redeal_env, running_start_env, seat_env
 from ..language.errors import EvalError, ExprError
 from ..language.parser import KEYWORDS
 from ..language.program import Formula, formula
@@ -35,6 +36,7 @@ from .domain import (
     no_legal_bid,
     samples,
     turned_card_envs,
+    turned_cards,
     when,
 )
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
@@ -46,6 +48,7 @@ from .ruleset import (
     STANDARD_RANKS,
     STANDARD_WINNER,
     Auction,
+    Declare,
     End,
     FirstBidder,
     FirstLead,
@@ -56,6 +59,7 @@ from .ruleset import (
     Parameter,
     PlannedHand,
     RankKey,
+    Redeal,
     Ruleset,
     RunningValue,
     ScheduleEntry,
@@ -707,8 +711,28 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         wins_outright=c.optional(("winner", "wins_outright"), "winner", Type.BOOL),
         tiebreak=tiebreak,
         end=end,
+        redeal=_compile_redeal(c, d),
     )
     return c, rules
+
+
+def _compile_redeal(c: _Compiler, d: dict[str, Any]) -> Redeal | None:
+    """`redeal` (language 2): its condition through the checker, in the `redeal` context."""
+    spec = d.get("redeal")
+    if not isinstance(spec, dict):
+        return None
+    when = c.optional(("redeal", "when"), "redeal", Type.BOOL)
+    if spec.get("passed_out") is True and not any(isinstance(s, dict) and s.get("name") == "auction" for s in d.get("decisions") or ()):
+        c.report(
+            ("redeal", "passed_out"),
+            "W445",
+            "`passed_out: true` deals a hand again when every seat passes in the auction, but the ruleset has no auction",
+            help="write an `auction` decision, or drop `passed_out`",
+        )
+    if when is None and spec.get("passed_out") is not True and ("redeal", "when") not in c.failed:
+        c.report(("redeal",), "W445", "`redeal` says neither when a hand is dealt again (`when`) nor `passed_out: true`", key=True)
+    limit = spec.get("limit", Redeal.limit)
+    return Redeal(when, spec.get("passed_out") is True, limit if isinstance(limit, int) and not isinstance(limit, bool) else Redeal.limit)
 
 
 def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -728,11 +752,12 @@ def _weight(w: object) -> int:
 
 #: Which keys each kind of decision takes (besides `name`).
 _DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
+_DECISION_KEYS["declare"] = ("choices",)
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
 
 
-def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
+def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 one branch per kind of decision
     """The `decisions` list (language 2): the Ruleset's trump choice and the bid's own rules."""
     out: dict[str, Any] = {}
     seen: dict[str, int] = {}
@@ -772,6 +797,8 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                 )
             when = c.formula(("decisions", i, "when"), "trump_choice", Type.BOOL) if spec.get("when") is not None else None
             out["trump_choice"] = TrumpChoice(who, options, when, after)
+        elif name == "declare":
+            out["declare"] = _compile_declare(c, i, spec)
         elif name == "auction":
             if "bid" in seen or "trump" in seen:
                 c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")
@@ -791,6 +818,15 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             out["blind_bids"] = spec.get("blind", "no") == "may"
             out["bids_together"] = bool(spec.get("together", False))
     return out
+
+
+def _compile_declare(c: _Compiler, i: int, spec: dict[str, Any]) -> Declare:
+    """A `declare` decision: each choice's condition through the checker (context `declare`)."""
+    choices = spec.get("choices") or {}
+    if "no" in choices:
+        c.report(("decisions", i, "choices", "no"), "W427", "a declaration may not be named `no`: it answers the choice to declare nothing", key=True)
+    compiled = [(str(k), c.formula(("decisions", i, "choices", k), "declare", Type.BOOL)) for k in choices]
+    return Declare(tuple((k, f) for k, f in compiled if f is not None))
 
 
 def _a(word: str) -> str:
@@ -1642,6 +1678,7 @@ def _check_player_count(c: _Compiler, rules: Ruleset, players: int, cases: Formu
         return
     _check_bids(c, rules, players, setups, start, budget, cases)
     _check_decision_when(c, rules, players, setups, budget)
+    _check_redeal(c, rules, players, setups, start, budget)
     if cases.needs_probe(len(setups)):
         cases.probe(players, setups, lets, start)
     cases.end_probe(players, setups, start)
@@ -1695,6 +1732,64 @@ def _check_decision_when(c: _Compiler, rules: Ruleset, players: int, setups: Seq
             return
     if answers == {True} and choice.who != "declarer":
         _trump_never_from_its_source(c, rules, path, f"names trump in every hand with {players} players (its `when` holds for every hand and card)")
+
+
+#: How many deals lint shuffles for each hand and trump to try `redeal.when` on.
+REDEAL_TRIES = 24
+
+
+def _check_redeal(
+    c: _Compiler, rules: Ruleset, players: int, setups: Sequence[tuple[HandSetup, JsonPath]], start: dict[str, Number], budget: Budget
+) -> None:
+    """`redeal.when` over deals lint shuffles (REDEAL_TRIES for each hand and each trump it can
+    have, from a fixed seed, the deck's suits and ranks): a deal it cannot be evaluated on is
+    W305; a hand it holds for every deal tried is W446 (a warning: such a hand is dealt again
+    `limit` times, then played as dealt)."""
+    redeal = rules.redeal
+    if redeal is None or redeal.when is None:
+        return
+    path: JsonPath = ("redeal", "when")
+    suits = [s for s in rules.suits if s in SUITS]
+    pack = [(suit, rank) for suit in suits for rank in rules.ranks]
+    seen: set[tuple] = set()
+    running = {k: v for k, v in start.items() if k != "total"}
+    for setup, entry in setups:
+        size, playing = setup.plan.size, setup.playing
+        for words, case in turned_cards(rules, setup, players):
+            trump = str(case["trump"])
+            key = (size, playing, trump, *(setup.env.get(n) for n in sorted(redeal.when.names)))
+            if key in seen or size * playing > len(pack):
+                continue
+            seen.add(key)
+            env = dict(setup.env, trump=trump)
+            shuffle = random.Random(f"{size} {playing} {trump}").shuffle
+            held_every_time = True
+            for _ in range(REDEAL_TRIES):
+                deck = list(pack)
+                shuffle(deck)
+                rows = []
+                for k in range(playing):
+                    cards = deck[k * size : (k + 1) * size]
+                    row = seat_env({}, total=start.get("total", 0), is_dealer=k == playing - 1, position=k + 1, running=running)
+                    counts = [sum(1 for s, _ in cards if s == suit) for suit in suits]
+                    rows.append(dealt_facts(row, counts, sum(1 for s, _ in cards if s == trump)))
+                budget.spend(1)
+                try:
+                    holds = bool(redeal.when(redeal_env(env, tuple(rows))))
+                except EvalError as e:
+                    c.report_among([path, entry], "W305", f"{hand_words(players, setup)}, {words}, a deal lint shuffled: {e}")
+                    return
+                held_every_time = held_every_time and holds
+            if held_every_time:
+                c.report_among(
+                    [path, entry],
+                    "W446",
+                    f"{hand_words(players, setup)}, {words}: `redeal.when` held of each of the {REDEAL_TRIES} deals lint shuffled; "
+                    f"such a hand is dealt again {redeal.limit} times, then played as dealt",
+                    help="say when it is not dealt again, e.g. `trump != none and any(seats, trumps == 0)`",
+                    severity="warning",
+                )
+                return
 
 
 def _check_bids(

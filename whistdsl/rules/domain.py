@@ -188,6 +188,9 @@ class FormulaCases(WholeGames):
             axes.append([{"is_declarer": False, "auction_bid": 0}] + [{"is_declarer": d, "auction_bid": b} for b in won for d in (False, True)])  # type: ignore[arg-type]  # seat facts of numbers and yes/no are Values (a dict is invariant)
         if "excused" in reads:
             axes.append([{"excused": False}, {"excused": True}] if rules.skip is not None else [{"excused": False}])
+        if "declared" in reads:  # no declaration, or each one a seat may make and the hand is played with
+            made = [name for name, _ in rules.declare.choices if name != "redeal"] if rules.declare is not None else []
+            axes.append([{"declared": name} for name in ["", *made]])
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}

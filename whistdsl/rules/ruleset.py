@@ -193,6 +193,26 @@ class Auction:
 
 
 @dataclass(frozen=True)
+class Declare:
+    """Declarations before the bidding (`decisions: - name: declare`): each seat in bidding order
+    may make one of `choices` whose condition (a formula of the `declare` context, over its own
+    cards) holds, or none (`no`); the choice named `redeal` deals the hand again."""
+
+    choices: tuple[tuple[str, Formula], ...]
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """A hand dealt again by the same dealer (`redeal`): when `when` holds of the cards dealt
+    (a formula of the `redeal` context), or when every seat passes in the auction
+    (`passed_out`); at most `limit` times a hand, after which the hand is played as dealt."""
+
+    when: Formula | None = None
+    passed_out: bool = False
+    limit: int = 10
+
+
+@dataclass(frozen=True)
 class Parameter:
     """A table option the ruleset declares (`parameters:`): set per game, fixed during it.
 
@@ -425,6 +445,8 @@ class Ruleset:
     bids_together: bool = False  # bids are hidden until all have bid
     auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
     skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
+    redeal: Redeal | None = None  # a hand dealt again on a condition, or when passed out (`redeal`)
+    declare: Declare | None = None  # declarations each seat may make before the bidding (`decisions`, `declare`)
     when_void: WhenVoid = WhenVoid.FREE
     first_lead: FirstLead = FirstLead.FIRST_BIDDER
     #: `play.first_lead: {highest: ...}`: chosen once every bid is made (ties to the earlier bidder)
@@ -451,6 +473,7 @@ class Ruleset:
             or self.bids_together
             or self.auction is not None
             or self.skip is not None
+            or self.declare is not None
         )
 
     @property

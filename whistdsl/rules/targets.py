@@ -26,7 +26,7 @@ LIST_COST = 50
 
 RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
 #: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid"})
+CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid", "declared"})
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -150,6 +150,8 @@ def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
         parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
     if "excused" in reads:
         parts.append("excused from bidding" if case["excused"] else "not excused")
+    if "declared" in reads:
+        parts.append(f"declared {case['declared']}" if case["declared"] else "no declaration")
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:

@@ -40,6 +40,7 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("play", "first_lead", "lowest"): "the first leader chosen by a formula",
     ("parameters",): "declared table options",
     ("end",): "the end of the game on a condition",
+    ("redeal",): "a hand dealt again",
     ("trump", "from"): "trump from other sources (a card turned before the deal, the dealer's last card, a random suit)",
     ("trump", "turned"): "what becomes of a card turned before the deal",
     ("trump", "seen"): "trump revealed after the bidding",

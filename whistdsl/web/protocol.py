@@ -238,6 +238,8 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
         "declarer": view.declarer,
         "auction_bid": view.auction_bid,
         "trump_named_by": view.trump_named_by,
+        "redeals": view.redeals,
+        "declared": list(view.declared),
     }
 
 

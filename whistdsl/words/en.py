@@ -52,6 +52,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · game {game} · hand {hand} of {hands}",
     "table.seat_line": "bid {bid}, taken {taken}, total {total}",
     # -- the hand
+    "table.dealt_again": {"one": "Dealt again once.", "other": "Dealt again {count} times."},
     "table.hand_line": {
         "one": "Hand {hand}: {count} card, dealer {dealer}.",
         "other": "Hand {hand}: {count} cards, dealer {dealer}.",
@@ -78,6 +79,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "bid blind",
     "table.option.look": "look first",
     "table.option.pass": "pass",
+    "table.declared": "Declared: {said}.",
+    "table.declare": "Declare before the bidding",
+    "table.option.no": "nothing",
+    "table.option.redeal": "deal again",
     # -- tricks ("trick": the cards played in one round, one from each player)
     "table.trick": "Trick {number}",
     "table.trick_in_play": "The trick in play",
@@ -249,6 +254,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name} bid {bid} in the auction.",
     "play.auction_none": "none",
     "play.all_passed": "Everyone passed: there is no declarer; everyone bids as usual; {trump}.",
+    "play.passed_out_dealt_again": "Everyone passed: the same dealer deals the cards again.",
+    "play.dealt_again": {
+        "one": "The cards were dealt again once, as the rules say.",
+        "other": "The cards were dealt again {count} times, as the rules say.",
+    },
     "play.won_auction": "{name} won the auction with {bid} and is the declarer{trump}.",
     "play.won_auction_you": "{name} won the auction with {bid} and are the declarer{trump}.",
     "play.named": "{name} named {named}.",
@@ -294,6 +304,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.prompt_trump": "Trump: ",
     "play.prompt_auction": "Auction bid or pass: ",
     "play.prompt_blind": "Blind or look: ",
+    "play.prompt_declare": "Declaration: ",
+    "play.you_may_declare": "Before the bidding you may declare {options}, or nothing: type one of them, or no.",
+    "play.declared": "{name} declared {declaration}.",
+    "play.declared_redeal": "{name} asked for a new deal: the same dealer deals the cards again.",
     "play.not_outbid": "{answer} is not a bid that outbids the highest so far: type one from {low} to {high}, or pass",
     "play.none_outbids": "{answer}: no bid outbids the highest so far; type pass",
     "play.not_an_option": "{answer} is not an option: type one of {options}",

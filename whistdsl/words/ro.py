@@ -50,6 +50,11 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · partida {game} · mâna {hand} din {hands}",
     "table.seat_line": "anunț {bid}, levate {taken}, total {total}",
     # -- the hand ("mâna": one deal and its play; "mâna moartă" is the dealer who sits out)
+    "table.dealt_again": {
+        "one": "Împărțită din nou o dată.",
+        "few": "Împărțită din nou de {count} ori.",
+        "other": "Împărțită din nou de {count} de ori.",
+    },
     "table.hand_line": {
         "one": "Mâna {hand}: {count} carte, împarte {dealer}.",
         "few": "Mâna {hand}: {count} cărți, împarte {dealer}.",
@@ -77,6 +82,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "în orb",
     "table.option.look": "mă uit întâi",
     "table.option.pass": "trec",
+    "table.declared": "Declarații: {said}.",
+    "table.declare": "Declară înainte de licitație",
+    "table.option.no": "nimic",
+    "table.option.redeal": "împarte din nou",
     # -- tricks: "levată" (the seed: "whistul fiind un joc exclusiv de levată")
     "table.trick": "Levata {number}",
     "table.trick_in_play": "Levata în joc",
@@ -260,6 +269,12 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name}: {bid} la licitație.",
     "play.auction_none": "fără atu",
     "play.all_passed": "Toți au zis pas: nu există declarant; toți licitează ca de obicei; {trump}.",
+    "play.passed_out_dealt_again": "Toți au zis pas: același dealer împarte din nou cărțile.",
+    "play.dealt_again": {
+        "one": "Cărțile s-au împărțit din nou o dată, cum spun regulile.",
+        "few": "Cărțile s-au împărțit din nou de {count} ori, cum spun regulile.",
+        "other": "Cărțile s-au împărțit din nou de {count} de ori, cum spun regulile.",
+    },
     "play.won_auction": "Câștigătorul licitației: {name}, cu {bid} (declarantul){trump}.",
     "play.won_auction_you": "Câștigătorul licitației: {name}, cu {bid} (declarantul){trump}.",
     "play.named": "{name}: {named}.",
@@ -305,6 +320,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.prompt_trump": "Atu: ",
     "play.prompt_auction": "Anunț la licitație sau pass: ",
     "play.prompt_blind": "blind (în orb) sau look (te uiți): ",
+    "play.prompt_declare": "Declarație: ",
+    "play.you_may_declare": "Înainte de licitație poți declara {options}, sau nimic: scrie una dintre ele, sau no.",
+    "play.declared": "{name} a declarat {declaration}.",
+    "play.declared_redeal": "{name} a cerut o nouă împărțire: același dealer împarte din nou cărțile.",
     "play.not_outbid": "{answer} nu e un anunț mai mare decât cel mai mare de până acum: scrie unul de la {low} la {high}, sau pass",
     "play.none_outbids": "{answer}: niciun anunț nu-l depășește pe cel mai mare; scrie pass",
     "play.not_an_option": "{answer} nu e o variantă: scrie una dintre {options}",

@@ -50,6 +50,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.title": "{ruleset} · partija {game} · ruka {hand} od {hands}",
     "table.seat_line": "zvao {bid}, uzeo {taken}, ukupno {total}",
     # -- the hand ("ruka": one deal and its play)
+    "table.dealt_again": {"one": "Ponovo podeljeno {count} put.", "few": "Ponovo podeljeno {count} puta.", "other": "Ponovo podeljeno {count} puta."},
     "table.hand_line": {
         "one": "Ruka {hand}: {count} karta, deli {dealer}.",
         "few": "Ruka {hand}: {count} karte, deli {dealer}.",
@@ -77,6 +78,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.option.blind": "naslepo",
     "table.option.look": "prvo gledam",
     "table.option.pass": "dalje",
+    "table.declared": "Prijave: {said}.",
+    "table.declare": "Prijavi pre licitacije",
+    "table.option.no": "ništa",
+    "table.option.redeal": "deli ponovo",
     # -- tricks: štih
     "table.trick": "Štih {number}",
     "table.trick_in_play": "Štih u igri",
@@ -260,6 +265,12 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.auction_bid": "{name}: {bid} na licitaciji.",
     "play.auction_none": "bez aduta",
     "play.all_passed": "Svi su rekli dalje: nema nosioca igre; svi zovu kao i obično; {trump}.",
+    "play.passed_out_dealt_again": "Svi su rekli dalje: isti delilac ponovo deli karte.",
+    "play.dealt_again": {
+        "one": "Karte su ponovo podeljene {count} put, kako pravila kažu.",
+        "few": "Karte su ponovo podeljene {count} puta, kako pravila kažu.",
+        "other": "Karte su ponovo podeljene {count} puta, kako pravila kažu.",
+    },
     "play.won_auction": "Pobednik licitacije: {name}, sa {bid} (nosilac igre){trump}.",
     "play.won_auction_you": "Pobednik licitacije: {name}, sa {bid} (nosilac igre){trump}.",
     "play.named": "{name}: {named}.",
@@ -305,6 +316,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.prompt_trump": "Adut: ",
     "play.prompt_auction": "Zvanje na licitaciji ili pass: ",
     "play.prompt_blind": "blind (naslepo) ili look (gledaš): ",
+    "play.prompt_declare": "Prijava: ",
+    "play.you_may_declare": "Pre licitacije možeš da prijaviš {options}, ili ništa: otkucaj jednu od njih, ili no.",
+    "play.declared": "{name} je prijavio {declaration}.",
+    "play.declared_redeal": "{name} je tražio novo deljenje: isti delilac ponovo deli karte.",
     "play.not_outbid": "{answer} nije zvanje veće od najvećeg do sada: otkucaj jedno od {low} do {high}, ili pass",
     "play.none_outbids": "{answer}: nijedno zvanje nije veće od najvećeg; otkucaj pass",
     "play.not_an_option": "{answer} nije ponuđeno: otkucaj jedno od {options}",

@@ -29,6 +29,7 @@ _SEAT_FACTS = {
     "is_declarer": "False",
     "auction_bid": "0",
     "excused": "False",
+    "declared": "''",
 }
 
 #: names whose values the engine makes whole numbers of the size of a deck: bids, tricks, counts

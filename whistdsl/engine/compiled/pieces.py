@@ -69,6 +69,8 @@ RULE_WORDS = {
     "bids_together": "its hands have bids made together",
     "auction": "its hands have an auction",
     "skip": "its hands have seats excused from bidding",
+    "redeal": "its hands may be dealt again",
+    "declare": "its hands have declarations before the bidding",
 }
 
 

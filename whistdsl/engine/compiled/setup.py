@@ -25,9 +25,9 @@ class SetUpWriter(Writing):
             "                tuple(bid_log), tricks, tuple(taken), tuple(points), tuple(bonuses), tuple(totals_after),",
             "                tuple(running_after), rng.getstate() if keep_states else None, SPECIALS,",
             (
-                "                tuple(g.choices), tuple(g.calls), tuple(g.blind), tuple(g.excused), g.declarer, g.auction_bid, trump_from,"
+                "                tuple(g.choices), tuple(g.calls), tuple(g.blind), tuple(g.excused), g.declarer, g.auction_bid, trump_from, (),"
                 if self.rules.has_decisions  # game.py's begin_decisions keeps the hand's decision fields
-                else "                (), (), (), (), None, 0, trump_from,"
+                else "                (), (), (), (), None, 0, trump_from, (),"
             ),
             "            ),",
             "        )",

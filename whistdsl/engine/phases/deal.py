@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ...language.environment import first_bidder_env, first_lead_env, seat_sets
+from ...language.environment import dealt_facts, first_bidder_env, first_lead_env, redeal_env, seat_env, seat_sets
 from ...language.errors import EvalError
+from ...language.program import Formula
 from ...language.values import Value
-from ...rules.ruleset import HandKind, HandSetup, SeatChoice, hand_env, hand_setup
-from ..cards import SUIT_OF, Card, card_words, new_hand
+from ...rules.ruleset import HandKind, HandSetup, Redeal, SeatChoice, hand_env, hand_setup
+from ..cards import SUIT_OF, Card, card_words, new_hand, suit_number
 from ..errors import RuleError, formula_error
-from ..state import Bid, Phase, PresetDeal, Trick
+from ..state import Bid, Phase, PresetDeal, Redealt, Trick
 from ..table import SeatOrders
 from . import Part
 
@@ -99,13 +100,17 @@ class Dealing(Part):
         self.play_orders = table.play_orders
         self.leader = table.first_leader
 
-    def begin_hand(self, index: int, reuse_hands: bool = False) -> None:
+    def begin_hand(self, index: int, reuse_hands: bool = False, again: bool = False) -> None:
         """Set up hand `index` of the plan: its dealer and seat orders, the deal (a set-up deal,
         or shuffled), the trump, then its first decision or its bidding. `reuse_hands`: the
-        hand lists of the hand before may be filled again (nothing else holds them)."""
+        hand lists of the hand before may be filled again (nothing else holds them); `again`:
+        the hand is dealt again (`redeal`), the deals before kept in `redealt`."""
         rules, n = self.rules, self.players
         plan = self.plan[index]
         self.index = index
+        if not again:
+            #: this hand's deals dealt again (`redeal`), in order: the one played is `dealt`
+            self.redealt: list[Redealt] = []
         setup = self._setups.get(index)
         if setup is None or setup.plan is not plan:
             try:
@@ -124,7 +129,10 @@ class Dealing(Part):
         self.setup = setup
         if self.kind is None or self.kind.name != plan.kind:
             self._begin_kind(rules.kinds[plan.kind])
-        preset = self.deals.get(plan.number) if self.deals else None
+        preset = given = self.deals.get(plan.number) if self.deals else None
+        if preset is not None and preset.redeals:  # a set-up deal dealt again: its deals in order
+            k = len(self.redealt)
+            preset = preset.redeals[k] if k < len(preset.redeals) else preset
         self.dealer = dealer = self.rotation_dealer = (self.first_dealer + rules.deal_direction * index) % n
         if preset is not None and preset.dealer is not None and preset.dealer != dealer:
             if not 0 <= preset.dealer < n:
@@ -156,8 +164,74 @@ class Dealing(Part):
         #: the legal bids worked out for this turn (`allowed_bids`); None once anything changed
         self.legal_bids_memo: list[Bid] | None = None
         self.legal_cards_memo = None
+        redeal = self.redeal_rule()
+        if redeal is not None or (given is not None and given.redeals):
+            if redeal is not None and redeal.when is not None and self._deals_again_when(redeal.when, redeal.limit):
+                self.deal_again("when")
+                return
+            if not self.may_deal_again_later():
+                self.played_as_dealt()
         if self._decides:
             self.begin_decisions(setup)
+
+    def redeal_rule(self) -> Redeal | None:
+        """The ruleset's `redeal`, or None when this hand is played as dealt whatever it says (a
+        set-up deal `as_dealt`: a position imagined for look-ahead)."""
+        given = self.deals.get(self.hand_number) if self.deals else None
+        return None if given is not None and given.as_dealt else self.rules.redeal
+
+    def _deals_again_when(self, when: Formula, limit: int) -> bool:
+        """`redeal.when`, asked of the cards dealt once trump is known (false once the hand has
+        been dealt again `limit` times). Raises the rule error naming the formula when it
+        cannot be evaluated."""
+        if len(self.redealt) >= limit:
+            return False
+        suits = [suit_number(s) for s in self.rules.suits]
+        trump = self.trump
+        rows = []
+        for index, seat in enumerate(self.bidding_order):
+            held = self.hands[seat]
+            row = seat_env({}, total=self.totals[seat], is_dealer=seat == self.dealer, position=index + 1, running=self.running[seat])
+            rows.append(dealt_facts(row, [len(held[s]) for s in suits], len(held[trump]) if trump >= 0 else 0))
+        env = redeal_env(self.hand_env, tuple(rows))
+        try:
+            return bool(when(env))
+        except EvalError as e:
+            raise formula_error(e, (when,), env, hand=self.hand_number) from None
+
+    def deal_again(self, why: str) -> None:
+        """The hand dealt again by the same dealer (`redeal`; `why`: `when` or `passed_out`):
+        the deal so far kept in `redealt` with the choices made on it, then the deal, the trump
+        and the decisions begin again. A set-up deal must give the deal dealt next (a record
+        keeps every deal of a hand): raises ValueError when it does not."""
+        given = self.deals.get(self.hand_number) if self.deals else None
+        if given is not None and len(given.redeals) <= len(self.redealt):
+            rule = {
+                "when": "`redeal.when` holds of it",
+                "passed_out": "every seat passed in the auction (`redeal.passed_out`)",
+                "declared": "a seat declared `redeal`",
+            }[why]
+            raise ValueError(f"hand {self.hand_number}: by the rules this deal is dealt again ({rule}), but the deal given is played")
+        self.redealt.append(Redealt(tuple(self.dealt), self.turn_up, tuple(self.choices) if why != "when" else (), why))
+        self.begin_hand(self.index, again=True)
+
+    def may_deal_again_later(self) -> bool:
+        """Whether this hand may still be dealt again after the deal: when every seat passes in
+        the auction (`redeal.passed_out`), or when a seat declares `redeal` (`declare`)."""
+        redeal, rules = self.redeal_rule(), self.rules
+        if redeal is not None and redeal.passed_out and rules.auction is not None:
+            return True
+        return rules.declare is not None and any(name == "redeal" for name, _ in rules.declare.choices)
+
+    def played_as_dealt(self) -> None:
+        """The hand is played as dealt: a set-up deal that says it was dealt again more often is
+        refused (ValueError)."""
+        given = self.deals.get(self.hand_number) if self.deals else None
+        if given is not None and len(given.redeals) > len(self.redealt):
+            raise ValueError(
+                f"hand {self.hand_number}: the deal given was dealt again {len(given.redeals)} time{'s' if len(given.redeals) > 1 else ''}, "
+                f"but by the rules the deal after {len(self.redealt)} is played"
+            )
 
     def _deal(
         self, preset: PresetDeal | None, table: SeatOrders, size: int, playing: int, reuse_hands: bool, none_first: bool

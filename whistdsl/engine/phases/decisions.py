@@ -6,10 +6,10 @@ A part of `Game` (engine/game.py), which mixes in every phase; its entry point i
 
 from __future__ import annotations
 
-from ...language.environment import auction_env, skip_env
+from ...language.environment import auction_env, declare_env, seat_env, skip_env
 from ...language.errors import EvalError
 from ...language.program import Formula
-from ...rules.ruleset import HandSetup
+from ...rules.ruleset import HandSetup, Redeal
 from ..auction import Auction
 from ..cards import NO_TRUMP, suit_name, suit_number, turn_up_facts
 from ..errors import IllegalAction, formula_error
@@ -38,17 +38,67 @@ class Decisions(Part):
         self.excused = [False] * n
         self.declarer, self.auction_bid = None, 0
         self._auction: Auction | None = None
+        self.declared = [""] * n
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
             self._names_trump = self.names_trump(setup) if names_trump is None else names_trump
-            if self._names_trump and not choice.after_bidding and choice.who != "declarer":
-                self._ask(self._trump_chooser(), "trump")
+        if self.rules.declare is not None:
+            given = self.deals.get(self.hand_number) if self.deals else None
+            if given is None or given.declared is None:
+                self._next_declarer(0)
                 return
+            self.declared = list(given.declared)  # a position imagined for look-ahead: made already
+        self._after_declarations()
+
+    def _after_declarations(self) -> None:
+        """The decisions after the declarations: a trump named before the bidding, the auction,
+        else the first bidder."""
+        redeal = self.redeal_rule()
+        if self.rules.declare is not None and not (redeal is not None and redeal.passed_out and self.rules.auction is not None):
+            self.played_as_dealt()  # no seat declared `redeal`, and nothing after deals again
+        choice = self.rules.trump_choice
+        if choice is not None and self._names_trump and not choice.after_bidding and choice.who != "declarer":
+            self._ask(self._trump_chooser(), "trump")
+            return
         if self.rules.auction is not None:
-            self._begin_auction(setup)
+            self._begin_auction(self.setup)
             return
         self._next_bidder(self.bidding_order[0])
+
+    def _next_declarer(self, index: int) -> None:
+        """The declarations (`declare`), from the seat at `index` of the bidding order on: each
+        seat that may make one is asked (a seat with none to make is not); then the decisions
+        after them."""
+        order = self.bidding_order
+        for i in range(index, len(order)):
+            offer = self._declarations(order[i], i)
+            if len(offer) > 1:
+                #: the seat declaring (its index in the bidding order) and what it may declare
+                self._declaring, self._declare_offer = i, offer
+                self._ask(order[i], "declare")
+                return
+        self._after_declarations()
+
+    def _declarations(self, seat: int, index: int) -> list[str]:
+        """What `seat` may declare: `no`, then each declaration whose formula holds of its cards
+        (`redeal` only while the hand may be dealt again). Raises the rule error naming the
+        formula when one cannot be evaluated."""
+        suits = [suit_number(s) for s in self.rules.suits]
+        held, trump = self.hands[seat], self.trump
+        env = seat_env(dict(self.hand_env), total=self.totals[seat], is_dealer=seat == self.dealer, position=index + 1, running=self.running[seat])
+        env = declare_env(env, [len(held[s]) for s in suits], len(held[trump]) if trump >= 0 else 0)
+        limit = self.rules.redeal.limit if self.rules.redeal is not None else Redeal.limit
+        offer = ["no"]
+        for name, condition in self.rules.declare.choices:  # type: ignore[union-attr]  # asked only of a ruleset that has declarations
+            if name == "redeal" and len(self.redealt) >= limit:
+                continue
+            try:
+                if condition(env):
+                    offer.append(name)
+            except EvalError as e:
+                raise formula_error(e, (condition,), env, hand=self.hand_number, seat=seat) from None
+        return offer
 
     def names_trump(self, setup: HandSetup) -> bool:
         """Whether a seat names this hand's trump: the trump rule's condition (`when`), asked of
@@ -89,6 +139,12 @@ class Decisions(Part):
         declarer, tricks, suit = self._auction.contract()
         self.declarer, self.auction_bid = declarer, tricks
         self.decision = None
+        redeal = self.redeal_rule()
+        if redeal is not None and redeal.passed_out:
+            if declarer is None and len(self.redealt) < redeal.limit:  # every seat passed: deal again
+                self.deal_again("passed_out")
+                return
+            self.played_as_dealt()
         if declarer is None:  # every seat passed: the trump rule stands, everyone bids
             self._next_bidder(self.bidding_order[0])
             return
@@ -173,6 +229,8 @@ class Decisions(Part):
         if self.decision == "auction":
             assert self._auction is not None  # the auction is under way
             return self._auction.options()
+        if self.decision == "declare":
+            return list(self._declare_offer)
         return ["look", "blind"]
 
     def decide(self, choice: str) -> None:
@@ -182,11 +240,21 @@ class Decisions(Part):
             raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
         options = self.decision_options()
         if type(choice) is not str or choice not in options:
-            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass"}.get(self.decision, "whether to bid blind")  # type: ignore[arg-type]  # in the decision phase a decision is under way
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass", "declare": "a declaration, or no"}.get(
+                self.decision,  # type: ignore[arg-type]  # in the decision phase a decision is under way
+                "whether to bid blind",
+            )
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
         seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]  # in the decision phase a decision is under way
+        if self.decision == "declare":
+            if choice == "redeal":
+                self.deal_again("declared")
+                return
+            self.declared[seat] = "" if choice == "no" else choice  # type: ignore[index]  # a hand with declarations keeps them in a list (begin_decisions)
+            self._next_declarer(self._declaring + 1)
+            return
         if self.decision == "auction":
             auction = self._auction
             assert auction is not None  # the auction is under way
@@ -218,6 +286,8 @@ class Decisions(Part):
         if self.trump_named_by is not None:
             return None
         over = self._auction is None or self._auction.done
+        if self.decision == "declare":  # the seats declare before the auction
+            over = False
         if self.rules.auction is not None and self.rules.auction.suits and self.declarer is None and not over:
             return "auction"
         if self._names_trump:

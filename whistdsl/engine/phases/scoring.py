@@ -79,6 +79,7 @@ class Scoring(Part):
                     is_declarer=seat == self.declarer,
                     auction_bid=self.auction_bid,
                     excused=self.excused[seat],
+                    declared=self.declared[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -146,6 +147,7 @@ class Scoring(Part):
                     self.declarer if decides else None,
                     self.auction_bid if decides else 0,
                     self.trump_from,
+                    tuple(self.redealt),
                 ),
             )
         )
@@ -165,6 +167,7 @@ class Scoring(Part):
                 running=self.running[seat],
                 call=self.calls[seat],
                 blind=self.blind[seat],
+                declared=self.declared[seat],
             )
             env.update(seat_sets(rows, index, set_names))
             envs.append(env)

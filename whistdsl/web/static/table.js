@@ -202,12 +202,15 @@
   function drawBoard() {
     const v = state.view;
     const seeing = v.seeing === "forehead" ? " " + t("table.forehead") : v.seeing === "blind" ? " " + t("table.blind_hand") : "";
-    $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing;
+    const again = v.redeals ? " " + tn("table.dealt_again", v.redeals, {}) : "";
+    $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing + again;
     const trumpLine = clear($("trump-line"));
     trumpLine.append(trumpWords(v));
     if (v.turn_up) trumpLine.append(" ", card(v.turn_up));
     const said = v.bids.map(function (b) { return name(b[0]) + " " + (v.calls[b[0]] || b[1]) + (v.blind[b[0]] ? " " + t("table.blind") : ""); }).join(", ");
     let bids = v.bids_hidden ? t("table.bids_hidden") : v.bids.length ? t("table.bids", { bids: said }) : t("table.no_bid");
+    const declared = (v.declared || []).map(function (d, s) { return d ? name(s) + " " + optionWords(d) : ""; }).filter(Boolean);
+    if (declared.length) bids += " " + t("table.declared", { said: declared.join(", ") });
     if (v.auction.length) bids += " " + t("table.auction", { said: v.auction.map(function (a) { return name(a[0]) + " " + optionWords(a[1]); }).join(", ") });
     $("bids-line").textContent = bids;
     const trick = clear($("trick"));
@@ -249,7 +252,7 @@
       box.append(row);
       if (q.forbidden.length) box.append(el("p", { class: "hint", text: t("table.not_allowed_now", { bids: q.forbidden.join(", ") }) }));
     } else if (q.ask === "decision") {
-      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look") };
+      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look"), declare: t("table.declare") };
       box.append(el("h2", { text: titles[q.decision] || t("table.decide") }));
       const row = el("div", { class: "answers", role: "group", "aria-label": titles[q.decision] || t("table.decide") });
       for (const option of q.options) row.append(button(optionWords(option), { decision: option }, true, { "data-kind": "decision", "data-value": option }));
