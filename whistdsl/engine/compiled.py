@@ -172,6 +172,7 @@ RULE_WORDS = {
     "bids_together": "its hands have bids made together",
     "auction": "its hands have an auction",
     "skip": "its hands have seats excused from bidding",
+    "super_trumps": "its turned card names super trumps",
 }
 
 

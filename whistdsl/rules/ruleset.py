@@ -562,12 +562,7 @@ class Ruleset:
     def standard_tricks(self) -> bool:
         """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
         highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
-        return (
-            not self.specials
-            and self.trick_winner == STANDARD_WINNER
-            and self.identical == Identical.EARLIER
-            and self.super_trumps is None
-        )
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == Identical.EARLIER and self.super_trumps is None
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`
