@@ -52,6 +52,7 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
+from ..engine.tricks import super_trump_cards
 from ..language.errors import EvalError
 from ..language.limits import MAX_DIGITS
 from ..language.values import value_text
@@ -275,6 +276,9 @@ class TableTalk:
                 t("play.you_sit_out") if list(view.sitting_out) == [self.you] else self.words.count("play.sit_out", len(view.sitting_out), names=out)
             )
         self.say(header)
+        supers = () if view.trump_hidden else super_trump_cards(self.rules, view.players, view.turn_up)
+        if supers:  # the cards the turned card makes trumps above the ace (`trump.super_trumps`)
+            self.say(self.styled("trump.super_trumps", cards=Text(", ").join(self.card(c, view.trump) for c in supers)))
         what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()
