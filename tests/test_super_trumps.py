@@ -160,7 +160,9 @@ def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
     rules = load_rules(str(MANILHAS))
     checker = Rules(
         sizes=lambda players: list(range((52 - 1) // players, 0, -1)),
-        trump=lambda number, size, players, turn_up: "none" if turn_up is None else {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[turn_up[1]],
+        trump=lambda number, size, players, turn_up: (
+            "none" if turn_up is None else {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[turn_up[1]]
+        ),
         score=lambda bid, tricks, size: 10 + bid if tricks == bid else 0,
         turned_tops=_manilhas,
     )
