@@ -167,8 +167,15 @@ class TableTalk:
         """A hand sorted by suit, trumps first and marked; cards that may not be played now dimmed."""
         out = Text()
         previous = None
-        for c in sort_hand(cards, trump):
-            suit = suit_of(c)
+        ordered = sort_hand(cards, trump)
+        supers: tuple[Card, ...] = ()
+        if self.rules.super_trumps is not None and trump != NO_TRUMP:  # shown with the trumps, above the ace
+            view = self.window.view()
+            supers = tuple(c for c in super_trump_cards(self.rules, view.players, view.turn_up) if c in ordered)
+            first = next((i for i, c in enumerate(ordered) if suit_of(c) != SPECIAL), len(ordered))
+            ordered = ordered[:first] + list(supers) + [c for c in ordered[first:] if c not in supers]
+        for c in ordered:
+            suit = trump if c in supers else suit_of(c)
             if previous is not None and suit != previous:
                 out.append(f" ({self.t('play.trump_mark')})" if previous == trump else "")
                 out.append("   ")
