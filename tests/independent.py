@@ -60,6 +60,9 @@ class Rules:
     #: what they are in a hand without trump: "highest" (they win, the strongest first) or
     #: "lowest" (they lose); then they belong to no suit, and one led asks nothing
     top_trumps_without_trump: str = "highest"
+    #: the cards a hand's turned card makes trumps above the ace (below `top_trumps`), strongest
+    #: first: (the turned-up card or None) -> their marks; the manilhas, say (none: no such rule)
+    turned_tops: Callable[[str | None], tuple[str, ...]] = lambda turn_up: ()
 
 
 class Wrong(AssertionError):
@@ -111,7 +114,7 @@ def check_record(record: dict, rules: Rules) -> list[int]:  # noqa: C901 each ru
         leader = order[0]
         taken = [0] * players
         _expect(len(hand["tricks"]) == size, number, f"{size} tricks are played")
-        tops = rules.top_trumps
+        tops = rules.top_trumps + rules.turned_tops(hand["turn_up"])
 
         def suit_of(card: str) -> str | None:
             """A card's suit for following: a top trump is a trump (no suit without trump)."""

@@ -515,3 +515,22 @@ def test_a_person_declares_at_the_web_table_from_the_options_offered_and_the_rec
         record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{token}").text))
         assert {"seat": 0, "decision": "declare", "choice": "void"} in record["hands"][0]["choices"]
         assert last["over"] is not None and replay(record).complete
+
+
+def test_a_table_with_super_trumps_sends_each_hands_super_trumps_and_plays_to_a_clean_record(tmp_path):
+    # docs/examples/oh-hell-manilhas.yaml, shortened: the four cards one rank above the turned card
+    from pathlib import Path
+
+    manilhas = (Path(__file__).resolve().parent.parent / "docs" / "examples" / "oh-hell-manilhas.yaml").read_text(encoding="utf-8")
+    text = manilhas.replace("extends: oh-hell", "extends: oh-hell\nschedule: [3, 2, 1]")
+    with Server(tmp_path) as server:
+        table, _ = server.open_table("", ["human", "heuristic", "human", "random"], text=text)
+        tokens = {s: server.join(table, s, f"Person {s + 1}") for s in (0, 2)}
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        first = seats[0].until(settled({0, 2}, -1))["view"]
+        rank = "23456789TJQKA"[("23456789TJQKA".index(first["turn_up"][0]) + 1) % 13]
+        assert first["super_trumps"] == [rank + "C", rank + "H", rank + "S", rank + "D"]
+        last = play(seats, [], random.Random(4))
+        assert last["over"]["winners"]
+        record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{tokens[0]}").text))
+        assert replay(record).complete

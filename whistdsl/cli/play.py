@@ -52,6 +52,7 @@ from ..engine.cards import (
 )
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
+from ..engine.tricks import super_trump_cards
 from ..language.errors import EvalError
 from ..language.limits import MAX_DIGITS
 from ..language.values import value_text
@@ -166,8 +167,15 @@ class TableTalk:
         """A hand sorted by suit, trumps first and marked; cards that may not be played now dimmed."""
         out = Text()
         previous = None
-        for c in sort_hand(cards, trump):
-            suit = suit_of(c)
+        ordered = sort_hand(cards, trump)
+        supers: tuple[Card, ...] = ()
+        if self.rules.super_trumps is not None and trump != NO_TRUMP:  # shown with the trumps, above the ace
+            view = self.window.view()
+            supers = tuple(c for c in super_trump_cards(self.rules, view.players, view.turn_up) if c in ordered)
+            first = next((i for i, c in enumerate(ordered) if suit_of(c) != SPECIAL), len(ordered))
+            ordered = ordered[:first] + list(supers) + [c for c in ordered[first:] if c not in supers]
+        for c in ordered:
+            suit = trump if c in supers else suit_of(c)
             if previous is not None and suit != previous:
                 out.append(f" ({self.t('play.trump_mark')})" if previous == trump else "")
                 out.append("   ")
@@ -277,6 +285,9 @@ class TableTalk:
         self.say(header)
         if view.redeals:
             self.say(self.words.count("play.dealt_again", view.redeals))
+        supers = () if view.trump_hidden else super_trump_cards(self.rules, view.players, view.turn_up)
+        if supers:  # the cards the turned card makes trumps above the ace (`trump.super_trumps`)
+            self.say(self.styled("trump.super_trumps", cards=Text(", ").join(self.card(c, view.trump) for c in supers)))
         what = kind.description or (t(f"play.view.{view.view}") if view.view in VIEW_MARKS else "")
         if what:
             label = mark_label(kind.mark) if kind.mark else kind.name.capitalize()

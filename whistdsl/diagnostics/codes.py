@@ -425,6 +425,18 @@ DOCS: dict[str, Code] = {
         "`when: any(seats, trumps == 0)` in a hand without trump (no seat holds a trump)",
         "say when it is not dealt again: `trump != none and any(seats, trumps == 0)`",
     ),
+    "W455": Code(
+        "super trumps ranked by the turned card, but no card is ever turned",
+        "`trump.super_trumps` ranks cards by the turned card, but the trump comes from a cycle of suits or a random draw only, so no card is turned",
+        "`super_trumps: {rank: same}` with `cycle: [spades, hearts]`",
+        "`from: [turn_up]`, or drop `super_trumps`",
+    ),
+    "W456": Code(
+        "the super trumps' suit order leaves out a suit of the deck, or names one it does not have",
+        "`trump.super_trumps.order` ranks the super trumps of every suit of the deck: it leaves one out, or names a suit the deck does not have",
+        "`order: [clubs, hearts]` in a deck of four suits",
+        "`order: [clubs, hearts, spades, diamonds]`",
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays

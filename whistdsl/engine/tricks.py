@@ -10,7 +10,10 @@ Two implementations of the same rules, chosen once per ruleset (`trick_play`):
   be played at any time (`play.always_playable`), what a special led asks of the others
   (`play.special_led`), the ordered `trick.winner` rules, which of two identical cards wins
   (`trick.identical`), and specials that are trumps (`trump.specials`: of the trump suit for
-  following, above its ace; without trump the highest or the lowest cards).
+  following, above its ace; without trump the highest or the lowest cards), and the super
+  trumps the turned card makes (`trump.super_trumps`: the cards of its rank or the next, trumps
+  above the ace and below the trump specials; without trump the highest cards, each following
+  its own suit). A ruleset with super trumps has one TrickPlay per hand (`hand_trick_play`).
 
 A hand is one list per suit (and one for the specials, see cards.new_hand). A trick is a list
 of (seat, card) in playing order.
@@ -21,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..rules.ruleset import Remembered, Ruleset, WinnerRule
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
+from ..language.catalogue import SUITS
+from ..rules.ruleset import Remembered, Ruleset, SuperRank, WinnerRule
+from .cards import NO_TRUMP, RANK_LETTERS, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
 
 Hand = list[list[Card]]  # one list per suit
 TrickCards = list[tuple[int, Card]]  # (seat, card) in the order played
@@ -104,7 +108,36 @@ def trick_play(rules: Ruleset) -> TrickPlay:
     return _GENERAL(rules)
 
 
-def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases in one closure, for speed
+def hand_trick_play(rules: Ruleset, players: int, turned: Card | None) -> TrickPlay:
+    """The trick rules of one hand whose turned card is `turned` (None: no card turned, or not
+    seen yet): `trick_play(rules)`, unless the ruleset has super trumps, which that card names."""
+    if rules.super_trumps is None:
+        return trick_play(rules)
+    supers = super_trump_cards(rules, players, turned)
+    kept = _SUPERS(rules)
+    found = kept.get(supers)
+    if found is None:
+        found = kept[supers] = _general(rules, supers)  # at most one per rank of the deck
+    return found
+
+
+def super_trump_cards(rules: Ruleset, players: int, turned: Card | None) -> tuple[Card, ...]:
+    """The super trumps the card `turned` makes (`trump.super_trumps`), strongest first: the
+    cards of its rank (`same`) or of the rank just above it among the deck's ranks for
+    `players` (`next`; above the highest comes the lowest), in the suit order `order`; none
+    without super trumps, without a card turned, or for a turned special card."""
+    st = rules.super_trumps
+    if st is None or turned is None or SUIT_OF[turned] == SPECIAL:
+        return ()
+    rank = STRENGTH_OF[turned]
+    if st.rank == SuperRank.NEXT:
+        strengths = sorted(RANK_LETTERS.index(r) for r in rules.deck_ranks(players))
+        above = [k for k in strengths if k > rank]
+        rank = above[0] if above else strengths[0]
+    return tuple(SUITS.index(suit) * 16 + rank for suit in st.order if suit in rules.suits)
+
+
+def _general(rules: Ruleset, supers: tuple[Card, ...] = ()) -> TrickPlay:  # noqa: C901 the trick rules' cases in one closure, for speed
     index = {s.name: i for i, s in enumerate(rules.specials)}
     playable = frozenset(special_card(index[n]) for n in rules.always_playable if n in index)
     # a special led that passes the lead on (`pass`) lets the next card set the suit; one that
@@ -114,19 +147,22 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
     has_specials = bool(rules.specials)
     # special cards that are trumps (`trump.specials`), strongest first, above the ace (12); in a
     # hand without trump they are the highest or the lowest cards (`specials_without_trump`)
-    top = {special_card(index[n]): 13 + len(rules.trump_specials) - k for k, n in enumerate(rules.trump_specials) if n in index}
+    top = {special_card(index[n]): 13 + len(supers) + len(rules.trump_specials) - k for k, n in enumerate(rules.trump_specials) if n in index}
     top_without = rules.trump_specials_without
+    # this hand's super trumps, strongest first: trumps above the ace, below the trump specials
+    sup = {c: 12 + len(supers) - k for k, c in enumerate(supers)}
+    high = {**top, **sup}  # every card that is a trump above the ace when there is a trump
 
     def suit_in(c: Card, trump: int) -> int:
         """A card's suit for following: a trump special is of the trump suit (when there is one)."""
-        return trump if trump >= 0 and c in top else SUIT_OF[c]
+        return trump if trump >= 0 and c in high else SUIT_OF[c]
 
     def led(trick: TrickCards, trump: int = NO_TRUMP) -> int:
         for _, c in trick:
-            if c in top:
+            if c in high:
                 if trump >= 0:
-                    return trump  # a led trump special asks for trumps
-                if top_without == "lowest":
+                    return trump  # a led trump special or super trump asks for trumps
+                if c in top and top_without == "lowest":
                     continue  # without trump, the lowest card: the next card sets the suit
             suit = SUIT_OF[c]
             if suit != SPECIAL:
@@ -141,8 +177,8 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
     def power(c: Card, trump: int = NO_TRUMP) -> int:
         """Higher is stronger: a suited card's strength (a trump special's above the ace);
         other specials by their order in the deck."""
-        if c in top and trump >= 0:
-            return top[c]
+        if c in high and trump >= 0:
+            return high[c]
         return STRENGTH_OF[c] if SUIT_OF[c] != SPECIAL else -STRENGTH_OF[c]
 
     def legal(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
@@ -151,7 +187,11 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
             if suit >= 0:
                 extra = [c for c in hand[SPECIAL] if c in playable] if has_specials and playable else []
                 jokers = [c for c in hand[SPECIAL] if c in top] if top and trump >= 0 else []
-                follow = hand[suit] + jokers if suit == trump else hand[suit]
+                if sup and trump >= 0:  # the super trumps held outside the trump suit follow as trumps
+                    jokers += [c for s in range(4) if s != trump for c in hand[s] if c in sup]
+                    follow = hand[suit] + jokers if suit == trump else [c for c in hand[suit] if c not in sup]
+                else:
+                    follow = hand[suit] + jokers if suit == trump else hand[suit]
                 if follow:
                     return follow + extra
                 trumps = hand[trump] + jokers if trump >= 0 else []
@@ -169,7 +209,7 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
         if among == "led":
             return lambda c, trump, suit: suit >= 0 and suit_in(c, trump) == suit
         if among == "suited":
-            return lambda c, trump, suit: SUIT_OF[c] != SPECIAL or (trump >= 0 and c in top)
+            return lambda c, trump, suit: SUIT_OF[c] != SPECIAL or (trump >= 0 and c in high)
         card = special_card(index[among])
         return lambda c, trump, suit: c == card
 
@@ -190,6 +230,13 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
                 if not rest:
                     return mine[0][0]
                 trick = rest  # the lowest cards: the trick goes to another card
+        if sup and trump < 0:  # without trump the super trumps still beat every other card
+            best_seat, best = -1, -1
+            for seat, c in trick:
+                if c in sup and (best < 0 or sup[c] > sup[best] or (c == best and later)):
+                    best_seat, best = seat, c
+            if best >= 0:
+                return best_seat
         for pick, matches in rule_tests:
             if pick == "first":
                 for seat, c in trick:
@@ -224,11 +271,15 @@ def _general(rules: Ruleset) -> TrickPlay:  # noqa: C901 the trick rules' cases 
         special_power[special_card(i)] = (-2, 0) if at is None else ((2, -at) if at < suit_rule else (-1, -at))
     for c, strength in top.items():
         special_power[c] = (2, strength - 20)  # above every trump (lost to a stronger trump special)
+    for c, strength in sup.items():
+        special_power[c] = (2, strength - 20)  # a super trump: above every other trump
     return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
 
 
 #: Per ruleset: the trick rules of one that does not play like version 1 (chosen once).
 _GENERAL: Remembered[TrickPlay] = Remembered(_general)
+#: Per ruleset with super trumps: each hand's trick rules, by its super trumps.
+_SUPERS: Remembered[dict[tuple[Card, ...], TrickPlay]] = Remembered(lambda rules: {})
 
 
 def any_card(hand: Hand) -> list[Card]:
@@ -236,4 +287,4 @@ def any_card(hand: Hand) -> list[Card]:
     return [c for cards in hand for c in cards]
 
 
-__all__ = ["NO_SUIT", "NO_TRUMP", "STANDARD", "NoWinner", "TrickPlay", "legal_cards", "led_suit", "trick_play", "trick_winner"]
+__all__ = ["NO_SUIT", "NO_TRUMP", "STANDARD", "NoWinner", "TrickPlay", "hand_trick_play", "legal_cards", "led_suit", "trick_play", "trick_winner"]

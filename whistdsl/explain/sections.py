@@ -11,7 +11,19 @@ from collections.abc import Callable
 
 from ..language.errors import EvalError
 from ..language.values import value_text
-from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
+from ..rules.ruleset import (
+    CLOCKWISE,
+    NORMAL,
+    STANDARD_WINNER,
+    FirstBidder,
+    FirstLead,
+    PlannedHand,
+    Ruleset,
+    SuperRank,
+    TrumpSeen,
+    TurnedCard,
+    hand_setup,
+)
 from .document import Explanation, Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words
@@ -367,6 +379,8 @@ def trump(rules: Ruleset, players: int, only: int | None = None) -> Section:  # 
         lines.append(f"The {listed(list(rules.trump_specials))} cards are trumps, above the ace of trumps (strongest first).")
         if rules.trump_specials_without:
             lines.append(f"In a hand without trump they are the {rules.trump_specials_without} cards and follow no suit.")
+    if rules.super_trumps is not None:
+        lines.append(_super_trump_words(rules))
     if rules.trump_seen == TrumpSeen.AFTER_BIDDING:
         lines.append("The bidders do not see trump: it is shown when the bidding ends.")
     if not lines:
@@ -385,6 +399,21 @@ def drawn_words(rules: Ruleset) -> str:
     for outcome, w in weights:
         by_weight.setdefault(w, []).append(trump_name(outcome))
     return ", ".join(f"{listed(names, 'or')} {w} in {total}{' each' if len(names) > 1 else ''}" for w, names in by_weight.items())
+
+
+def _super_trump_words(rules: Ruleset) -> str:
+    """`trump.super_trumps` in words: which cards the turned card makes the highest, in what order."""
+    st = rules.super_trumps
+    assert st is not None
+    which = (
+        "of the turned card's rank" if st.rank == SuperRank.SAME else "of the rank just above the turned card's (above the highest rank, the lowest)"
+    )
+    below = f", below the {listed(list(rules.trump_specials))} cards" if rules.trump_specials else ""
+    order = listed([s for s in st.order if s in rules.suits], "then")
+    return (
+        f"The cards {which} are super trumps: trumps above the ace of trumps{below}, strongest first by suit: {order}. "
+        "Without trump they still beat every other card and follow their own suit; a special card turned (or no card) makes none."
+    )
 
 
 def _cards_left(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> int | None:

@@ -72,12 +72,16 @@ class SeatWindow:
     one `decide` gives), and in the play the few public facts of the trick that a card choice
     reads (`trick_facts()`), so a player need not build a whole view for every card."""
 
-    __slots__ = ("_game", "seat", "tricks_play")
+    __slots__ = ("_game", "seat")
 
     def __init__(self, game: Game, seat: int):
         self._game = game
         self.seat = seat
-        self.tricks_play: TrickPlay = game.tricks_play  # the ruleset's trick rules
+
+    @property
+    def tricks_play(self) -> TrickPlay:
+        """The trick rules of the hand under way (one per ruleset, unless a turned card names super trumps)."""
+        return self._game.tricks_play
 
     def view(self) -> SeatView:
         return self._game.view(self.seat)

@@ -21,7 +21,7 @@ from ..engine.game import by_suit
 from ..engine.observer import SeatView
 from ..engine.scoring import score_in_passes
 from ..engine.table import TableFacts, table_facts
-from ..engine.tricks import NoWinner, TrickPlay, trick_play
+from ..engine.tricks import NoWinner, TrickPlay, hand_trick_play
 from ..language.environment import bidding_env, result_env, result_facts, seat_row, seat_sets
 from ..language.errors import EvalError
 from ..language.program import Memo
@@ -133,7 +133,7 @@ def card_chances(view: SeatView) -> list[float]:
             return [_hidden_single_card_chance(view, unseen_cards(view))]
         return [1.0 / playing] * size
     hand = view.hand
-    play = trick_play(view.rules)
+    play = hand_trick_play(view.rules, view.players, view.turn_up)
     if not play.standard:
         unseen = unseen_cards(view)
         return [_sampled_chance(view, play, c, unseen) for c in hand]
@@ -174,7 +174,7 @@ def hand_distribution(view: SeatView) -> list[float]:
     """`trick_distribution(card_chances(view))`: the chances of taking 0, 1, ... tricks. With the
     standard trick rules it is a function of the cards seen, the hand, the trump and the table,
     so it is remembered per table by those (read it, do not change it)."""
-    if view.hand is None or not trick_play(view.rules).standard:
+    if view.hand is None or not hand_trick_play(view.rules, view.players, view.turn_up).standard:
         return trick_distribution(card_chances(view))
     playing = view.players - len(view.sitting_out)
     notes = table_notes(view.rules, view.players)
@@ -235,7 +235,7 @@ def _hidden_single_card_chance(view: SeatView, unseen: list[Card]) -> float:
     for mine in unseen:
         trick = [(s, mine if s == view.seat else view.others[s][0]) for s in order if s == view.seat or view.others.get(s)]
         try:
-            wins += trick_play(view.rules).winner(trick, view.trump) == view.seat
+            wins += hand_trick_play(view.rules, view.players, view.turn_up).winner(trick, view.trump) == view.seat
         except NoWinner:
             pass
     return wins / len(unseen)
@@ -583,10 +583,14 @@ _CARD_KEYS = [_card_keys(trump) for trump in range(NO_TRUMP, 4)]
 
 def power(c: Card, trump: int, play: TrickPlay) -> tuple[int, int]:
     """How strong a card is by the trick rules: a special ranks by the first `trick.winner` rule
-    that names it (before the trump rule: above every trump; after it: below every card)."""
+    that names it (before the trump rule: above every trump; after it: below every card); a
+    trump special or a super trump above every trump."""
+    found = play.special_power.get(c)  # a special card, or a super trump
+    if found is not None:
+        return found
     if suit_of(c) != SPECIAL:
         return (1 if suit_of(c) == trump else 0, strength(c))
-    return play.special_power.get(c, (-1, 0))
+    return (-1, 0)
 
 
 def _choose_by_rules(legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: int, need: int, last_to_play: bool, play: TrickPlay) -> Card:
@@ -636,15 +640,16 @@ class HeuristicPlayer:
         bid = next(b for s, b in view.bids if s == view.seat)
         need = bid - view.taken[view.seat]
         playing = view.players - len(view.sitting_out)
-        return choose_card(legal, view.trick, view.trump, need, len(view.trick) == playing - 1, trick_play(view.rules))
+        return choose_card(
+            legal, view.trick, view.trump, need, len(view.trick) == playing - 1, hand_trick_play(view.rules, view.players, view.turn_up)
+        )
 
     def seat_chooser(self, window: SeatWindow, rng: random.Random) -> Callable[[list], int | str]:
         """The same choices as `act`, as one call given the legal actions (for playing games out
         inside the engine's loop, `play_out`): bids and decisions from the seat's whole view, as
         `decide` gives it; cards from the few facts of the trick the card play reads."""
         act = self.act
-        play = window.tricks_play
-        standard = play.standard
+        standard = window.tricks_play.standard
         trick_facts = window.trick_facts
 
         def choose(legal: list) -> int | str:
@@ -657,6 +662,6 @@ class HeuristicPlayer:
                 return choose_card(legal, trick, trump, need, len(trick) == playing - 1)
             if SUIT_OF[legal[-1]] == SPECIAL:
                 legal = by_suit(legal)  # ties go to the first card, in the order the view gives them
-            return choose_card(legal, trick, trump, need, len(trick) == playing - 1, play)
+            return choose_card(legal, trick, trump, need, len(trick) == playing - 1, window.tricks_play)  # this hand's (super trumps)
 
         return choose

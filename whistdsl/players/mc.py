@@ -19,7 +19,7 @@ from dataclasses import replace
 from ..engine.cards import NO_TRUMP, SPECIAL, Card, suit_name, suit_number, suit_of
 from ..engine.game import BIDDING, DECISION, OVER, Game, RuleError, look_ahead
 from ..engine.observer import SeatView
-from ..engine.tricks import trick_play
+from ..engine.tricks import hand_trick_play
 from ..engine.trump import trump_step
 from ..rules.ruleset import TurnedCard, WhenVoid
 from .base import SeatWindow
@@ -32,7 +32,7 @@ def voids(view: SeatView) -> dict[int, set[int]]:
     out: dict[int, set[int]] = {s: set() for s in range(view.players)}
     when_void = view.rules.when_void
     trump = view.trump
-    play = trick_play(view.rules)
+    play = hand_trick_play(view.rules, view.players, view.turn_up)
     for cards in [t.cards for t in view.tricks] + ([view.trick] if view.trick else []):
         for i, (seat, c) in enumerate(cards):
             if i == 0 or c in play.always_playable:
@@ -73,7 +73,7 @@ class DealSampler:
                 self.need[s] -= len(cards)
         self.pool = unseen_cards(view)  # our own cards are in it too when we cannot see them
         shown = voids(view)
-        suit_in = trick_play(view.rules).suit_in  # a trump special is void with the trumps
+        suit_in = hand_trick_play(view.rules, view.players, view.turn_up).suit_in  # a trump special is void with the trumps
         trump = view.trump
         # the most constrained seats choose first; per seat, which pool cards it may hold
         self.hidden = sorted(hidden, key=lambda s: -len(shown[s]))

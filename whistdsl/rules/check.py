@@ -67,6 +67,8 @@ from .ruleset import (
     SeatChoice,
     Special,
     SpecialsWithoutTrump,
+    SuperRank,
+    SuperTrumps,
     Tiebreak,
     TrumpChoice,
     TrumpSeen,
@@ -697,6 +699,7 @@ def _compile_formulas(  # noqa: C901 one formula a branch
         trump_seen=TrumpSeen(trump.get("seen", TrumpSeen.AT_ONCE)),
         trump_specials=tuple(trump.get("specials") or ()),
         trump_specials_without=SpecialsWithoutTrump(trump.get("specials_without_trump", SpecialsWithoutTrump.UNSAID)),
+        super_trumps=_super_trumps(trump, tuple(deck.get("suits", SUITS))),
         first_bidder=FirstBidder(first) if isinstance(first := d.get("bidding", {}).get("first"), str) else FirstBidder.AFTER_DEALER,
         first_bidder_choice=_seat_choice(c, ("bidding", "first"), "first_bidder"),
         allowed=c.optional(("bidding", "allowed"), "bidding", Type.BOOL),
@@ -733,6 +736,14 @@ def _compile_redeal(c: _Compiler, d: dict[str, Any]) -> Redeal | None:
         c.report(("redeal",), "W445", "`redeal` says neither when a hand is dealt again (`when`) nor `passed_out: true`", key=True)
     limit = spec.get("limit", Redeal.limit)
     return Redeal(when, spec.get("passed_out") is True, limit if isinstance(limit, int) and not isinstance(limit, bool) else Redeal.limit)
+
+
+def _super_trumps(trump: dict[str, Any], suits: tuple[str, ...]) -> SuperTrumps | None:
+    """`trump.super_trumps` read: its rank and its suit order (default: the deck's suits in order)."""
+    said = trump.get("super_trumps")
+    if not isinstance(said, dict):
+        return None
+    return SuperTrumps(SuperRank(said.get("rank", SuperRank.SAME)), tuple(said.get("order") or suits))
 
 
 def _trump_weights(trump: dict[str, Any], suits: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -1289,6 +1300,40 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
             )
 
 
+def _check_super_trumps(c: _Compiler, rules: Ruleset) -> None:
+    """Super trumps (`trump.super_trumps`): a turned card to rank them by (W455); a suit order
+    that names every suit of the deck and no other (W456)."""
+    st = rules.super_trumps
+    if st is None:
+        return
+    sources = rules.trump_from or (("turn_up",) if rules.turn_up else ())
+    if not any(s != "random" for s in sources):
+        how = "trump is a cycle of suits" if rules.trump_cycle else "trump comes from a random draw only" if sources else "trump turns no card"
+        c.report(
+            ("trump", "super_trumps"),
+            "W455",
+            f"super trumps are ranked by the turned card, but {how}: no card is ever turned",
+            help="turn a card (`from: [turn_up]`, `before_deal` or `dealer_last_card`), or drop `super_trumps`",
+        )
+    if "order" not in (c.get(("trump", "super_trumps")) or {}):
+        return
+    for i, suit in enumerate(st.order):
+        if suit not in rules.suits:
+            c.report_among(
+                [("trump", "super_trumps", "order", i), ("deck", "suits")],
+                "W456",
+                f"super_trumps.order names {suit}, which is not a suit of the deck ({', '.join(rules.suits)})",
+            )
+    missing = [s for s in rules.suits if s not in st.order]
+    if missing:
+        c.report(
+            ("trump", "super_trumps", "order"),
+            "W456",
+            f"super_trumps.order leaves out {', '.join(missing)}: it ranks the super trumps of every suit of the deck",
+            help=f"add {', '.join(missing)} where it ranks, e.g. `order: [{', '.join([*st.order, *missing])}]`",
+        )
+
+
 def _can_have_no_trump(rules: Ruleset) -> bool:
     """Whether some hand may be played without trump (lint's conservative answer)."""
     if rules.trump_none_when is not None:
@@ -1365,6 +1410,7 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
         c.report_among([("trump", "turn_up"), ("trump", "cycle")], "W406", "trump has both a `cycle` and `turn_up: true`: choose one")
     _check_trump(c, rules)
     _check_trump_specials(c, rules)
+    _check_super_trumps(c, rules)
     for i, suit in enumerate(rules.trump_cycle or ()):
         if suit != "none" and suit not in rules.suits:
             c.report_among(

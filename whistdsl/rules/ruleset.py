@@ -65,6 +65,14 @@ class SpecialsWithoutTrump(StrEnum):
     LOWEST = "lowest"
 
 
+class SuperRank(StrEnum):
+    """`trump.super_trumps.rank`: the super trumps are the cards of the turned card's rank, or of
+    the rank just above it in the deck (above the highest comes the lowest)."""
+
+    SAME = "same"
+    NEXT = "next"
+
+
 class FirstBidder(StrEnum):
     """`bidding.first` as a word: the seat after the dealer, or the dealer."""
 
@@ -169,6 +177,15 @@ class WinnerRule(NamedTuple):
 #: The trick winner of version 1, written as rules: the highest trump, else the highest card of
 #: the led suit.
 STANDARD_WINNER = (WinnerRule("highest", "trump"), WinnerRule("highest", "led"))
+
+
+@dataclass(frozen=True)
+class SuperTrumps:
+    """`trump.super_trumps`: the cards ranked by the turned card (of its rank, or the next one),
+    trumps above the ace of trumps, strongest first by the suit order `order`."""
+
+    rank: SuperRank
+    order: tuple[str, ...]  # suit names, strongest first
 
 
 @dataclass(frozen=True)
@@ -434,6 +451,8 @@ class Ruleset:
     #: `trump.specials`: special cards that belong to the trump suit, strongest first, above its ace
     trump_specials: tuple[str, ...] = ()
     trump_specials_without: SpecialsWithoutTrump = SpecialsWithoutTrump.UNSAID  # what they are without trump
+    #: `trump.super_trumps`: the cards the turned card makes trumps above the ace (None: none)
+    super_trumps: SuperTrumps | None = None
     first_bidder: FirstBidder = FirstBidder.AFTER_DEALER
     #: `bidding.first: {highest: ...}`: chosen each hand before the bidding (then first_bidder is
     #: "after_dealer", the order ties are broken in)
@@ -566,7 +585,7 @@ class Ruleset:
     def standard_tricks(self) -> bool:
         """Whether tricks are played as in version 1 (follow suit; the highest trump, else the
         highest of the led suit; of two identical cards the earlier wins): the engine's fast path."""
-        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == Identical.EARLIER
+        return not self.specials and self.trick_winner == STANDARD_WINNER and self.identical == Identical.EARLIER and self.super_trumps is None
 
     def let_values(self, players: int) -> dict[str, Value]:
         """The values fixed for the whole game with `players`: the parameters, then the `let`

@@ -46,6 +46,7 @@ VERSION_2_KEYS: dict[tuple[str, ...], str] = {
     ("trump", "seen"): "trump revealed after the bidding",
     ("trump", "specials"): "special cards that are trumps",
     ("trump", "specials_without_trump"): "what trump specials are in a hand without trump",
+    ("trump", "super_trumps"): "super trumps ranked by the turned card",
 }
 #: Keys whose value may be a formula (a text) only in language version 2: a number in version 1
 #: (the schema says so; a text there is told that it needs version 2).

@@ -23,6 +23,7 @@ from ..engine.game import HandResult
 from ..engine.observer import SeatView
 from ..engine.seat import Question
 from ..engine.state import Trick
+from ..engine.tricks import super_trump_cards
 from ..records.record import exact
 from ..resources import data_dir
 
@@ -205,7 +206,7 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
     """Everything of `view_json` but the finished tricks of the hand."""
     specials = view.rules.specials
     kind = view.rules.kinds.get(view.kind)
-    return {
+    fields = {
         "phase": str(view.phase),
         "to_act": view.to_act,
         "hand_number": view.hand_number,
@@ -241,6 +242,9 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
         "redeals": view.redeals,
         "declared": list(view.declared),
     }
+    if view.rules.super_trumps is not None:  # the cards this hand's turned card makes trumps above the ace, strongest first
+        fields["super_trumps"] = [card_text(c) for c in super_trump_cards(view.rules, view.players, view.turn_up)]
+    return fields
 
 
 def question_json(question: Question | None) -> dict[str, Any] | None:

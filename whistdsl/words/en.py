@@ -28,6 +28,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "trump.suit": "trump {suit}",
     "trump.hidden": "Trump is shown after the bidding.",
     "trump.turned": "Turned card {card}: {trump}.",
+    "trump.super_trumps": "Super trumps, above the ace of trumps: {cards}.",
     "trump.named_by": "{name} named {trump}.",
     "trump.is": "{trump}.",
     # -- the table: who, whose turn

@@ -26,6 +26,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "trump.suit": "atu {suit}",
     "trump.hidden": "Atuul se arată după licitație.",
     "trump.turned": "Cartea întoarsă {card}: {trump}.",
+    "trump.super_trumps": "Super-atuuri, peste asul de atu: {cards}.",
     "trump.named_by": "{name} a ales {trump}.",
     "trump.is": "{trump}.",
     # -- the table

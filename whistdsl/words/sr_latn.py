@@ -26,6 +26,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "trump.suit": "adut {suit}",
     "trump.hidden": "Adut se vidi posle zvanja.",
     "trump.turned": "Okrenuta karta {card}: {trump}.",
+    "trump.super_trumps": "Super aduti, iznad keca aduta: {cards}.",
     "trump.named_by": "{name} je izabrao: {trump}.",
     "trump.is": "{trump}.",
     # -- the table

@@ -71,6 +71,7 @@ RULE_WORDS = {
     "skip": "its hands have seats excused from bidding",
     "redeal": "its hands may be dealt again",
     "declare": "its hands have declarations before the bidding",
+    "super_trumps": "its turned card names super trumps",
 }
 
 

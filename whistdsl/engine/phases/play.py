@@ -188,9 +188,11 @@ class Play(Part):
         led = self.tricks_play.led(self.trick, self.trump)
         if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal
             return IllegalAction(f"you may not play {text} now", "illegal", f"may not play {text}")
-        if h[led]:
+        suit_in = self.tricks_play.suit_in  # a super trump follows as a trump, not as its own suit
+        follow = [c for cards in h for c in cards if suit_in(c, self.trump) == led]
+        if follow:
             return IllegalAction(
-                f"you must follow suit: {suit_name(led)} were led and you hold {len(h[led])}",
+                f"you must follow suit: {suit_name(led)} were led and you hold {len(follow)}",
                 "must_follow",
                 f"holds {_a_card_of(led)} (must follow)",
             )

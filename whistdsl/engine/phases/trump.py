@@ -13,6 +13,7 @@ from ...rules.ruleset import HandSetup
 from ..cards import NO_TRUMP, Card, suit_name, turn_up_facts
 from ..errors import formula_error
 from ..state import PresetDeal
+from ..tricks import hand_trick_play
 from . import Part
 
 
@@ -40,6 +41,8 @@ class FindingTrump(Part):
     def set_trump(self, trump: int) -> None:
         """This hand's trump, and the hand's env that formulas read from now on."""
         self.trump = trump
+        if self.rules.super_trumps is not None:  # the turned card names this hand's super trumps
+            self.tricks_play = hand_trick_play(self.rules, self.players, self.turn_up)
         index = self.index
         # the hand's env is read-only once built: shared by every game that reaches this hand
         cached = self._hand_envs.get((index, trump)) if index < self.scheduled_hands else None

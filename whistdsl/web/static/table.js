@@ -194,6 +194,9 @@
   function trumpWords(v) {
     if (v.trump_hidden) return t("trump.hidden");
     const suit = v.trump === "none" || v.trump === null ? t("trump.none") : t("trump.suit", { suit: suitWord(v.trump) });
+    if (v.turn_up && v.super_trumps && v.super_trumps.length) {
+      return t("trump.turned", { card: cardWords(v.turn_up), trump: suit }) + " " + t("trump.super_trumps", { cards: v.super_trumps.map(cardWords).join(", ") });
+    }
     if (v.turn_up) return t("trump.turned", { card: cardWords(v.turn_up), trump: suit });
     if (v.trump_named_by !== null) return t("trump.named_by", { name: name(v.trump_named_by), trump: suit });
     return t("trump.is", { trump: suit.charAt(0).toUpperCase() + suit.slice(1) });
