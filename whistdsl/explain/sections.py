@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..language.errors import EvalError
 from ..language.values import value_text
-from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
+from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, BidsTogether, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
 from .document import Explanation, Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words
@@ -410,7 +410,12 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append(
             "Before bidding, each player chooses to bid blind (before looking at their cards) or to look; a blind bidder sees their cards once they have bid."
         )
-    if rules.bids_together:
+    if rules.bids_together and rules.bids_together_who == BidsTogether.ALL_BUT_LAST:
+        lines.append(
+            "The bids are made together but for the last: each is hidden from the others until all but the last bidder have bid; "
+            "they are shown then, and the last bidder bids seeing them."
+        )
+    elif rules.bids_together:
         lines.append("The bids are made together: each is hidden from the others until all have bid.")
     if rules.skip is not None:
         lines.append(

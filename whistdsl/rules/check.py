@@ -49,6 +49,7 @@ from .ruleset import (
     STANDARD_RANKS,
     STANDARD_WINNER,
     Auction,
+    BidsTogether,
     End,
     FirstBidder,
     FirstLead,
@@ -791,7 +792,10 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                     )
             out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
             out["blind_bids"] = spec.get("blind", "no") == "may"
-            out["bids_together"] = bool(spec.get("together", False))
+            together = spec.get("together", False)
+            out["bids_together"] = together is True or together in tuple(BidsTogether)
+            if together == BidsTogether.ALL_BUT_LAST:
+                out["bids_together_who"] = BidsTogether.ALL_BUT_LAST
     return out
 
 
@@ -868,7 +872,7 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
                     "W425",
                     "this limit reads `trump`, but trump is named after the bidding: the bidder cannot know it yet",
                 )
-    if rules.bids_together:
+    if rules.bids_together and rules.bids_together_who == BidsTogether.ALL:
         for f, p in bidding:
             seen = sorted(f.names & {"bids_so_far", "bids_made"})
             if seen:

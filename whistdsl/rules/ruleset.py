@@ -72,6 +72,15 @@ class FirstBidder(StrEnum):
     DEALER = "dealer"
 
 
+class BidsTogether(StrEnum):
+    """`decisions: - name: bid, together:`: which bids are made together, each hidden from the
+    others until they are shown: every bid (`all`, also written `true`), or all but the last
+    bidder's, who bids once they are shown, seeing them (`all_but_last`: the hook can be kept)."""
+
+    ALL = "all"
+    ALL_BUT_LAST = "all_but_last"
+
+
 class WhenVoid(StrEnum):
     """`play.when_void`: what a player who cannot follow suit must play."""
 
@@ -423,6 +432,8 @@ class Ruleset:
     calls: tuple[tuple[str, int], ...] = ()  # named calls beside the number bids, and what each counts as
     blind_bids: bool = False  # a bidder may choose to bid blind, before looking (`blind: may`)
     bids_together: bool = False  # bids are hidden until all have bid
+    #: with `bids_together`: every bid together, or all but the last bidder's (who sees them)
+    bids_together_who: BidsTogether = BidsTogether.ALL
     auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
     skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
     when_void: WhenVoid = WhenVoid.FREE
