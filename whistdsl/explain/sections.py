@@ -11,7 +11,19 @@ from collections.abc import Callable
 
 from ..language.errors import EvalError
 from ..language.values import value_text
-from ..rules.ruleset import CLOCKWISE, NORMAL, STANDARD_WINNER, BidsTogether, FirstBidder, FirstLead, PlannedHand, Ruleset, TrumpSeen, TurnedCard, hand_setup
+from ..rules.ruleset import (
+    CLOCKWISE,
+    NORMAL,
+    STANDARD_WINNER,
+    BidsTogether,
+    FirstBidder,
+    FirstLead,
+    PlannedHand,
+    Ruleset,
+    TrumpSeen,
+    TurnedCard,
+    hand_setup,
+)
 from .document import Explanation, Section
 from .scores import worked_table
 from .words import Words, condition_words, limit_words, number_words, points_words

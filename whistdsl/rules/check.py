@@ -782,20 +782,25 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
             suits = tuple(spec.get("suits") or ())
             out["auction"] = Auction(low if low is not None else 1, suits)
         else:
-            if spec.get("skip") is not None:
-                out["skip"] = c.formula(("decisions", i, "skip"), "skip", Type.BOOL)
-            calls = spec.get("calls") or {}
-            for call in calls:
-                if call in _NOT_CALLS:
-                    c.report(
-                        ("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True
-                    )
-            out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
-            out["blind_bids"] = spec.get("blind", "no") == "may"
-            together = spec.get("together", False)
-            out["bids_together"] = together is True or together in tuple(BidsTogether)
-            if together == BidsTogether.ALL_BUT_LAST:
-                out["bids_together_who"] = BidsTogether.ALL_BUT_LAST
+            out.update(_compile_bid_decision(c, i, spec))
+    return out
+
+
+def _compile_bid_decision(c: _Compiler, i: int, spec: dict[str, Any]) -> dict[str, Any]:
+    """The `bid` decision (item `i` of `decisions`): the Ruleset's fields of how bids are made."""
+    out: dict[str, Any] = {}
+    if spec.get("skip") is not None:
+        out["skip"] = c.formula(("decisions", i, "skip"), "skip", Type.BOOL)
+    calls = spec.get("calls") or {}
+    for call in calls:
+        if call in _NOT_CALLS:
+            c.report(("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True)
+    out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
+    out["blind_bids"] = spec.get("blind", "no") == "may"
+    together = spec.get("together", False)
+    out["bids_together"] = together is True or together in tuple(BidsTogether)
+    if together == BidsTogether.ALL_BUT_LAST:
+        out["bids_together_who"] = BidsTogether.ALL_BUT_LAST
     return out
 
 
