@@ -285,16 +285,21 @@ class TableTalk:
             return
         g = self.window.view()
         t, you = self.t, seat == self.you
+        # bids are made in the bidding order: this one is the `place`-th; the first `together` are hidden
+        # until the last of them is made (when that is the hand's last bid, the bidding is over)
+        place, together = g.bidding_order.index(seat) + 1, g.rules.bidders_together(len(g.bidding_order))
         if seat == g.declarer:
             self.say(t("play.declarer_you" if you else "play.declarer", name=self.who(seat), bid=bid))
         elif g.excused[seat]:
             self.say(t("play.excused_you") if you else t("play.excused_seat", name=self.who(seat)))
-        elif seat != self.you and g.bids_hidden:
+        elif seat != self.you and (place < together or place == together < len(g.bidding_order)):
             self.say(t("play.has_bid_blind" if g.blind[seat] else "play.has_bid", name=self.who(seat)))
         elif g.calls[seat]:
             self.say(t("play.called_blind" if g.blind[seat] else "play.called", name=self.who(seat), call=printable(g.calls[seat]), bid=bid))
         else:
             self.say(t("play.bid_blind" if g.blind[seat] else "play.bid", name=self.who(seat), bid=bid))
+        if place == together < len(g.bidding_order):  # the bids made together are shown; the last bidder sees them
+            self.say(t("play.bids_shown", bids=", ".join(self._bid_words(g, s, b) for s, b in g.bids)))
 
     def decision_made(self, seat: int, decision: str, choice: str) -> None:
         """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
@@ -472,7 +477,8 @@ class TableTalk:
         if view.others:
             self.say(f"{t('play.forehead_you_see')} ", self.cards_of(self._others(view), view.trump))
         if view.bids_hidden:
-            self.say(t("play.bids_hidden"))
+            last_sees = view.rules.bidders_together(len(view.bidding_order)) < len(view.bidding_order)
+            self.say(t("play.bids_hidden_but_last" if last_sees else "play.bids_hidden"))
         elif view.bids:
             so_far = sum(b for _, b in view.bids)
             self.say(t("play.bids_so_far", bids=", ".join(self._bid_words(view, s, b) for s, b in view.bids), total=so_far, size=view.hand_size))

@@ -464,6 +464,14 @@ class Ruleset:
             or self.skip is not None
         )
 
+    def bidders_together(self, bidders: int) -> int:
+        """How many of a hand's `bidders` (first in the bidding order) bid together, each bid
+        hidden from the others until all of them are made (`together`): every bidder, all but
+        the last, or none."""
+        if not self.bids_together:
+            return 0
+        return bidders - (1 if self.bids_together_who == BidsTogether.ALL_BUT_LAST else 0)
+
     @property
     def winner_sets(self) -> tuple[str, ...]:
         """The seat sets the winner's keys aggregate over (`seats`, `others`)."""

@@ -276,6 +276,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.you_bid_blind": "You bid blind: you see your cards once you have bid.",
     "play.forehead_you_see": "Your card is on your forehead. You see:",
     "play.bids_hidden": "Everyone bids without seeing the others' bids; they are shown together once all have bid.",
+    "play.bids_hidden_but_last": "Everyone but the last bidder bids without seeing the others' bids; they are shown together, then the last bidder bids seeing them.",
+    "play.bids_shown": "The bids, shown together: {bids}.",
     "play.auction_so_far": "The auction so far: {said}",
     "play.outbid": "Outbid the highest bid so far: from {low} to {high} (type e.g. {example}), or pass.",
     "play.no_outbid": "No bid outbids the highest so far: type pass.",

@@ -287,6 +287,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.you_bid_blind": "Licitezi în orb: îți vezi cărțile după ce anunți.",
     "play.forehead_you_see": "Cartea ta e pe frunte. Vezi:",
     "play.bids_hidden": "Toți licitează fără să vadă anunțurile celorlalți; se arată împreună după ce licitează toți.",
+    "play.bids_hidden_but_last": "Toți în afară de ultimul licitează fără să vadă anunțurile celorlalți; se arată împreună, apoi ultimul licitează văzându-le.",
+    "play.bids_shown": "Anunțurile, arătate împreună: {bids}.",
     "play.auction_so_far": "Licitația până acum: {said}",
     "play.outbid": "Supralicitează anunțul cel mai mare: de la {low} la {high} (scrie de ex. {example}), sau pass.",
     "play.no_outbid": "Niciun anunț nu-l depășește pe cel mai mare: scrie pass.",

@@ -287,6 +287,8 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.you_bid_blind": "Zoveš naslepo: karte vidiš kad zoveš.",
     "play.forehead_you_see": "Tvoja karta je na čelu. Vidiš:",
     "play.bids_hidden": "Svi zovu bez gledanja tuđih zvanja; vide se zajedno kad svi zovu.",
+    "play.bids_hidden_but_last": "Svi osim poslednjeg zovu bez gledanja tuđih zvanja; vide se zajedno, pa poslednji zove gledajući ih.",
+    "play.bids_shown": "Zvanja, pokazana zajedno: {bids}.",
     "play.auction_so_far": "Licitacija do sada: {said}",
     "play.outbid": "Zovi više od najvećeg zvanja: od {low} do {high} (otkucaj npr. {example}), ili pass.",
     "play.no_outbid": "Nijedno zvanje nije veće od najvećeg: otkucaj pass.",

@@ -13,7 +13,6 @@ from ...language.environment import bidding_env, seat_sets
 from ...language.errors import EvalError
 from ...language.program import Formula
 from ...language.values import Value, value_text
-from ...rules.ruleset import BidsTogether
 from ..errors import IllegalAction, RuleError, formula_error
 from ..state import Phase
 from . import Part
@@ -28,9 +27,7 @@ class Bidding(Part):
     def together_bidders(self) -> int:
         """How many of this hand's bidders bid together, unseen (`together`): every bidder, all
         but the last (`all_but_last`), or none."""
-        if not self.rules.bids_together:
-            return 0
-        return len(self.bidding_order) - (1 if self.rules.bids_together_who == BidsTogether.ALL_BUT_LAST else 0)
+        return self.rules.bidders_together(len(self.bidding_order))
 
     def bids_hidden_now(self) -> bool:
         """Whether the bids made so far are hidden from the seats that did not make them: some
