@@ -146,6 +146,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.decision: str | None = None
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n
+        self.auction_calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by a list when the hand has decisions
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None
@@ -213,6 +214,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             return self.auction_bid
         if name == "excused":
             return self.excused[seat]
+        if name == "auction_call":
+            return self.auction_calls[seat]
         return self.running[seat][name]
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -233,6 +236,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
                     blind=self.blind[s],
                     is_declarer=s == self.declarer,
                     excused=self.excused[s],
+                    auction_call=self.auction_calls[s],
                 )
             )
         return tuple(rows)

@@ -111,6 +111,10 @@ _DECLARER = (
     Variable("is_declarer", B, "this player won the auction: the declarer (`decisions`, `auction`); false without one"),
     Variable("auction_bid", N, "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction"),
 )
+#: a named call of the auction (`decisions: - name: auction, calls:`): Estimation's dash, a double
+_AUCTION_CALL = Variable(
+    "auction_call", T, 'the named call this player made in the auction, e.g. "dash" or "double" (`decisions`, auction `calls`); "" for none'
+)
 _EXCUSED = Variable("excused", B, "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it")
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
@@ -119,7 +123,7 @@ _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, 
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
 _SEAT_FACTS = ("total", "is_dealer", "position")
-_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "auction_call", "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -210,7 +214,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _AUCTION_CALL)
             + (
                 Variable("bids_so_far", N, "sum of the bids already made this hand"),
                 Variable("bids_made", N, "how many players have bid before this one"),
@@ -219,7 +223,7 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
             earlier_only=("bid", "call", "blind", "excused"),
             own_only=("bids_made", "is_last", "is_first"),
             roles=(ME, "dealer", "first_bidder", "last_bidder"),
@@ -228,7 +232,7 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _AUCTION_CALL) + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
             roles=_ALL_ROLES,
@@ -243,7 +247,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _AUCTION_CALL)
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
@@ -261,7 +265,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _AUCTION_CALL)
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),

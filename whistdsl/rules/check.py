@@ -49,6 +49,7 @@ from .ruleset import (
     STANDARD_RANKS,
     STANDARD_WINNER,
     Auction,
+    AuctionCall,
     BidsTogether,
     End,
     FirstBidder,
@@ -729,8 +730,9 @@ def _weight(w: object) -> int:
     return w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 0
 
 
-#: Which keys each kind of decision takes (besides `name`).
-_DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
+#: Which keys each kind of decision takes (besides `name`); a key two kinds take (`calls`) is
+#: said to belong to the first of them (W207).
+_DECISION_KEYS = {"trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip"), "auction": ("min", "suits", "calls")}
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
 
@@ -780,10 +782,29 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
                 c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")
             low = c.formula(("decisions", i, "min"), "auction", Type.NUMBER) if spec.get("min") is not None else None
             suits = tuple(spec.get("suits") or ())
-            out["auction"] = Auction(low if low is not None else 1, suits)
+            out["auction"] = Auction(low if low is not None else 1, suits, _auction_calls(c, i, spec.get("calls") or {}))
         else:
             out.update(_compile_bid_decision(c, i, spec))
     return out
+
+
+def _auction_calls(c: _Compiler, i: int, calls: dict[str, Any]) -> tuple[AuctionCall, ...]:
+    """The named calls of the auction (item `i` of `decisions`), each `{bid: N, most: M}`."""
+    out = []
+    for name, spec in calls.items():
+        where = ("decisions", i, "calls", name)
+        if name == "pass":
+            c.report(where, "W427", "a call may not be named `pass`: it is the auction's pass", key=True)
+        elif isinstance(spec, dict):
+            out.append(AuctionCall(str(name), spec.get("bid"), spec.get("most")))
+        elif isinstance(spec, int) and not isinstance(spec, bool):
+            c.report(
+                where,
+                "W207",
+                "an auction's call is written `{bid: N, most: M}`, not as a number: the form of a `bid` decision's call",
+                help=f"`{name}: {{bid: {spec}}}` leaves the auction with a bid of {spec}; `{name}: {{}}` is a call on the highest bid (a double)",
+            )
+    return tuple(out)
 
 
 def _compile_bid_decision(c: _Compiler, i: int, spec: dict[str, Any]) -> dict[str, Any]:
@@ -795,7 +816,14 @@ def _compile_bid_decision(c: _Compiler, i: int, spec: dict[str, Any]) -> dict[st
     for call in calls:
         if call in _NOT_CALLS:
             c.report(("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True)
-    out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
+        if isinstance(calls[call], dict):
+            c.report(
+                ("decisions", i, "calls", call),
+                "W207",
+                "a `bid` decision's call is the number of tricks it counts as, not `{bid: N, most: M}`: the form of an auction's call",
+                help=f"`{call}: 0`, or move it to the `name: auction` item",
+            )
+    out["calls"] = tuple((str(k), int(v)) for k, v in calls.items() if not isinstance(v, dict))
     out["blind_bids"] = spec.get("blind", "no") == "may"
     together = spec.get("together", False)
     out["bids_together"] = together is True or together in tuple(BidsTogether)
@@ -892,8 +920,14 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
     for f, p in formulas:
         if f is None:
             continue
-        if "call" in f.names and not rules.calls:
+        auction_calls = rules.auction.calls if rules.auction is not None else ()
+        if "call" in f.names and not rules.calls and not any(a.bid is not None for a in auction_calls):
             c.report(p, "W426", 'this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always ""')
+        reads = f.names | {n for _, facts in f.seat_reads for n in facts}
+        if "auction_call" in reads and not auction_calls:
+            c.report(
+                p, "W426", 'this formula reads `auction_call`, but the auction has no named calls (`decisions`, auction `calls`): it is always ""'
+            )
         if "blind" in f.names and not rules.blind_bids:
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
     if rules.first_lead_choice is not None:

@@ -199,6 +199,22 @@ class Auction:
 
     min: Formula | int = 1  # a formula of the `auction` context, or a number
     suits: tuple[str, ...] = ()  # () : the bids are numbers only
+    calls: tuple[AuctionCall, ...] = ()  # named calls a seat may make at its turn instead of a bid or a pass
+
+
+@dataclass(frozen=True)
+class AuctionCall:
+    """A named call of the auction (`decisions: - name: auction, calls:`), seen by all and read
+    by formulas as the caller's `auction_call`. With `bid` (Estimation's dash: no tricks) the
+    caller leaves the auction and its bid in the bidding is made for it, counting as `bid`
+    tricks, with its `call` the call's name; without `bid` it is a call on the highest bid so
+    far, open only to another seat (a double), and the caller stays in the auction. `most`: the
+    most times the seats together may make it in a hand (None: no limit; a call without `bid`
+    is made at most once unless `most` says otherwise)."""
+
+    name: str
+    bid: int | None = None
+    most: int | None = None
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ class Bidding(Part):
             is_declarer=seat == self.declarer,
             auction_bid=self.auction_bid,
             excused=self.excused[seat],
+            auction_call=self.auction_calls[seat],
         )
 
     def allowed_bids(self) -> list[int]:

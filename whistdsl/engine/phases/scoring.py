@@ -79,6 +79,7 @@ class Scoring(Part):
                     is_declarer=seat == self.declarer,
                     auction_bid=self.auction_bid,
                     excused=self.excused[seat],
+                    auction_call=self.auction_calls[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
