@@ -308,6 +308,8 @@ class TableTalk:
             g = self.window.view()
             if choice == "pass":
                 self.say(t("play.you_pass") if seat == self.you else t("play.passes", name=self.who(seat)))
+            elif not choice[:1].isdigit():  # a named call of the auction (a dash, a double)
+                self.say(t("play.auction_call", name=self.who(seat), call=printable(choice)))
             else:
                 self.say(t("play.auction_bid", name=self.who(seat), bid=printable(self.auction_words(choice))))
             if g.decision != "auction":  # the auction is over
@@ -496,13 +498,16 @@ class TableTalk:
             if view.auction:
                 said = ", ".join(f"{self.who(s)} {printable(self.auction_words(c))}" for s, c in view.auction)
                 self.say(t("play.auction_so_far", said=said))
-            bids = [o for o in options if o != "pass"]
+            bids = [o for o in options if o[:1].isdigit()]
+            calls = [printable(o) for o in options if o != "pass" and not o[:1].isdigit()]  # named calls (a dash, a double)
             if bids:
                 example = bids[0]
                 short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
                 self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))
             else:
                 self.say(t("play.no_outbid"))
+            if calls:
+                self.say(t("play.auction_calls", calls=", ".join(calls)))
         elif view.decision == "trump":
             if view.hand is not None:
                 self.say(f"{t('play.your_hand')} ", self.hand(view.hand, NO_TRUMP))
@@ -728,9 +733,10 @@ class HumanPlayer:
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
                     if not chosen:
+                        bids = [o for o in options if o[:1].isdigit()]  # not the named calls
                         self._refuse(
-                            t("play.not_outbid", answer=repr(printable(answer)), low=options[1], high=options[-1])
-                            if len(options) > 1
+                            t("play.not_outbid", answer=repr(printable(answer)), low=bids[0], high=bids[-1])
+                            if bids
                             else t("play.none_outbids", answer=repr(printable(answer)))
                         )
                         continue

@@ -15,6 +15,7 @@ from ..rules.ruleset import (
     CLOCKWISE,
     NORMAL,
     STANDARD_WINNER,
+    AuctionCall,
     BidsTogether,
     FirstBidder,
     FirstLead,
@@ -383,6 +384,25 @@ def _none_when(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
         return False
 
 
+def _auction_call_words(call: AuctionCall) -> str:
+    """A named call of the auction in words: what it does and how often it may be made."""
+    times = call.most or 1
+    most = (
+        ""
+        if call.most is None and call.bid is not None
+        else f" (at most {'once' if times == 1 else 'twice' if times == 2 else f'{times} times'} a hand)"
+    )
+    if call.bid is not None:
+        return (
+            f"At their turn in the auction a player may call {call.name}{most}: out of the auction, "
+            f"with a bid of {call.bid} made for them in the bidding; formulas read `auction_call` and `call` as {call.name}."
+        )
+    return (
+        f"At their turn in the auction a player may call {call.name} on another player's highest bid{most}, "
+        f"staying in the auction; everyone sees it, and formulas read that player's `auction_call` as {call.name}."
+    )
+
+
 def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     order = way(rules.bidding_direction)
@@ -399,6 +419,7 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
             "a pass is final, and the highest bidder, once all others have passed, is the declarer."
         )
         lines.append("The declarer bids first, with its auction bid as its bid; when everyone passes there is no declarer.")
+        lines += [_auction_call_words(call) for call in a.calls]
     if rules.first_bidder_choice is not None:
         c = rules.first_bidder_choice
         lines.append(
