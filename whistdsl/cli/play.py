@@ -498,8 +498,8 @@ class TableTalk:
             if view.auction:
                 said = ", ".join(f"{self.who(s)} {printable(self.auction_words(c))}" for s, c in view.auction)
                 self.say(t("play.auction_so_far", said=said))
-            bids = [o for o in options if o[:1].isdigit()]
-            calls = [printable(o) for o in options if o != "pass" and not o[:1].isdigit()]  # named calls (a dash, a double)
+            bids = [str(o) for o in options if str(o)[:1].isdigit()]
+            calls = [printable(str(o)) for o in options if o != "pass" and not str(o)[:1].isdigit()]  # named calls (a dash, a double)
             if bids:
                 example = bids[0]
                 short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
@@ -733,7 +733,7 @@ class HumanPlayer:
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
                     if not chosen:
-                        bids = [o for o in options if o[:1].isdigit()]  # not the named calls
+                        bids = [str(o) for o in options if str(o)[:1].isdigit()]  # not the named calls
                         self._refuse(
                             t("play.not_outbid", answer=repr(printable(answer)), low=bids[0], high=bids[-1])
                             if bids

@@ -146,7 +146,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.decision: str | None = None
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n
-        self.auction_calls: list[str] | tuple[str, ...] = ("",) * n  # replaced by a list when the hand has decisions
+        self.auction_calls: list[str] = [""] * n  # per seat, the named call it made in the auction (begin_decisions)
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None

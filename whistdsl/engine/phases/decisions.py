@@ -37,7 +37,8 @@ class Decisions(Part):
         self.trump_named_by: int | None = None
         self.decision: str | None = None
         self.excused = [False] * n
-        self.declarer, self.auction_bid, self._auction = None, 0, None
+        self.declarer, self.auction_bid = None, 0
+        self._auction: Auction | None = None
         choice = self.rules.trump_choice
         self._names_trump = False
         if choice is not None:
@@ -112,7 +113,7 @@ class Decisions(Part):
             return self.auction_bid
         called = self._auction.call_made(seat) if self._auction is not None and self._auction.calls else None
         if called is not None:
-            self.calls[seat], bid = called  # type: ignore[index]
+            self.calls[seat], bid = called
             return bid
         skip = self.rules.skip
         if skip is None:
