@@ -319,9 +319,9 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _AUCTION_CALL) + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
             roles=_ALL_ROLES,
         ),
     )
