@@ -285,3 +285,23 @@ def test_play_out_plays_the_heuristic_as_decide_does_in_every_bundled_ruleset(na
     play_out(fast, [BOTS[k]() for k in kinds])
     assert fast.history == slow.history
     assert fast.result == slow.result
+
+
+#: Example rulesets of rule kinds no bundled ruleset plays: bids made together but the last,
+#: calls inside the auction (a dash, a double)
+EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml"]
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+
+
+@pytest.mark.parametrize("name", EXAMPLE_RULESETS)
+def test_every_bot_only_makes_legal_moves_in_the_examples_of_newer_rule_kinds(name):
+    rules = load_rules(EXAMPLES / name)
+    play_checked(rules, 4, 1, [HeuristicPlayer(), RandomPlayer(), MonteCarloPlayer(samples=3), RandomPlayer()])
+    # play_out's fast path makes the same choices as asking each player with the whole view
+    slow = Game(rules, players=4, seed=2)
+    bots = [BOTS[k]() for k in ("heuristic", "random", "heuristic", "random")]
+    while not slow.over:
+        slow.act(decide(slow, bots[slow.to_act]))
+    fast = Game(rules, players=4, seed=2)
+    play_out(fast, [BOTS[k]() for k in ("heuristic", "random", "heuristic", "random")])
+    assert fast.history == slow.history

@@ -139,7 +139,18 @@ def test_every_field_of_a_ruleset_is_either_supported_by_a_piece_or_left_to_the_
     # trump_weights (a random trump's odds): game.py sets up every hand with a trump source, so
     # a piece could declare it; until one does, such rulesets play on the interpreter
     # redeal (a hand dealt again) and declare (declarations before the bidding) play on the interpreter
-    assert unlisted == {"calls", "blind_bids", "bids_together", "auction", "skip", "trump_weights", "redeal", "declare", "super_trumps"}
+    assert unlisted == {
+        "calls",
+        "blind_bids",
+        "bids_together",
+        "bids_together_who",
+        "auction",
+        "skip",
+        "trump_weights",
+        "redeal",
+        "declare",
+        "super_trumps",
+    }
     assert all(compiled.why_not_compiled(bundled(name)) is None or bundled(name).has_decisions for name in bundled_rulesets())
 
 

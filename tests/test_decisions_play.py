@@ -83,3 +83,32 @@ def test_a_person_chooses_to_bid_blind_and_calls_nil_without_seeing_the_others_b
         assert "Your hand: " in shown, "a blind bidder sees its cards once it has bid"
     finally:
         t.close()
+
+
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+
+
+def test_a_person_bidding_last_sees_the_bids_made_together_shown_before_its_own() -> None:
+    # you are seat 0, the first dealer: the three others bid unseen, then you bid seeing them
+    t = Terminal(str(EXAMPLES / "oh-hell-dealer-bids-last.yaml"), "--seat", "0", "--first-dealer", "0", "--seed", "3", cwd=EXAMPLES)
+    try:
+        shown = t.expect("Your bid: ")
+        assert shown.count("has bid (hidden until all have bid).") == 3
+        assert "The bids, shown together: " in shown and "Bids so far: " in shown
+        assert "Everyone but the last bidder bids without seeing" not in shown, "the last bidder's bids are not hidden"
+    finally:
+        t.close()
+
+
+def test_a_person_calls_a_dash_in_the_auction() -> None:
+    # seat 0 bids first in the auction when seat 1 deals (counterclockwise: the dealer's right)
+    t = Terminal(str(EXAMPLES / "estimation-dash-and-double.yaml"), "--seat", "0", "--first-dealer", "1", "--seed", "3", cwd=EXAMPLES)
+    try:
+        shown = t.expect("Auction bid or pass: ")
+        assert "Or call: dash.\n" in shown, "no double before there is a bid"
+        t.type("dash")
+        shown = t.expect("Your card: ")
+        assert "You called dash in the auction." in shown
+        assert "You called dash (it counts as 0)." in shown, "the dash's bid is made for you"
+    finally:
+        t.close()

@@ -1,6 +1,6 @@
 """No frame holds a card its receiver may not see: every frame each seat and a spectator receive
-over whole games of six rulesets (plain, forehead, blind hands, bids made together, Wizard,
-blind bids by choice) is checked against the position it was sent at.
+over whole games of eight rulesets (plain, forehead, blind hands, bids made together, Wizard,
+blind bids by choice, bids made together but the last, calls in the auction) is checked against the position it was sent at.
 
 The positions are rebuilt from the table's database (its record head and its answers, as a
 restart rebuilds them), and what each receiver may know is worked out here from the rules as
@@ -9,13 +9,15 @@ hand is a forehead hand, a blind hand while bidding, or it chose to bid blind an
 yet; the others' cards only in a forehead hand; every card played this hand; the turned card
 unless trump is shown after the bidding and the bidding is on. A spectator knows the played
 cards and the turned card. The last finished hand's tricks (`last_hand`) are the cards everyone
-saw played. Bids made together show only the receiver's own until all have bid.
+saw played. Bids made together show only the receiver's own until all have bid (all but the
+last bidder, for `together: all_but_last`); the auction's calls are shown to all.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from serve_client import Server
@@ -26,6 +28,9 @@ from whistdsl.engine.seat import Seat
 from whistdsl.records.replay import resume
 
 RULESETS = ["romanian", "romanian-forehead", "romanian-nv", "oh-hell-simultaneous", "wizard", "oh-hell-nil"]
+#: example rulesets, opened from their text: bids made together but the last, calls in the auction
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml"]
 
 
 def sees_own_cards(game, seat: int) -> bool:
@@ -68,10 +73,13 @@ def strings(value, skip: str = "last_hand"):
                 yield from strings(item, skip)
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", RULESETS + EXAMPLE_RULESETS)
 def test_no_frame_holds_a_card_its_receivers_view_does_not_hold(tmp_path, name):
     with Server(tmp_path) as server:
-        table, host = server.open_table(name, ["human"] * 4)
+        if name in EXAMPLE_RULESETS:
+            table, host = server.open_table("", ["human"] * 4, text=(EXAMPLES / name).read_text(encoding="utf-8"))
+        else:
+            table, host = server.open_table(name, ["human"] * 4)
         tokens = {s: server.join(table, s, f"P{s}") for s in range(4)}
         seats = {s: server.socket(table, t) for s, t in tokens.items()}
         watcher = server.socket(table, table.watch)
@@ -103,7 +111,9 @@ def test_no_frame_holds_a_card_its_receivers_view_does_not_hold(tmp_path, name):
                 if game.history:
                     played = [[[s, card_text(c, specials)] for s, c in t.cards] for t in game.history[-1].tricks]
                     assert [t["cards"] for t in frame["last_hand"]["tricks"]] == played
-                if game.rules.bids_together and game.phase == "bidding" and len(game.bid_log) < len(game.bidding_order):
+                # bids made together: every bid, or all but the last bidder's (`together: all_but_last`)
+                together = len(game.bidding_order) - (1 if game.rules.bids_together_who == "all_but_last" else 0)
+                if game.rules.bids_together and game.phase == "bidding" and len(game.bid_log) < together:
                     assert {s for s, _ in frame["view"]["bids"]} <= ({r} if r is not None else set())
                 checked += 1
     assert game.over

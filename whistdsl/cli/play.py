@@ -298,16 +298,21 @@ class TableTalk:
             return
         g = self.window.view()
         t, you = self.t, seat == self.you
+        # bids are made in the bidding order: this one is the `place`-th; the first `together` are hidden
+        # until the last of them is made (when that is the hand's last bid, the bidding is over)
+        place, together = g.bidding_order.index(seat) + 1, g.rules.bidders_together(len(g.bidding_order))
         if seat == g.declarer:
             self.say(t("play.declarer_you" if you else "play.declarer", name=self.who(seat), bid=bid))
         elif g.excused[seat]:
             self.say(t("play.excused_you") if you else t("play.excused_seat", name=self.who(seat)))
-        elif seat != self.you and g.bids_hidden:
+        elif seat != self.you and (place < together or place == together < len(g.bidding_order)):
             self.say(t("play.has_bid_blind" if g.blind[seat] else "play.has_bid", name=self.who(seat)))
         elif g.calls[seat]:
             self.say(t("play.called_blind" if g.blind[seat] else "play.called", name=self.who(seat), call=printable(g.calls[seat]), bid=bid))
         else:
             self.say(t("play.bid_blind" if g.blind[seat] else "play.bid", name=self.who(seat), bid=bid))
+        if place == together < len(g.bidding_order):  # the bids made together are shown; the last bidder sees them
+            self.say(t("play.bids_shown", bids=", ".join(self._bid_words(g, s, b) for s, b in g.bids)))
 
     def decision_made(self, seat: int, decision: str, choice: str) -> None:
         """A seat's decision, as the table sees it: a trump named, a choice to bid blind."""
@@ -316,6 +321,8 @@ class TableTalk:
             g = self.window.view()
             if choice == "pass":
                 self.say(t("play.you_pass") if seat == self.you else t("play.passes", name=self.who(seat)))
+            elif not choice[:1].isdigit():  # a named call of the auction (a dash, a double)
+                self.say(t("play.auction_call", name=self.who(seat), call=printable(choice)))
             else:
                 self.say(t("play.auction_bid", name=self.who(seat), bid=printable(self.auction_words(choice))))
             if g.decision == "auction" and not g.auction and g.redeals:  # passed out: a new deal, a new auction
@@ -492,7 +499,8 @@ class TableTalk:
         if view.others:
             self.say(f"{t('play.forehead_you_see')} ", self.cards_of(self._others(view), view.trump))
         if view.bids_hidden:
-            self.say(t("play.bids_hidden"))
+            last_sees = view.rules.bidders_together(len(view.bidding_order)) < len(view.bidding_order)
+            self.say(t("play.bids_hidden_but_last" if last_sees else "play.bids_hidden"))
         elif view.bids:
             so_far = sum(b for _, b in view.bids)
             self.say(t("play.bids_so_far", bids=", ".join(self._bid_words(view, s, b) for s, b in view.bids), total=so_far, size=view.hand_size))
@@ -510,13 +518,16 @@ class TableTalk:
             if view.auction:
                 said = ", ".join(f"{self.who(s)} {printable(self.auction_words(c))}" for s, c in view.auction)
                 self.say(t("play.auction_so_far", said=said))
-            bids = [o for o in options if o != "pass"]  # type: ignore[comparison-overlap]  # SeatView.legal is declared cards; in a decision it holds the options' names
+            bids = [str(o) for o in options if str(o)[:1].isdigit()]
+            calls = [printable(str(o)) for o in options if str(o) != "pass" and not str(o)[:1].isdigit()]  # named calls (a dash, a double)
             if bids:
                 example = bids[0]
-                short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""  # type: ignore[attr-defined]  # SeatView.legal is declared cards; in a decision it holds the options' names
-                self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))  # type: ignore[arg-type]  # SeatView.legal is declared cards; in a decision it holds the options' names
+                short = f" or {example.split()[0]}{example.split()[1][0]}" if len(example.split()) == 2 else ""
+                self.say(t("play.outbid", low=self.auction_words(bids[0]), high=self.auction_words(bids[-1]), example=f"{example}{short}"))
             else:
                 self.say(t("play.no_outbid"))
+            if calls:
+                self.say(t("play.auction_calls", calls=", ".join(calls)))
         elif view.decision == "trump":
             if view.hand is not None:
                 self.say(f"{t('play.your_hand')} ", self.hand(view.hand, NO_TRUMP))
@@ -751,9 +762,10 @@ class HumanPlayer:
                     answer = auction_answer(answer)
                     chosen = [o for o in options if o == answer]
                     if not chosen:
+                        bids = [str(o) for o in options if str(o)[:1].isdigit()]  # not the named calls
                         self._refuse(
-                            t("play.not_outbid", answer=repr(printable(answer)), low=options[1], high=options[-1])
-                            if len(options) > 1
+                            t("play.not_outbid", answer=repr(printable(answer)), low=bids[0], high=bids[-1])
+                            if bids
                             else t("play.none_outbids", answer=repr(printable(answer)))
                         )
                         continue

@@ -106,10 +106,10 @@ DOCS: dict[str, Code] = {
         "one item per decision",
     ),
     "W207": Code(
-        "a key belongs to another kind of decision (`decisions`)",
-        "a key belongs to another kind of decision",
-        "`calls:` in a `name: trump` item",
-        "move it to the `name: bid` item",
+        "a key, or a call's form, belongs to another kind of decision (`decisions`)",
+        "a key belongs to another kind of decision, or a named call is written in the form of another kind's calls",
+        "`calls:` in a `name: trump` item; `dash: 0` in an auction's `calls` (its calls are `{bid: 0}`)",
+        "move it to the `name: bid` item; write an auction's call as `{bid: N, most: M}` and a bid's as a number",
     ),
     "W208": Code(
         "a parameter's declaration is wrong (its name is taken, its default or range does not fit)",
@@ -336,7 +336,7 @@ DOCS: dict[str, Code] = {
         "leave it out (`allowed: null`)",
     ),
     "W426": Code(
-        "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids)",
+        "a formula reads a decision the ruleset never offers (`call` without calls, `blind` without blind bids, `auction_call` without auction calls)",
         "a formula reads a decision the ruleset never offers",
         '`call == "nil"` with no `calls`; `blind` without `blind: may`',
         "add the decision, or drop the test",
@@ -345,7 +345,7 @@ DOCS: dict[str, Code] = {
         "a named call or a declaration has a reserved name",
         "a named call or a declaration (`declare`) has a reserved name",
         "`calls: {look: 0}`",
-        "another name (`look` and `blind` answer the choice to bid blind, `no` the choice to declare nothing)",
+        "another name (`look` and `blind` answer the choice to bid blind, `no` the choice to declare nothing, `pass` is the auction's pass)",
     ),
     "W428": Code(
         "a formula reads what it cannot know of trump (trump shown only after the bidding; a turned card where none is turned)",

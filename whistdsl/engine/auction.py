@@ -5,8 +5,12 @@ lowest bid to the hand size and, when the auction has suits, one of them (lowest
 must outbid the highest bid so far: more tricks, or as many with a later suit. A seat that
 passes is out. The auction ends when every seat but the highest bidder is out (that seat is the
 declarer), or when every seat has passed (no declarer). The options are text: `pass`, `5
-hearts` (`5` without suits). This module knows nothing of the rest of the game: engine/game.py
-asks it for the options and the seat to act, and reads the declarer when it is done.
+hearts` (`5` without suits), and the ruleset's named calls (`dash`, `double`). A call with a bid
+(a dash: no tricks) takes its seat out of the auction with that bid made for it; a call without
+one is made on the highest bid so far by another seat (a double) and its seat stays in; each at
+most `most` times a hand. This module knows nothing of the rest of the game: engine/game.py
+asks it for the options and the seat to act, and reads the declarer, and the bids the calls
+made, when it is done.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class Auction:
     lowest: int
     most: int
     suits: tuple[str, ...] = ()
+    #: the named calls: (name, the bid it makes for its caller or None, the most a hand or None)
+    calls: tuple[tuple[str, int | None, int | None], ...] = ()
     out: set[int] = field(default_factory=set)
     best: tuple[int, int] | None = None  # (tricks, suit place) of the highest bid
     best_seat: int | None = None
@@ -57,9 +63,29 @@ class Auction:
     def to_act(self) -> int:
         return self.order[self.turn]
 
+    def call_made(self, seat: int) -> tuple[str, int] | None:
+        """The call with a bid that `seat` made (its name and the bid it makes), or None."""
+        calls = {name: bid for name, bid, _ in self.calls}
+        for s, choice in self.log:
+            bid = calls.get(choice)
+            if s == seat and bid is not None:
+                return choice, bid
+        return None
+
     def options(self) -> list[str]:
-        """`pass`, then every bid that outbids the highest so far, lowest first."""
+        """`pass`, the named calls open to the seat to act, then every bid that outbids the
+        highest so far, lowest first."""
         out = [PASS]
+        seat = self.to_act
+        for name, bid, most in self.calls:
+            made = sum(1 for _, choice in self.log if choice == name)
+            limit = most if most is not None else (None if bid is not None else 1)
+            if limit is not None and made >= limit:
+                continue
+            # a call with a bid leaves the auction: not for the highest bidder, whose bid stands;
+            # a call without one is made on another seat's highest bid
+            if (bid is not None and seat != self.best_seat) or (bid is None and self.best_seat not in (None, seat)):
+                out.append(name)
         low = max(self.lowest, 0)
         for tricks in range(low, self.most + 1):
             for place, suit in enumerate(self.suits or (None,)):
@@ -71,8 +97,12 @@ class Auction:
         """A pass or a bid already known to be among `options()`."""
         seat = self.to_act
         self.log.append((seat, choice))
+        calls = {name: bid for name, bid, _ in self.calls}
         if choice == PASS:
             self.out.add(seat)
+        elif choice in calls:
+            if calls[choice] is not None:  # a call with a bid leaves the auction; one on the highest bid stays in
+                self.out.add(seat)
         else:
             self.best = read_bid(choice, self.suits)
             self.best_seat = seat

@@ -148,6 +148,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         self.trump_named_by: int | None = None
         self.excused: list[bool] | tuple[bool, ...] = (False,) * n
         self.declared: list[str] | tuple[str, ...] = ("",) * n  # replaced by a list when the hand has declarations
+        self.auction_calls: list[str] = [""] * n  # per seat, the named call it made in the auction (begin_decisions)
         self.declarer: int | None = None
         self.auction_bid = 0
         self._auction: Auction | None = None
@@ -217,6 +218,8 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             return self.excused[seat]
         if name == "declared":
             return self.declared[seat]
+        if name == "auction_call":
+            return self.auction_calls[seat]
         return self.running[seat][name]
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
@@ -238,6 +241,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
                     is_declarer=s == self.declarer,
                     excused=self.excused[s],
                     declared=self.declared[s],
+                    auction_call=self.auction_calls[s],
                 )
             )
         return tuple(rows)

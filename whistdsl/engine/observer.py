@@ -59,7 +59,7 @@ class SeatView:
     decision: str | None = None  # in the decision phase: "trump" (name it) or "blind" (bid blind or look)
     calls: tuple[str, ...] = ()  # per seat, the named call it made as far as this seat sees ("" otherwise)
     blind: tuple[bool, ...] = ()  # per seat, whether it bids blind (by choice)
-    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet
+    bids_hidden: bool = False  # the bids are made together: the others' bids are not shown yet (`together`)
     trump_named_by: int | None = None  # the seat that named this hand's trump (decisions)
     declarer: int | None = None  # the seat that won the auction, once it is over
     auction_bid: int = 0  # the declarer's winning bid (0: none)
@@ -112,8 +112,8 @@ def seat_view(game: Part, seat: int) -> SeatView:
             legal = tuple(game.decision_options())  # type: ignore[arg-type]  # a decision's options are names; the legal actions are declared cards and bids
         elif visible:
             legal = tuple(by_suit(game.legal_cards()))
-    # bids made together are shown once all have bid
-    hidden = game.rules.bids_together and phase in (BIDDING, DECISION) and len(game.bid_log) < len(game.bidding_order)
+    # bids made together are shown once all of them are made (`together`: all, or all but the last)
+    hidden = phase in (BIDDING, DECISION) and game.bids_hidden_now()
     bids = tuple(game.bid_log)
     calls = tuple(game.calls)
     if hidden:

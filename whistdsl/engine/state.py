@@ -252,6 +252,7 @@ class State:
     hand_size: int
     choices: list[tuple[int, str, str]]
     calls: list[str] | tuple[str, ...]
+    auction_calls: list[str]  # per seat, the named call it made in this hand's auction ("" none)
     blind: list[bool] | tuple[bool, ...]
     decision: str | None
     trump_named_by: int | None

@@ -185,7 +185,19 @@ def _score_reads(rules: Ruleset) -> ScoreReads:
     formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
     sets = {name for f in formulas for name, _ in f.seat_reads}
     reads = set().union(*(f.names for f in formulas)) - sets
-    by_seat = {"total", "is_dealer", "position", "call", "blind", "is_declarer", "auction_bid", "excused", "declared", *rules.running_names}
+    by_seat = {
+        "total",
+        "is_dealer",
+        "position",
+        "call",
+        "blind",
+        "is_declarer",
+        "auction_bid",
+        "excused",
+        "declared",
+        "auction_call",
+        *rules.running_names,
+    }
     return ScoreReads(
         tuple(sorted(reads - BY_RESULT - by_seat)),  # read from the hand's env
         tuple(sorted(reads & by_seat)),
@@ -198,7 +210,7 @@ def _bid_tests(rules: Ruleset, kind_allowed: Formula | None) -> BidTests:
     formulas = [f for f in (rules.allowed, kind_allowed) if f is not None]
     sets = {name for f in formulas for name, _ in f.seat_reads}
     reads = set().union(*(f.names for f in formulas)) - {"bid", "call"} - sets
-    by_seat = {"total", "is_dealer", "blind", "is_declarer", "auction_bid", "excused", *rules.running_names}
+    by_seat = {"total", "is_dealer", "blind", "is_declarer", "auction_bid", "excused", "auction_call", *rules.running_names}
     return BidTests(
         tuple(formulas),
         tuple(sorted(reads - BY_TURN - by_seat)),  # the hand's own

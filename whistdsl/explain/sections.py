@@ -15,6 +15,8 @@ from ..rules.ruleset import (
     CLOCKWISE,
     NORMAL,
     STANDARD_WINNER,
+    AuctionCall,
+    BidsTogether,
     FirstBidder,
     FirstLead,
     PlannedHand,
@@ -431,6 +433,25 @@ def _none_when(rules: Ruleset, n: int, hand: PlannedHand, total: int) -> bool:
         return False
 
 
+def _auction_call_words(call: AuctionCall) -> str:
+    """A named call of the auction in words: what it does and how often it may be made."""
+    times = call.most or 1
+    most = (
+        ""
+        if call.most is None and call.bid is not None
+        else f" (at most {'once' if times == 1 else 'twice' if times == 2 else f'{times} times'} a hand)"
+    )
+    if call.bid is not None:
+        return (
+            f"At their turn in the auction a player may call {call.name}{most}: out of the auction, "
+            f"with a bid of {call.bid} made for them in the bidding; formulas read `auction_call` and `call` as {call.name}."
+        )
+    return (
+        f"At their turn in the auction a player may call {call.name} on another player's highest bid{most}, "
+        f"staying in the auction; everyone sees it, and formulas read that player's `auction_call` as {call.name}."
+    )
+
+
 def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = _declare_lines(rules)
     order = way(rules.bidding_direction)
@@ -447,6 +468,7 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
             "a pass is final, and the highest bidder, once all others have passed, is the declarer."
         )
         lines.append("The declarer bids first, with its auction bid as its bid; when everyone passes there is no declarer.")
+        lines += [_auction_call_words(call) for call in a.calls]
     if rules.first_bidder_choice is not None:
         c = rules.first_bidder_choice
         lines.append(
@@ -470,7 +492,12 @@ def bidding(rules: Ruleset, players: int, only: int | None = None) -> Section:
         lines.append(
             "Before bidding, each player chooses to bid blind (before looking at their cards) or to look; a blind bidder sees their cards once they have bid."
         )
-    if rules.bids_together:
+    if rules.bids_together and rules.bids_together_who == BidsTogether.ALL_BUT_LAST:
+        lines.append(
+            "The bids are made together but for the last: each is hidden from the others until all but the last bidder have bid; "
+            "they are shown then, and the last bidder bids seeing them."
+        )
+    elif rules.bids_together:
         lines.append("The bids are made together: each is hidden from the others until all have bid.")
     if rules.skip is not None:
         lines.append(

@@ -112,6 +112,10 @@ _DECLARER = (
     Variable("auction_bid", N, "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction"),
 )
 _DECLARED = Variable("declared", T, 'the declaration this player made before the bidding, e.g. "void" (`decisions`, `declare`); "" for none')
+#: a named call of the auction (`decisions: - name: auction, calls:`): Estimation's dash, a double
+_AUCTION_CALL = Variable(
+    "auction_call", T, 'the named call this player made in the auction, e.g. "dash" or "double" (`decisions`, auction `calls`); "" for none'
+)
 _EXCUSED = Variable("excused", B, "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it")
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
@@ -122,7 +126,7 @@ _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 _SEAT_FACTS = ("total", "is_dealer", "position")
 #: what the `redeal` context reads of each seat's cards, as dealt (environment.py `dealt_facts`)
 _DEALT_FACTS = ("trumps", "longest", "shortest")
-_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "declared", "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "declared", "auction_call", "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -245,7 +249,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED,)
+            + (_EXCUSED, _AUCTION_CALL)
             + (
                 Variable("bids_so_far", N, "sum of the bids already made this hand"),
                 Variable("bids_made", N, "how many players have bid before this one"),
@@ -254,7 +258,7 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
             earlier_only=("bid", "call", "blind", "excused"),
             own_only=("bids_made", "is_last", "is_first"),
             roles=(ME, "dealer", "first_bidder", "last_bidder"),
@@ -263,7 +267,7 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _DECLARED) + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _DECLARED, _AUCTION_CALL) + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
             roles=_ALL_ROLES,
@@ -278,7 +282,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED, _DECLARED)
+            + (_EXCUSED, _DECLARED, _AUCTION_CALL)
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
@@ -296,7 +300,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT
             + _BID
             + _DECLARER
-            + (_EXCUSED, _DECLARED)
+            + (_EXCUSED, _DECLARED, _AUCTION_CALL)
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),
@@ -350,9 +354,9 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED,) + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _AUCTION_CALL) + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", *_SEAT_FACTS),
+            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
             roles=_ALL_ROLES,
         ),
     )

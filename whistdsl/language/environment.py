@@ -97,11 +97,13 @@ def bidding_env(
     is_declarer: bool = False,
     auction_bid: int | None = None,
     excused: bool = False,
+    auction_call: str = "",
 ) -> Env:
     """The `bidding` context for the seat to bid, less `bid` (set per bid tried): `bids_made`
     seats have bid before it, their bids adding up to `bids_so_far`, of `bidders` in all;
     `blind`: it chose to bid blind (`call` is "" until a named call is tried); `is_declarer`: it
-    won the auction, whose winning bid was `auction_bid`; `excused`: it is excused from bidding."""
+    won the auction, whose winning bid was `auction_bid`; `excused`: it is excused from bidding;
+    `auction_call`: the named call it made in the auction ("" none)."""
     env = dict(hand) if into is None else into
     seat_env(env, total=total, is_dealer=is_dealer, position=bids_made + 1, running=running)
     env["bids_so_far"] = bids_so_far
@@ -113,6 +115,7 @@ def bidding_env(
     env["is_declarer"] = is_declarer
     env["auction_bid"] = auction_bid if auction_bid is not None else env.get("auction_bid", 0)  # None: the hand's own
     env["excused"] = excused
+    env["auction_call"] = auction_call
     return env
 
 
@@ -210,10 +213,12 @@ def result_env(
     auction_bid: int = 0,
     excused: bool = False,
     declared: str = "",
+    auction_call: str = "",
 ) -> Env:
     """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result
     (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind;
-    `is_declarer`: it won the auction, with `auction_bid`; `excused`: it was excused from bidding).
+    `is_declarer`: it won the auction, with `auction_bid`; `excused`: it was excused from bidding;
+    `auction_call`: the named call it made in the auction, "" for none).
 
     `into`, when given, is a copy of `hand` to refill (saves a copy per seat). The `bonus` and
     `running` contexts add `points` and `bonus` to it as they are computed.
@@ -226,6 +231,7 @@ def result_env(
     env["auction_bid"] = auction_bid
     env["excused"] = excused
     env["declared"] = declared
+    env["auction_call"] = auction_call
     return result_facts(env, bid, tricks)
 
 
@@ -260,6 +266,7 @@ def seat_row(
     is_declarer: bool = False,
     excused: bool = False,
     declared: str = "",
+    auction_call: str = "",
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
     running values, whether it deals, its place in the bidding order, and its bid (once made:
@@ -268,6 +275,7 @@ def seat_row(
     row: Env = {}
     seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
     row["is_declarer"] = is_declarer
+    row["auction_call"] = auction_call  # made in the auction, before any bid: known of every seat
     if bid is not None:
         row["call"] = call
         row["blind"] = blind

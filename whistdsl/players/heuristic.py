@@ -464,7 +464,24 @@ def allowed_bids(view: SeatView, blind: bool) -> list[int | str]:
 def choose_auction(view: SeatView, options: Sequence[str]) -> str:
     """In an auction: the lowest bid that outbids, in the suit (or with the trump as it stands,
     in an auction of numbers) where this seat expects the most tricks, when it expects at least
-    that many tricks there; otherwise `pass`."""
+    that many tricks there; otherwise a named call that makes a bid (a dash) when the tricks it
+    expects with the trump as it stands round to that bid, else `pass`. It makes no call on
+    the highest bid (a double)."""
+    calls = {c.name: c.bid for c in view.rules.auction.calls} if view.rules.auction is not None else {}
+    bid = _auction_bid(view, [o for o in options if o not in calls])
+    if bid != "pass":
+        return bid
+    made = [name for name in options if calls.get(name) is not None]
+    if made:
+        here = _mean(hand_distribution(view))
+        for name in made:
+            if abs(here - calls[name]) < 0.5:  # type: ignore[operator]  # a call that makes a bid
+                return name
+    return "pass"
+
+
+def _auction_bid(view: SeatView, options: Sequence[str]) -> str:
+    """The heuristic's bid among the auction's `pass` and bids (see `choose_auction`)."""
     expected: dict[str | None, float] = {}
     for option in options:
         parts = option.split()

@@ -60,6 +60,8 @@ def _bid_json(h: HandResult, seat: int, bid: int) -> dict[str, Any]:
         out["made_for"] = "declarer"  # its winning bid in the auction, made for it
     elif h.excused and h.excused[seat]:
         out["made_for"] = "excused"  # excused from bidding (`skip`): 0, made for it
+    elif h.calls and h.calls[seat] and (seat, "auction", h.calls[seat]) in h.choices:
+        out["made_for"] = "auction_call"  # the bid of a call it made in the auction (a dash)
     return out
 
 

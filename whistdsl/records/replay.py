@@ -284,10 +284,11 @@ def _replay_decisions(game: Game, hand: dict[str, Any]) -> None:  # noqa: C901 o
 
 def _check_made_for(game: Game, number: int, made_for: list[dict[str, Any]]) -> None:
     """The bids the record says were made for a seat (the declarer's contract, an excused seat's
-    0) must be the ones the engine made, and every one the engine made must be in the record."""
+    0, the bid of a call made in the auction) must be the ones the engine made, and every one the engine made must be in the record."""
     recorded = {b["seat"]: b for b in made_for}
     for seat in game.bidding_order:
-        why = "declarer" if seat == game.declarer else "excused" if game.excused[seat] else None
+        called = game.calls[seat] and game.calls[seat] == game.auction_calls[seat]  # a dash in the auction
+        why = "declarer" if seat == game.declarer else "excused" if game.excused[seat] else "auction_call" if called else None
         b = recorded.pop(seat, None)
         if why is None:
             if b is not None:

@@ -48,6 +48,8 @@ from .ruleset import (
     STANDARD_RANKS,
     STANDARD_WINNER,
     Auction,
+    AuctionCall,
+    BidsTogether,
     Declare,
     End,
     FirstBidder,
@@ -761,14 +763,15 @@ def _weight(w: object) -> int:
     return w if isinstance(w, int) and not isinstance(w, bool) and w > 0 else 0
 
 
-#: Which keys each kind of decision takes (besides `name`).
-_DECISION_KEYS = {"auction": ("min", "suits"), "trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip")}
+#: Which keys each kind of decision takes (besides `name`); a key two kinds take (`calls`) is
+#: said to belong to the first of them (W207).
+_DECISION_KEYS = {"trump": ("who", "when", "options"), "bid": ("calls", "blind", "together", "skip"), "auction": ("min", "suits", "calls")}
 _DECISION_KEYS["declare"] = ("choices",)
 #: Words a named call may not be: the choice before a blind bid is answered with them.
 _NOT_CALLS = ("look", "blind")
 
 
-def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 one branch per kind of decision
+def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:
     """The `decisions` list (language 2): the Ruleset's trump choice and the bid's own rules."""
     out: dict[str, Any] = {}
     seen: dict[str, int] = {}
@@ -815,19 +818,53 @@ def _compile_decisions(c: _Compiler, d: dict[str, Any]) -> dict[str, Any]:  # no
                 c.report(("decisions", i, "name"), "W211", "the auction comes first: write it before the `trump` and `bid` decisions")
             low = c.formula(("decisions", i, "min"), "auction", Type.NUMBER) if spec.get("min") is not None else None
             suits = tuple(spec.get("suits") or ())
-            out["auction"] = Auction(low if low is not None else 1, suits)
+            out["auction"] = Auction(low if low is not None else 1, suits, _auction_calls(c, i, spec.get("calls") or {}))
         else:
-            if spec.get("skip") is not None:
-                out["skip"] = c.formula(("decisions", i, "skip"), "skip", Type.BOOL)
-            calls = spec.get("calls") or {}
-            for call in calls:
-                if call in _NOT_CALLS:
-                    c.report(
-                        ("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True
-                    )
-            out["calls"] = tuple((str(k), int(v)) for k, v in calls.items())
-            out["blind_bids"] = spec.get("blind", "no") == "may"
-            out["bids_together"] = bool(spec.get("together", False))
+            out.update(_compile_bid_decision(c, i, spec))
+    return out
+
+
+def _auction_calls(c: _Compiler, i: int, calls: dict[str, Any]) -> tuple[AuctionCall, ...]:
+    """The named calls of the auction (item `i` of `decisions`), each `{bid: N, most: M}`."""
+    out = []
+    for name, spec in calls.items():
+        where = ("decisions", i, "calls", name)
+        if name == "pass":
+            c.report(where, "W427", "a call may not be named `pass`: it is the auction's pass", key=True)
+        elif isinstance(spec, dict):
+            out.append(AuctionCall(str(name), spec.get("bid"), spec.get("most")))
+        elif isinstance(spec, int) and not isinstance(spec, bool):
+            c.report(
+                where,
+                "W207",
+                "an auction's call is written `{bid: N, most: M}`, not as a number: the form of a `bid` decision's call",
+                help=f"`{name}: {{bid: {spec}}}` leaves the auction with a bid of {spec}; `{name}: {{}}` is a call on the highest bid (a double)",
+            )
+    return tuple(out)
+
+
+def _compile_bid_decision(c: _Compiler, i: int, spec: dict[str, Any]) -> dict[str, Any]:
+    """The `bid` decision (item `i` of `decisions`): the Ruleset's fields of how bids are made."""
+    out: dict[str, Any] = {}
+    if spec.get("skip") is not None:
+        out["skip"] = c.formula(("decisions", i, "skip"), "skip", Type.BOOL)
+    calls = spec.get("calls") or {}
+    for call in calls:
+        if call in _NOT_CALLS:
+            c.report(("decisions", i, "calls", call), "W427", f"a call may not be named `{call}`: it answers the choice to bid blind", key=True)
+        if isinstance(calls[call], dict):
+            c.report(
+                ("decisions", i, "calls", call),
+                "W207",
+                "a `bid` decision's call is the number of tricks it counts as, not `{bid: N, most: M}`: the form of an auction's call",
+                help=f"`{call}: 0`, or move it to the `name: auction` item",
+            )
+    out["calls"] = tuple((str(k), int(v)) for k, v in calls.items() if not isinstance(v, dict))
+    out["blind_bids"] = spec.get("blind", "no") == "may"
+    together = spec.get("together", False)
+    out["bids_together"] = together is True or together in tuple(BidsTogether)
+    if together == BidsTogether.ALL_BUT_LAST:
+        out["bids_together_who"] = BidsTogether.ALL_BUT_LAST
     return out
 
 
@@ -913,7 +950,7 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
                     "W425",
                     "this limit reads `trump`, but trump is named after the bidding: the bidder cannot know it yet",
                 )
-    if rules.bids_together:
+    if rules.bids_together and rules.bids_together_who == BidsTogether.ALL:
         for f, p in bidding:
             seen = sorted(f.names & {"bids_so_far", "bids_made"})
             if seen:
@@ -928,8 +965,14 @@ def _check_decisions(c: _Compiler, rules: Ruleset) -> None:  # noqa: C901 one ch
     for f, p in formulas:  # type: ignore[assignment]  # the formulas that are None are skipped in the loop
         if f is None:
             continue
-        if "call" in f.names and not rules.calls:
+        auction_calls = rules.auction.calls if rules.auction is not None else ()
+        if "call" in f.names and not rules.calls and not any(a.bid is not None for a in auction_calls):
             c.report(p, "W426", 'this formula reads `call`, but the ruleset has no named calls (`decisions`, `calls`): it is always ""')
+        reads = f.names | {n for _, facts in f.seat_reads for n in facts}
+        if "auction_call" in reads and not auction_calls:
+            c.report(
+                p, "W426", 'this formula reads `auction_call`, but the auction has no named calls (`decisions`, auction `calls`): it is always ""'
+            )
         if "blind" in f.names and not rules.blind_bids:
             c.report(p, "W426", "this formula reads `blind`, but nobody may bid blind by choice (`decisions`, `blind: may`): it is always false")
     if rules.first_lead_choice is not None:

@@ -80,6 +80,15 @@ class FirstBidder(StrEnum):
     DEALER = "dealer"
 
 
+class BidsTogether(StrEnum):
+    """`decisions: - name: bid, together:`: which bids are made together, each hidden from the
+    others until they are shown: every bid (`all`, also written `true`), or all but the last
+    bidder's, who bids once they are shown, seeing them (`all_but_last`: the hook can be kept)."""
+
+    ALL = "all"
+    ALL_BUT_LAST = "all_but_last"
+
+
 class WhenVoid(StrEnum):
     """`play.when_void`: what a player who cannot follow suit must play."""
 
@@ -207,6 +216,22 @@ class Auction:
 
     min: Formula | int = 1  # a formula of the `auction` context, or a number
     suits: tuple[str, ...] = ()  # () : the bids are numbers only
+    calls: tuple[AuctionCall, ...] = ()  # named calls a seat may make at its turn instead of a bid or a pass
+
+
+@dataclass(frozen=True)
+class AuctionCall:
+    """A named call of the auction (`decisions: - name: auction, calls:`), seen by all and read
+    by formulas as the caller's `auction_call`. With `bid` (Estimation's dash: no tricks) the
+    caller leaves the auction and its bid in the bidding is made for it, counting as `bid`
+    tricks, with its `call` the call's name; without `bid` it is a call on the highest bid so
+    far, open only to another seat (a double), and the caller stays in the auction. `most`: the
+    most times the seats together may make it in a hand (None: no limit; a call without `bid`
+    is made at most once unless `most` says otherwise)."""
+
+    name: str
+    bid: int | None = None
+    most: int | None = None
 
 
 @dataclass(frozen=True)
@@ -462,6 +487,8 @@ class Ruleset:
     calls: tuple[tuple[str, int], ...] = ()  # named calls beside the number bids, and what each counts as
     blind_bids: bool = False  # a bidder may choose to bid blind, before looking (`blind: may`)
     bids_together: bool = False  # bids are hidden until all have bid
+    #: with `bids_together`: every bid together, or all but the last bidder's (who sees them)
+    bids_together_who: BidsTogether = BidsTogether.ALL
     auction: Auction | None = None  # bids that outbid each other before the bidding (a declarer)
     skip: Formula | None = None  # a seat excused from bidding at its turn (`decisions`, `skip`)
     redeal: Redeal | None = None  # a hand dealt again on a condition, or when passed out (`redeal`)
@@ -494,6 +521,14 @@ class Ruleset:
             or self.skip is not None
             or self.declare is not None
         )
+
+    def bidders_together(self, bidders: int) -> int:
+        """How many of a hand's `bidders` (first in the bidding order) bid together, each bid
+        hidden from the others until all of them are made (`together`): every bidder, all but
+        the last, or none."""
+        if not self.bids_together:
+            return 0
+        return bidders - (1 if self.bids_together_who == BidsTogether.ALL_BUT_LAST else 0)
 
     @property
     def winner_sets(self) -> tuple[str, ...]:

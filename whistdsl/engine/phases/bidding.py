@@ -24,6 +24,29 @@ DECISION = Phase.DECISION
 class Bidding(Part):
     """The part of `Game` that plays the bidding (entry point: `bid`)."""
 
+    def together_bidders(self) -> int:
+        """How many of this hand's bidders bid together, unseen (`together`): every bidder, all
+        but the last (`all_but_last`), or none."""
+        return self.rules.bidders_together(len(self.bidding_order))
+
+    def bids_hidden_now(self) -> bool:
+        """Whether the bids made so far are hidden from the seats that did not make them: some
+        bids are made together and not all of those are made yet (during the bidding)."""
+        return len(self.bid_log) < self.together_bidders()
+
+    def bids_so_far_seen(self) -> int:
+        """What the bids made so far add up to as the seat to bid sees them: 0 while they are
+        hidden (it bids together with them), else `bids_so_far`."""
+        return 0 if self.bids_hidden_now() else self.bids_so_far
+
+    def _rows_seen(self) -> tuple[dict[str, Value], ...]:
+        """Every playing seat's row (`_seat_rows`) as the seat to bid sees it: while the bids are
+        hidden, another seat's bid reads as 0 and its call as "" (as `bids_so_far` reads 0)."""
+        rows = self._seat_rows()
+        if not self.bids_hidden_now():
+            return rows
+        return tuple(r if s == self.to_act or "bid" not in r else {**r, "bid": 0, "call": ""} for s, r in zip(self.bidding_order, rows, strict=True))
+
     def _bid_env(self, seat: int) -> dict[str, Value]:
         """The `bidding` context for `seat` (one dict per hand, refilled for each bidder)."""
         env = self.bid_scratch
@@ -34,7 +57,7 @@ class Bidding(Part):
             total=self.totals[seat],
             is_dealer=seat == self.dealer,
             bids_made=len(self.bid_log),
-            bids_so_far=self.bids_so_far,
+            bids_so_far=self.bids_so_far_seen(),
             bidders=len(self.bidding_order),
             running=self.running[seat],
             into=env,
@@ -42,6 +65,7 @@ class Bidding(Part):
             is_declarer=seat == self.declarer,
             auction_bid=self.auction_bid,
             excused=self.excused[seat],
+            auction_call=self.auction_calls[seat],
         )
 
     def allowed_bids(self) -> list[Bid]:
@@ -57,12 +81,12 @@ class Bidding(Part):
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
                 seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
-                key: tuple[object, ...] = (self.bid_memo_key, len(self.bid_log), self.bids_so_far)
+                key: tuple[object, ...] = (self.bid_memo_key, len(self.bid_log), self.bids_so_far_seen())
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
                 if self._bid_sets:  # what the limits read of the other seats
                     env = self._bid_env(seat)
-                    env.update(seat_sets(self._seat_rows(), len(self.bid_log), self._bid_sets))
+                    env.update(seat_sets(self._rows_seen(), len(self.bid_log), self._bid_sets))
                     key += tuple(t.seat_key(env) for t in tests)
                 legal = self._bid_memo.get(key)
                 if legal is None:
@@ -160,7 +184,7 @@ class Bidding(Part):
             return IllegalAction(f"you may not bid {bid} here; allowed: {allowed}", "bid_not_allowed", f"the allowed bids are {allowed}")
         read = ", ".join(f"{n}={value_text(env[n])}" for n in sorted(formula.names) if n in env and n != "bid")
         because = f"{formula.origin} is false for bid {bid}" + (f" with {read}" if read else "")
-        so_far = self.bids_so_far
+        so_far = self.bids_so_far_seen()
         if "bids_so_far" in formula.names and so_far + bid == size and _holds(formula, {**env, "bids_so_far": so_far + 1}):
             why = f"the bids would add up to {size}, the hand size"
             return IllegalAction(f"you may not bid {bid}: {why}; {because}", "hook", f"{why} (hook)")

@@ -30,6 +30,7 @@ class Decisions(Part):
         gives `names_trump`, the answer of `names_trump(setup)` it remembers)."""
         n = self.players
         self.calls: list[str] = [""] * n
+        self.auction_calls: list[str] = [""] * n
         self.blind: list[bool] = [False] * n
         self.looked: list[bool] = [not self.rules.blind_bids] * n
         self.choices: list[tuple[int, str, str]] = []
@@ -125,7 +126,8 @@ class Decisions(Part):
                 low = int(low(env))  # type: ignore[arg-type]  # the checker typed the auction's lowest bid a number
             except EvalError as e:
                 raise formula_error(e, (rule.min,), env, hand=self.hand_number) from None  # type: ignore[union-attr, arg-type]  # the auction decision exists only when the ruleset has an auction; a formula here (isinstance above)
-        auction = self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits)  # type: ignore[union-attr]  # the auction decision exists only when the ruleset has an auction
+        calls = tuple((c.name, c.bid, c.most) for c in rule.calls)  # type: ignore[union-attr]  # the auction decision exists only when the ruleset has an auction
+        auction = self._auction = Auction(self.bidding_order, low, self.hand_size, rule.suits, calls)  # type: ignore[union-attr]  # the auction decision exists only when the ruleset has an auction
         self.looked = [True] * self.players
         if auction.done:  # cannot happen with 2 or more seats
             self._end_auction()
@@ -161,10 +163,15 @@ class Decisions(Part):
         self._next_bidder(self.bidding_order[0])
 
     def _made_for(self, seat: int) -> int | None:
-        """The bid made for `seat` at its turn: the declarer's contract, 0 for a seat excused
-        from bidding (`skip`); None when the seat bids itself."""
+        """The bid made for `seat` at its turn: the declarer's contract, the bid of a call it
+        made in the auction (a dash: its `call` is the call's name), 0 for a seat excused from
+        bidding (`skip`); None when the seat bids itself."""
         if seat == self.declarer:
             return self.auction_bid
+        called = self._auction.call_made(seat) if self._auction is not None and self._auction.calls else None
+        if called is not None:
+            self.calls[seat], bid = called
+            return bid
         skip = self.rules.skip
         if skip is None:
             return None
@@ -206,7 +213,7 @@ class Decisions(Part):
     def _next_bidder(self, seat: int) -> None:
         """`seat` bids next: first its choice to bid blind, when it has not looked yet; a bid
         made for it (the declarer's contract, an excused seat's 0) is made at once."""
-        made = self._made_for(seat) if self.declarer is not None or self.rules.skip is not None else None
+        made = self._made_for(seat) if self.declarer is not None or self.rules.skip is not None or any(self.auction_calls) else None
         if made is not None:
             self.phase = BIDDING
             self.decision = None
@@ -240,7 +247,7 @@ class Decisions(Part):
             raise IllegalAction("there is no decision to make now", "not_your_turn", "made a decision when there was none to make")
         options = self.decision_options()
         if type(choice) is not str or choice not in options:
-            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, or pass", "declare": "a declaration, or no"}.get(
+            what = {"trump": "trump", "auction": "a bid that outbids the highest so far, a call, or pass", "declare": "a declaration, or no"}.get(
                 self.decision,  # type: ignore[arg-type]  # in the decision phase a decision is under way
                 "whether to bid blind",
             )
@@ -258,6 +265,8 @@ class Decisions(Part):
         if self.decision == "auction":
             auction = self._auction
             assert auction is not None  # the auction is under way
+            if any(choice == c for c, _, _ in auction.calls):
+                self.auction_calls[seat] = choice  # seen by all, read by formulas as `auction_call`
             auction.apply(choice)
             if auction.done:
                 self._end_auction()

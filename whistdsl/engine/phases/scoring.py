@@ -80,6 +80,7 @@ class Scoring(Part):
                     auction_bid=self.auction_bid,
                     excused=self.excused[seat],
                     declared=self.declared[seat],
+                    auction_call=self.auction_calls[seat],
                 )
                 try:
                     scored = score_seat(rules, env)
