@@ -620,3 +620,15 @@ def test_the_special_cards_rulesets_meet_what_they_are_there_for(tmp_path):
         if compiled_game[0] is RuleError:
             errors.append(compiled_game[1])
     assert errors and all("no rule of trick.winner picks a card" in e for e in errors)
+
+
+def test_a_ruleset_named_with_a_nul_character_plays_compiled(tmp_path: Path) -> None:
+    # found by the fuzzer: the name went into the compiled code's file name, which compile refuses
+    path = tmp_path / "nul.yaml"
+    path.write_text('whistdsl: 2\nname: "a\\0b"\nextends: oh-hell\n', encoding="utf-8")
+    rules = load_rules(path)
+    assert rules.name == "a\0b"
+    compiled, interpreted = both_ways(rules, 4, 7, lambda: [RandomPlayer() for _ in range(4)])
+    assert compiled == interpreted
+    history, result, _ = compiled
+    assert result is not None and [h.size for h in history] == list(range(12, 0, -1))  # Oh Hell with 4 players: 12 cards down to 1

@@ -63,7 +63,8 @@ def compiled_hand(facts: Facts) -> CompiledHand:
         ON_TABLE=ON_TABLE,
     )
     namespace.update(writer.constants, HandResult=HandResult, new_result=tuple.__new__)
-    code = compile(source, f"<whistdsl compiled: {rules.name}, {players} players>", "exec")
+    # the name as Python writes it: compile refuses a file name with a NUL in it, and a ruleset may be named so
+    code = compile(source, f"<whistdsl compiled: {rules.name!r}, {players} players>", "exec")
     exec(code, namespace)  # the source is ours: written above from checked formulas, no file text
     return CompiledHand(
         source, namespace["play_hand"], tuple(writer.notes), namespace.get("play_game_random"), namespace.get("start_hand"), namespace["play_tricks"]
