@@ -106,13 +106,3 @@ def test_every_seat_and_a_spectator_are_sent_the_calls():
         game.act(action)
     for window in [Seat(game, s) for s in range(4)] + [Spectator(game)]:
         assert json.loads(json.dumps(view_json(window.view())))["auction"] == [[3, "dash"], [2, "4 hearts"], [1, "double"]]
-
-
-@pytest.mark.parametrize("bot", ["random", "heuristic", "mc", "search"])
-def test_each_bot_makes_legal_calls_and_the_game_replays(bot):
-    game = Game(load_rules(EXAMPLE), players=4, seed=2)
-    play_out(game, [BOTS[bot](), *(BOTS["heuristic"]() for _ in range(3))])  # the bot in seat 0 (mc and search think long)
-    assert game.over
-    record = json.loads(json.dumps(game_record(game)))
-    check_record_shape(record)
-    assert replay(record).complete

@@ -14,9 +14,6 @@ from test_rules_of_play import ruleset_from_yaml
 from whistdsl import load_rules
 from whistdsl.engine import Game, IllegalAction
 from whistdsl.engine.seat import Seat, Spectator
-from whistdsl.players import BOTS, play_out
-from whistdsl.records.record import game_record
-from whistdsl.records.replay import check_record_shape, replay
 from whistdsl.web.protocol import view_json
 
 EXAMPLE = Path(__file__).parent.parent / "docs" / "examples" / "oh-hell-dealer-bids-last.yaml"
@@ -86,13 +83,3 @@ def test_no_frame_of_the_web_table_shows_a_hidden_bid_to_another_seat():
             assert bids == [[s, b] for s, b in made if s == receiver]
     # after seat 3's 1: every frame shows the three bids, the dealer's question too
     assert all(json.loads(f)["bids"] == [[1, 3], [2, 5], [3, 1]] and not json.loads(f)["bids_hidden"] for f in shown[2])
-
-
-@pytest.mark.parametrize("bot", ["random", "heuristic", "mc", "search"])
-def test_each_bot_bids_legally_and_the_game_is_recorded_and_replays(bot):
-    game = Game(load_rules(EXAMPLE), players=4, seed=3)
-    play_out(game, [BOTS[bot](), *(BOTS["heuristic"]() for _ in range(3))])  # the bot in seat 0 (mc and search think long)
-    assert game.over
-    record = json.loads(json.dumps(game_record(game)))
-    check_record_shape(record)
-    assert replay(record).complete

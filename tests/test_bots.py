@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import random
 import types
 from fractions import Fraction
@@ -15,6 +16,8 @@ from whistdsl.engine import Game, SeatView
 from whistdsl.players import BOTS, RandomPlayer, decide, play_out
 from whistdsl.players.heuristic import HeuristicPlayer, trick_distribution
 from whistdsl.players.mc import MonteCarloPlayer, sample_hands
+from whistdsl.records.record import game_record
+from whistdsl.records.replay import check_record_shape, replay
 from whistdsl.resources import bundled_rulesets
 
 ALL_RULESETS = sorted(bundled_rulesets())
@@ -305,3 +308,14 @@ def test_every_bot_only_makes_legal_moves_in_the_examples_of_newer_rule_kinds(na
     fast = Game(rules, players=4, seed=2)
     play_out(fast, [BOTS[k]() for k in ("heuristic", "random", "heuristic", "random")])
     assert fast.history == slow.history
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic", "mc", "search"])
+@pytest.mark.parametrize(("name", "seed"), [("oh-hell-dealer-bids-last.yaml", 3), ("estimation-dash-and-double.yaml", 2)])
+def test_each_bot_plays_the_examples_of_newer_rule_kinds_and_the_game_is_recorded_and_replays(name, seed, bot):
+    game = Game(load_rules(EXAMPLES / name), players=4, seed=seed)
+    play_out(game, [BOTS[bot](), *(BOTS["heuristic"]() for _ in range(3))])  # the bot in seat 0 (mc and search think long)
+    assert game.over
+    record = json.loads(json.dumps(game_record(game)))
+    check_record_shape(record)
+    assert replay(record).complete
