@@ -19,8 +19,10 @@ game's seed; its state at the end of each hand is kept so a game can be resumed 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 
+from ..language.catalogue import SEAT_FACTS, SeatFact
 from ..language.environment import seat_row
 from ..language.values import Number, Value
 from ..rules.ruleset import HandKind, PlannedHand, Ruleset
@@ -35,7 +37,7 @@ from .phases.next_hand import NextHand
 from .phases.play import Play, uniform_chooser
 from .phases.scoring import Scoring
 from .phases.trump import FindingTrump
-from .state import Action, GameResult, HandResult, Phase, PresetDeal, Redealt, Trick
+from .state import Action, GameResult, HandResult, Phase, PresetDeal, Redealt, State, Trick
 from .table import table_facts
 from .tricks import TrickPlay
 from .trump import TrumpStep, trump_step
@@ -52,6 +54,21 @@ OVER = Phase.OVER
 DECISION = Phase.DECISION
 DEAL = Phase.DEAL
 TRUMP = Phase.TRUMP
+
+
+def _reader(fact: SeatFact) -> Callable[[State, int], Value]:
+    """How a seat's fact of the hand's decisions is read of the game (SEAT_FACTS' `state`, `read`)."""
+    get = attrgetter(fact.state)
+    if fact.read == "seat":
+        return lambda game, seat: get(game)[seat]
+    if fact.read == "is_seat":
+        return lambda game, seat: seat == get(game)
+    return lambda game, seat: get(game)
+
+
+#: Each of SEAT_FACTS by name: how it is read of the game.
+_READERS: dict[str, Callable[[State, int], Value]] = {f.name: _reader(f) for f in SEAT_FACTS}
+_READ_ALL = tuple(_READERS.items())
 
 
 class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
@@ -206,21 +223,15 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
             return seat == self.dealer
         if name == "position":
             return self.position[seat]
-        if name == "call":
-            return self.calls[seat]
-        if name == "blind":
-            return self.blind[seat]
-        if name == "is_declarer":
-            return seat == self.declarer
-        if name == "auction_bid":
-            return self.auction_bid
-        if name == "excused":
-            return self.excused[seat]
-        if name == "declared":
-            return self.declared[seat]
-        if name == "auction_call":
-            return self.auction_calls[seat]
+        read = _READERS.get(name)
+        if read is not None:
+            return read(self, seat)
         return self.running[seat][name]
+
+    def seat_choices(self, seat: int) -> dict[str, Value]:
+        """The seat's facts of this hand's decisions (the catalogue's SEAT_FACTS), by name: what
+        the environments' builders are given as `**choices`."""
+        return {name: read(self, seat) for name, read in _READ_ALL}
 
     def _seat_rows(self, results: bool = False) -> tuple[dict[str, Value], ...]:
         """Every playing seat's public facts, in bidding order, as aggregates read them: the bids
@@ -236,12 +247,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
                     running=self.running[s],
                     bid=bid,
                     tricks=self.taken[s] if results else None,
-                    call=self.calls[s],
-                    blind=self.blind[s],
-                    is_declarer=s == self.declarer,
-                    excused=self.excused[s],
-                    declared=self.declared[s],
-                    auction_call=self.auction_calls[s],
+                    **self.seat_choices(s),
                 )
             )
         return tuple(rows)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..language.catalogue import seat_facts_seen
 from ..language.errors import EvalError
 from ..language.program import Formula, Memo
 from ..language.values import Number, Value
@@ -98,6 +99,9 @@ class SeatOrders:
 #: the names of the scoring context that come from a seat's result, or from the seat itself
 BY_RESULT = frozenset({"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"})
 BY_TURN = frozenset({"bids_so_far", "bids_made", "is_last", "is_first", "position"})
+#: the seat's facts of the hand's decisions (the catalogue's SEAT_FACTS) the bidding and the scoring read
+_BIDDING_CHOICES = frozenset(f.name for f in seat_facts_seen("bidding"))
+_SCORING_CHOICES = frozenset(f.name for f in seat_facts_seen("scoring"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,19 +189,7 @@ def _score_reads(rules: Ruleset) -> ScoreReads:
     formulas = [f for f in (rules.points, rules.bonus, *(r.after_hand for r in rules.running)) if f is not None]
     sets = {name for f in formulas for name, _ in f.seat_reads}
     reads = set().union(*(f.names for f in formulas)) - sets
-    by_seat = {
-        "total",
-        "is_dealer",
-        "position",
-        "call",
-        "blind",
-        "is_declarer",
-        "auction_bid",
-        "excused",
-        "declared",
-        "auction_call",
-        *rules.running_names,
-    }
+    by_seat = {"total", "is_dealer", "position", *_SCORING_CHOICES, *rules.running_names}
     return ScoreReads(
         tuple(sorted(reads - BY_RESULT - by_seat)),  # read from the hand's env
         tuple(sorted(reads & by_seat)),
@@ -210,7 +202,7 @@ def _bid_tests(rules: Ruleset, kind_allowed: Formula | None) -> BidTests:
     formulas = [f for f in (rules.allowed, kind_allowed) if f is not None]
     sets = {name for f in formulas for name, _ in f.seat_reads}
     reads = set().union(*(f.names for f in formulas)) - {"bid", "call"} - sets
-    by_seat = {"total", "is_dealer", "blind", "is_declarer", "auction_bid", "excused", "auction_call", *rules.running_names}
+    by_seat = {"total", "is_dealer", *_BIDDING_CHOICES, *rules.running_names}  # (`call` is the call tried, like `bid`)
     return BidTests(
         tuple(formulas),
         tuple(sorted(reads - BY_TURN - by_seat)),  # the hand's own

@@ -101,32 +101,135 @@ _SEAT = (
     Variable("is_dealer", B, "this player dealt this hand"),
     Variable("position", N, "this player's place in the bidding order, 1 = bids first"),
 )
-_BID = (
-    Variable("bid", N, "this player's bid (a named call: the number it counts as)"),
-    Variable("call", T, 'the named call this player made, e.g. "nil" (`decisions`, `calls`); "" for a number bid'),
-    Variable("blind", B, "this player chose to bid blind, before looking at its cards (`decisions`, `blind: may`)"),
+_BID_NUMBER = Variable("bid", N, "this player's bid (a named call: the number it counts as)")
+
+
+@dataclass(frozen=True)
+class SeatFact:
+    """A fact of one seat that the hand's decisions make (a named call, a blind bid, the auction,
+    a seat excused from bidding, a declaration): written once, in SEAT_FACTS below, and read from
+    there by the catalogue's contexts, the environments (language/environment.py), the engine
+    (engine/game.py reads it of its `state` attribute; engine/table.py, engine/phases/), the
+    compiled hand (engine/compiled/base.py) and lint (rules/targets.py, rules/domain.py)."""
+
+    name: str
+    type: Type
+    doc: str
+    #: its value when the hand has no such decision (and in the compiled hand, which has none:
+    #: written there as `repr(default)`)
+    default: str | bool | int
+    #: the Game's attribute it is read from (engine/state.py), by `read`: "seat" (a list by seat:
+    #: `state[seat]`), "is_seat" (a seat: `seat == state`), "hand" (one value for every seat)
+    state: str
+    read: str = "seat"
+    #: the first context that reads it: "skip" (from the skip on, the auction being over),
+    #: "bidding" (the bidding, the first lead and the scoring), "scoring" (the scoring contexts)
+    seen_from: str = "bidding"
+    #: when a seat's row (what an aggregate reads of it) holds it: "always", "bid" (once the seat
+    #: has bid: in the bidding, of `earlier` only), "results" (once the hand is played), "" never
+    row: str = "bid"
+    #: lint's words for a case that reads it: with a value other than its default (`{}` the
+    #: value) and with its default; ("", "") when another fact's words say it
+    words: tuple[str, str] = ("", "")
+
+    @property
+    def variable(self) -> Variable:
+        return Variable(self.name, self.type, self.doc)
+
+
+#: The facts of a seat made by the hand's decisions, in the order the contexts list them.
+SEAT_FACTS: tuple[SeatFact, ...] = (
+    SeatFact("call", T, 'the named call this player made, e.g. "nil" (`decisions`, `calls`); "" for a number bid', "", "calls"),
+    SeatFact(
+        "blind",
+        B,
+        "this player chose to bid blind, before looking at its cards (`decisions`, `blind: may`)",
+        False,
+        "blind",
+        words=("a blind bid", "not blind"),
+    ),
+    SeatFact(
+        "excused",
+        B,
+        "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it",
+        False,
+        "excused",
+        words=("excused from bidding", "not excused"),
+    ),
+    SeatFact(
+        "is_declarer",
+        B,
+        "this player won the auction: the declarer (`decisions`, `auction`); false without one",
+        False,
+        "declarer",
+        read="is_seat",
+        seen_from="skip",
+        row="always",
+        words=("the declarer", "not the declarer"),
+    ),
+    SeatFact(
+        "auction_bid",
+        N,
+        "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction",
+        0,
+        "auction_bid",
+        read="hand",
+        seen_from="skip",
+        row="",
+        words=("the auction won with {}", "no declarer"),
+    ),
+    SeatFact(
+        "declared",
+        T,
+        'the declaration this player made before the bidding, e.g. "void" (`decisions`, `declare`); "" for none',
+        "",
+        "declared",
+        seen_from="scoring",
+        row="results",
+        words=("declared {}", "no declaration"),
+    ),
+    #: a named call of the auction (`decisions: - name: auction, calls:`): Estimation's dash, a double
+    SeatFact(
+        "auction_call",
+        T,
+        'the named call this player made in the auction, e.g. "dash" or "double" (`decisions`, auction `calls`); "" for none',
+        "",
+        "auction_calls",
+        row="always",
+        words=("the call {} in the auction", "no call in the auction"),
+    ),
 )
-#: the auction (`decisions: - name: auction`) and seats excused from bidding (`skip`)
-_DECLARER = (
-    Variable("is_declarer", B, "this player won the auction: the declarer (`decisions`, `auction`); false without one"),
-    Variable("auction_bid", N, "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction"),
-)
-_DECLARED = Variable("declared", T, 'the declaration this player made before the bidding, e.g. "void" (`decisions`, `declare`); "" for none')
-#: a named call of the auction (`decisions: - name: auction, calls:`): Estimation's dash, a double
-_AUCTION_CALL = Variable(
-    "auction_call", T, 'the named call this player made in the auction, e.g. "dash" or "double" (`decisions`, auction `calls`); "" for none'
-)
-_EXCUSED = Variable("excused", B, "this player was excused from bidding this hand (`decisions`, `skip`): its bid is 0, made for it")
+#: What each stage of the hand sees of SEAT_FACTS: the skip, the bidding (and the first lead),
+#: the scoring contexts.
+_SEEN_FROM = {"skip": ("skip",), "bidding": ("skip", "bidding"), "scoring": ("skip", "bidding", "scoring")}
+
+
+def seat_facts_seen(stage: str) -> tuple[SeatFact, ...]:
+    """The SEAT_FACTS a formula reads in `stage` ("skip", "bidding", "scoring")."""
+    return tuple(f for f in SEAT_FACTS if f.seen_from in _SEEN_FROM[stage])
+
+
+def seat_facts_in_rows(stage: str) -> tuple[SeatFact, ...]:
+    """The SEAT_FACTS a seat's row holds at `stage` ("always": before its bid, "bid", "results")."""
+    held = {"always": ("always",), "bid": ("always", "bid"), "results": ("always", "bid", "results")}[stage]
+    return tuple(f for f in SEAT_FACTS if f.row in held)
+
+
+def _variables(stage: str) -> tuple[Variable, ...]:
+    return tuple(f.variable for f in seat_facts_seen(stage))
+
+
+_ROW_NAMES = tuple(f.name for f in seat_facts_in_rows("bid"))  # what the bidding reads of the seats
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
 _EARLIER = Variable("earlier", SEATS, "the seats that bid before this one this hand, in bidding order (a seat set)")
 _LATER = Variable("later", SEATS, "the seats that bid after this one this hand, in bidding order (a seat set)")
 _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 #: what an aggregate reads of each seat, by context
-_SEAT_FACTS = ("total", "is_dealer", "position")
+_PLACE_FACTS = ("total", "is_dealer", "position")
 #: what the `redeal` context reads of each seat's cards, as dealt (environment.py `dealt_facts`)
 _DEALT_FACTS = ("trumps", "longest", "shortest")
-_RESULT_FACTS = ("bid", "call", "blind", "excused", "is_declarer", "declared", "auction_call", "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", *(f.name for f in seat_facts_in_rows("results")), "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -208,7 +311,7 @@ CONTEXTS: dict[str, Context] = {
                     "every seat that plays this hand, in bidding order, with the cards it was dealt (a seat set): any(seats, trumps == 0)",
                 ),
             ),
-            per_seat=(*_DEALT_FACTS, *_SEAT_FACTS),
+            per_seat=(*_DEALT_FACTS, *_PLACE_FACTS),
             roles=("dealer", "first_bidder", "last_bidder"),
         ),
         Context(
@@ -236,7 +339,7 @@ CONTEXTS: dict[str, Context] = {
             "skip",
             "decisions.skip",
             "once per playing seat, at its turn to bid: is this seat excused from bidding?",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _DECLARER,
+            _HAND + _PLAYING + _TRUMP + _SEAT + _variables("skip"),
             sees_running=True,
         ),
         Context(
@@ -247,9 +350,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + _BID
-            + _DECLARER
-            + (_EXCUSED, _AUCTION_CALL)
+            + (_BID_NUMBER, *_variables("bidding"))
             + (
                 Variable("bids_so_far", N, "sum of the bids already made this hand"),
                 Variable("bids_made", N, "how many players have bid before this one"),
@@ -258,8 +359,8 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
-            earlier_only=("bid", "call", "blind", "excused"),
+            per_seat=("bid", *_ROW_NAMES, *_PLACE_FACTS),
+            earlier_only=("bid", *(f.name for f in SEAT_FACTS if f.row == "bid")),
             own_only=("bids_made", "is_last", "is_first"),
             roles=(ME, "dealer", "first_bidder", "last_bidder"),
         ),
@@ -267,9 +368,9 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _DECLARED, _AUCTION_CALL) + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables("scoring")) + _RESULT + _SEAT_SETS,
             sees_running=True,
-            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS),
+            per_seat=(*_RESULT_FACTS, *_PLACE_FACTS),
             roles=_ALL_ROLES,
         ),
         Context(
@@ -280,14 +381,12 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + _BID
-            + _DECLARER
-            + (_EXCUSED, _DECLARED, _AUCTION_CALL)
+            + (_BID_NUMBER, *_variables("scoring"))
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS, "points"),
+            per_seat=(*_RESULT_FACTS, *_PLACE_FACTS, "points"),
             roles=_ALL_ROLES,
         ),
         Context(
@@ -298,9 +397,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + _BID
-            + _DECLARER
-            + (_EXCUSED, _DECLARED, _AUCTION_CALL)
+            + (_BID_NUMBER, *_variables("scoring"))
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),
@@ -308,7 +405,7 @@ CONTEXTS: dict[str, Context] = {
             )
             + _SEAT_SETS,
             sees_running=True,
-            per_seat=(*_RESULT_FACTS, *_SEAT_FACTS, "points", "bonus"),
+            per_seat=(*_RESULT_FACTS, *_PLACE_FACTS, "points", "bonus"),
             roles=_ALL_ROLES,
         ),
         Context(
@@ -354,9 +451,9 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _BID + _DECLARER + (_EXCUSED, _AUCTION_CALL) + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables("bidding")) + _SEAT_SETS,
             sees_running=True,
-            per_seat=("bid", "call", "blind", "excused", "is_declarer", "auction_call", *_SEAT_FACTS),
+            per_seat=("bid", *_ROW_NAMES, *_PLACE_FACTS),
             roles=_ALL_ROLES,
         ),
     )

@@ -10,16 +10,50 @@ running values' start (`running_start_env`). The engine, lint (rules/domain.py, 
 the catalogue (tests/test_environment.py checks each builder against its context).
 
 The per-seat builders refill a dict given as `into` (a copy of the layer below, kept by the
-caller) instead of copying: the engine builds thousands of them a second.
+caller) instead of copying: the engine builds thousands of them a second. The facts a seat's
+decisions make (`call`, `blind`, `is_declarer`, ...: the catalogue's SEAT_FACTS) are given to
+them by name (`**choices`); each builder writes those its context sees, a fact not given at its
+default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .catalogue import SEAT_FACTS, SeatFact, seat_facts_in_rows, seat_facts_seen
 from .values import Number, Value
 
 Env = dict[str, Value]
+
+#: The names of the facts a seat's decisions make (the catalogue's SEAT_FACTS).
+CHOICES: frozenset[str] = frozenset(f.name for f in SEAT_FACTS)
+
+
+def _pairs(facts: tuple[SeatFact, ...]) -> tuple[tuple[str, Value], ...]:
+    return tuple((f.name, f.default) for f in facts)
+
+
+#: (name, default) of the SEAT_FACTS each context sees, and each row holds (`seat_row`).
+_SKIP = _pairs(seat_facts_seen("skip"))
+_BIDDING = _pairs(seat_facts_seen("bidding"))
+_SCORING = _pairs(seat_facts_seen("scoring"))
+_FIRST_LEAD = tuple((n, d) for n, d in _BIDDING if n not in {f.name for f in seat_facts_in_rows("bid")})  # not in the row
+_ROW_BEFORE_BID = _pairs(seat_facts_in_rows("always"))
+_ROW_BID = _pairs(seat_facts_in_rows("bid"))
+_ROW_RESULTS = _pairs(seat_facts_in_rows("results"))
+
+
+def _choices(env: Env, facts: tuple[tuple[str, Value], ...], choices: Mapping[str, Value]) -> None:
+    """The seat's `facts` (SEAT_FACTS, as (name, default)) written into `env`: from `choices`,
+    else their default. Raises TypeError for a name of `choices` that is none of SEAT_FACTS."""
+    if choices:
+        if not CHOICES.issuperset(choices):
+            raise TypeError(f"not a seat's fact: {', '.join(sorted(set(choices) - CHOICES))}")
+        for name, default in facts:
+            env[name] = choices.get(name, default)
+    else:
+        for name, default in facts:
+            env[name] = default
 
 
 def game_env(players: int, deck_size: int | None = None, lets: Mapping[str, Value] | None = None) -> Env:
@@ -93,29 +127,24 @@ def bidding_env(
     bidders: int,
     running: Mapping[str, Number] | None = None,
     into: Env | None = None,
-    blind: bool = False,
-    is_declarer: bool = False,
-    auction_bid: int | None = None,
-    excused: bool = False,
-    auction_call: str = "",
+    **choices: Value,
 ) -> Env:
     """The `bidding` context for the seat to bid, less `bid` (set per bid tried): `bids_made`
     seats have bid before it, their bids adding up to `bids_so_far`, of `bidders` in all;
-    `blind`: it chose to bid blind (`call` is "" until a named call is tried); `is_declarer`: it
-    won the auction, whose winning bid was `auction_bid`; `excused`: it is excused from bidding;
-    `auction_call`: the named call it made in the auction ("" none)."""
+    `choices`: the seat's facts of the hand's decisions (SEAT_FACTS) that the bidding sees, such
+    as `blind` (`call` is "" until a named call is tried). A fact not given is the one the
+    hand's env holds (lint's check of the limits sets `auction_bid` there), else its default."""
     env = dict(hand) if into is None else into
     seat_env(env, total=total, is_dealer=is_dealer, position=bids_made + 1, running=running)
     env["bids_so_far"] = bids_so_far
     env["bids_made"] = bids_made
     env["is_last"] = bids_made == bidders - 1
     env["is_first"] = bids_made == 0
-    env["call"] = ""
-    env["blind"] = blind
-    env["is_declarer"] = is_declarer
-    env["auction_bid"] = auction_bid if auction_bid is not None else env.get("auction_bid", 0)  # None: the hand's own
-    env["excused"] = excused
-    env["auction_call"] = auction_call
+    if choices and not CHOICES.issuperset(choices):
+        raise TypeError(f"not a seat's fact: {', '.join(sorted(set(choices) - CHOICES))}")
+    for name, default in _BIDDING:
+        env[name] = choices[name] if name in choices else hand.get(name, default)
+    env["call"] = ""  # the named call tried, set per bid like `bid`
     return env
 
 
@@ -126,14 +155,13 @@ def skip_env(
     is_dealer: bool,
     position: int,
     running: Mapping[str, Number] | None = None,
-    is_declarer: bool = False,
-    auction_bid: int = 0,
+    **choices: Value,
 ) -> Env:
-    """The `skip` context for one seat at its turn to bid (`decisions`, `skip`): is it excused?"""
+    """The `skip` context for one seat at its turn to bid (`decisions`, `skip`): is it excused?
+    (`choices`: its facts of the hand's decisions, SEAT_FACTS, that the skip sees.)"""
     env = dict(hand)
     seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
-    env["is_declarer"] = is_declarer
-    env["auction_bid"] = auction_bid
+    _choices(env, _SKIP, choices)
     return env
 
 
@@ -177,12 +205,13 @@ def first_bidder_env(hand: Mapping[str, Value], *, total: Number, is_dealer: boo
     return env
 
 
-def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value], auction_bid: int = 0) -> Env:
+def first_lead_env(hand: Mapping[str, Value], row: Mapping[str, Value], **choices: Value) -> Env:
     """The `first_lead` context for one seat once every bid is made: the hand and the seat's row
-    (`seat_row` with its bid), and the auction's winning bid."""
+    (`seat_row` with its bid), and those of its facts of the hand's decisions (`choices`) that
+    the bidding sees and its row does not hold (the auction's winning bid)."""
     env = dict(hand)
     env.update(row)
-    env["auction_bid"] = auction_bid
+    _choices(env, _FIRST_LEAD, choices)
     return env
 
 
@@ -207,31 +236,18 @@ def result_env(
     position: int = 1,
     running: Mapping[str, Number] | None = None,
     into: Env | None = None,
-    call: str = "",
-    blind: bool = False,
-    is_declarer: bool = False,
-    auction_bid: int = 0,
-    excused: bool = False,
-    declared: str = "",
-    auction_call: str = "",
+    **choices: Value,
 ) -> Env:
-    """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result
-    (`call`: the named call it made, "" for a number bid; `blind`: it chose to bid blind;
-    `is_declarer`: it won the auction, with `auction_bid`; `excused`: it was excused from bidding;
-    `auction_call`: the named call it made in the auction, "" for none).
+    """The `scoring` context for one seat: the hand (with `trump`) plus this seat's result and
+    its facts of the hand's decisions (`choices`, SEAT_FACTS: `call`, the named call it made, ""
+    for a number bid; `blind`; `is_declarer` and `auction_bid`; ...).
 
     `into`, when given, is a copy of `hand` to refill (saves a copy per seat). The `bonus` and
     `running` contexts add `points` and `bonus` to it as they are computed.
     """
     env = dict(hand) if into is None else into
     seat_env(env, total=total, is_dealer=is_dealer, position=position, running=running)
-    env["call"] = call
-    env["blind"] = blind
-    env["is_declarer"] = is_declarer
-    env["auction_bid"] = auction_bid
-    env["excused"] = excused
-    env["declared"] = declared
-    env["auction_call"] = auction_call
+    _choices(env, _SCORING, choices)
     return result_facts(env, bid, tricks)
 
 
@@ -261,30 +277,23 @@ def seat_row(
     running: Mapping[str, Number] | None = None,
     bid: int | None = None,
     tricks: int | None = None,
-    call: str = "",
-    blind: bool = False,
-    is_declarer: bool = False,
-    excused: bool = False,
-    declared: str = "",
-    auction_call: str = "",
+    **choices: Value,
 ) -> Env:
     """One seat's public facts, as an aggregate reads them of every seat of a set: its total and
-    running values, whether it deals, its place in the bidding order, and its bid (once made:
-    with the named call it made, "" for a number, and whether it bid blind) and result (once the
-    hand is played)."""
+    running values, whether it deals, its place in the bidding order, its bid (once made) and
+    result (once the hand is played), and its facts of the hand's decisions (`choices`) that a
+    row holds by then (SEAT_FACTS' `row`: the auction's, always; the named call made and a
+    blind bid once it has bid; the declaration with the results)."""
     row: Env = {}
     seat_env(row, total=total, is_dealer=is_dealer, position=position, running=running)
-    row["is_declarer"] = is_declarer
-    row["auction_call"] = auction_call  # made in the auction, before any bid: known of every seat
-    if bid is not None:
-        row["call"] = call
-        row["blind"] = blind
-        row["excused"] = excused
-        if tricks is None:
-            row["bid"] = bid
-        else:
-            row["declared"] = declared  # the declaration before the bidding, read with the results
-            result_facts(row, bid, tricks)
+    if bid is None:
+        _choices(row, _ROW_BEFORE_BID, choices)
+    elif tricks is None:
+        _choices(row, _ROW_BID, choices)
+        row["bid"] = bid
+    else:
+        _choices(row, _ROW_RESULTS, choices)
+        result_facts(row, bid, tricks)
     return row
 
 

@@ -36,6 +36,7 @@ from .probe import WholeGames
 from .ruleset import FirstBidder, HandSetup, Ruleset
 from .targets import (
     CHOICE_NAMES,
+    CHOICES,
     HAND_NAMES,
     RESULT_NAMES,
     SEAT_NAMES,
@@ -47,6 +48,10 @@ from .targets import (
     samples,
     when,
 )
+
+#: The facts of the hand's decisions (rules/targets.py CHOICES) whose values `_build_cases` tries
+#: by the ruleset's own decisions; any other is tried at its default.
+_AXES = frozenset({"blind", "is_declarer", "auction_bid", "excused", "declared", "auction_call"})
 
 
 def _join(parts: list[str]) -> str:
@@ -191,6 +196,11 @@ class FormulaCases(WholeGames):
         if "declared" in reads:  # no declaration, or each one a seat may make and the hand is played with
             made = [name for name, _ in rules.declare.choices if name != "redeal"] if rules.declare is not None else []
             axes.append([{"declared": name} for name in ["", *made]])
+        if "auction_call" in reads:  # no call in the auction, or each named call of the auction
+            named = [call.name for call in rules.auction.calls] if rules.auction is not None else []
+            axes.append([{"auction_call": name} for name in ["", *named]])
+        # a seat's fact of the hand's decisions with no values of its own above: its default
+        axes += [[{f.name: f.default}] for f in CHOICES if f.name in reads and f.name not in _AXES]
         cases = []
         for combo in itertools.product(*axes):
             case: dict[str, Value] = {}

@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from ..language.catalogue import SEAT_FACTS, SeatFact
 from ..language.program import Formula, can_fail
 from ..language.values import Number, Value, value_text
 from .load import JsonPath
@@ -25,8 +26,10 @@ MAX_CASES = 300_000
 LIST_COST = 50
 
 RESULT_NAMES = frozenset({"bid", "call", "tricks", "made", "over", "under", "diff"})
-#: A seat's choices of the hand's decisions that scoring may read besides its bid (language 2).
-CHOICE_NAMES = frozenset({"blind", "is_declarer", "excused", "auction_bid", "declared"})
+#: A seat's facts of the hand's decisions that lint enumerates besides its bid and call (the
+#: catalogue's SEAT_FACTS that have words of their own), in the order cases name them.
+CHOICES: tuple[SeatFact, ...] = tuple(f for f in SEAT_FACTS if f.words[0])
+CHOICE_NAMES = frozenset(f.name for f in CHOICES)
 SEAT_NAMES = frozenset({"position", "is_dealer"})
 #: Names that depend on the hand's place in the schedule: a failure reading them is also about
 #: the schedule entry that made the hand.
@@ -142,16 +145,10 @@ def case_words(case: dict[str, Value], reads: frozenset[str]) -> list[str]:
         parts.append(f"bid {case['bid']}")
     if "call" in reads and case.get("call"):
         parts.append(f"the call {case['call']}")
-    if "blind" in reads:
-        parts.append("a blind bid" if case["blind"] else "not blind")
-    if "is_declarer" in reads:
-        parts.append("the declarer" if case["is_declarer"] else "not the declarer")
-    if "auction_bid" in reads:
-        parts.append(f"the auction won with {case['auction_bid']}" if case["auction_bid"] else "no declarer")
-    if "excused" in reads:
-        parts.append("excused from bidding" if case["excused"] else "not excused")
-    if "declared" in reads:
-        parts.append(f"declared {case['declared']}" if case["declared"] else "no declaration")
+    for fact in CHOICES:
+        if fact.name in reads:
+            value = case[fact.name]
+            parts.append(fact.words[0].format(value_text(value)) if value != fact.default else fact.words[1])
     if "position" in reads:
         parts.append(f"position {case['position']}")
     if "is_dealer" in reads:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import keyword
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ...language.catalogue import SEAT_FACTS
 from ...language.codegen import python_source
 from ...language.program import Formula
 
@@ -20,16 +21,12 @@ if TYPE_CHECKING:
 
 
 #: a seat's own facts, as the generated hand reads them (`seat` is the seat in turn): a compiled
-#: hand has no decisions, so no named call, no blind bid, no declarer and nobody excused
+#: hand has no decisions, so each fact of the hand's decisions (the catalogue's SEAT_FACTS: no
+#: named call, no blind bid, no declarer, nobody excused, ...) is its default
 _SEAT_FACTS = {
     "total": "totals[seat]",
     "is_dealer": "(seat == dealer)",
-    "call": "''",
-    "blind": "False",
-    "is_declarer": "False",
-    "auction_bid": "0",
-    "excused": "False",
-    "declared": "''",
+    **{f.name: repr(f.default) for f in SEAT_FACTS},
 }
 
 #: names whose values the engine makes whole numbers of the size of a deck: bids, tricks, counts

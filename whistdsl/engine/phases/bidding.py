@@ -61,11 +61,7 @@ class Bidding(Part):
             bidders=len(self.bidding_order),
             running=self.running[seat],
             into=env,
-            blind=self.blind[seat],
-            is_declarer=seat == self.declarer,
-            auction_bid=self.auction_bid,
-            excused=self.excused[seat],
-            auction_call=self.auction_calls[seat],
+            **self.seat_choices(seat),
         )
 
     def allowed_bids(self) -> list[Bid]:

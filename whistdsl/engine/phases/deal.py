@@ -71,7 +71,7 @@ class Dealing(Part):
         sets = self.rules.first_lead_choice.formula.seat_reads  # type: ignore[union-attr]  # called only when the ruleset has play.first_lead: {highest: ...}
 
         def env_of(index: int, seat: int) -> dict[str, Value]:
-            env = first_lead_env(self.hand_env, rows[index], self.auction_bid)
+            env = first_lead_env(self.hand_env, rows[index], **self.seat_choices(seat))
             if sets:
                 env.update(seat_sets(rows, index))
             return env

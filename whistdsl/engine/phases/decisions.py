@@ -181,8 +181,7 @@ class Decisions(Part):
             is_dealer=seat == self.dealer,
             position=len(self.bid_log) + 1,
             running=self.running[seat],
-            is_declarer=False,
-            auction_bid=self.auction_bid,
+            **self.seat_choices(seat),  # not the declarer, which bids its contract
         )
         try:
             excused = bool(skip(env))

@@ -74,13 +74,7 @@ class Scoring(Part):
                     position=self.position[seat],
                     running=self.running[seat],
                     into=scratch,
-                    call=self.calls[seat],
-                    blind=self.blind[seat],
-                    is_declarer=seat == self.declarer,
-                    auction_bid=self.auction_bid,
-                    excused=self.excused[seat],
-                    declared=self.declared[seat],
-                    auction_call=self.auction_calls[seat],
+                    **self.seat_choices(seat),
                 )
                 try:
                     scored = score_seat(rules, env)
@@ -166,9 +160,8 @@ class Scoring(Part):
                 is_dealer=seat == self.dealer,
                 position=self.position[seat],
                 running=self.running[seat],
-                call=self.calls[seat],
-                blind=self.blind[seat],
-                declared=self.declared[seat],
+                into=None,  # a new env per seat (what fills `**` is SEAT_FACTS only)
+                **self.seat_choices(seat),
             )
             env.update(seat_sets(rows, index, set_names))
             envs.append(env)
