@@ -208,10 +208,10 @@ def _declare_lines(rules: Ruleset) -> list[str]:
         return []
     said_choices = []
     for name, condition in rules.declare.choices:
-        what = "a new deal (`redeal`: the same dealer deals again)" if name == "redeal" else f"`{name}`"
+        what = "ask for a new deal (`redeal`: the same dealer deals again)" if name == "redeal" else f"declare `{name}`"
         said_choices.append(f"{what} when {said(condition_words(condition, 'declare', meanings(rules)))}")
     return [
-        f"Before the bidding each player in bidding order may declare {listed(said_choices, 'or')}; or nothing. "
+        f"Before the bidding each player in bidding order may {listed(said_choices, 'or')}; or declare nothing. "
         "Every player sees the declarations; the scoring reads them."
     ]
 
