@@ -103,6 +103,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_a_card": "Play a card",
     "table.type_card": "Click a card below, or type it (QH, 10h).",
     "table.your_cards": "Your cards",
+    "table.super_trump": "super trump",
     "table.may_not_play": "may not be played now",
     "table.cards_on_forehead": "Your cards are on your forehead.",
     "table.cards_unseen": "You do not see your cards yet.",

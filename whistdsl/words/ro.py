@@ -106,6 +106,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_a_card": "Joacă o carte",
     "table.type_card": "Apasă pe o carte de mai jos sau scrie-o (QH, 10h).",
     "table.your_cards": "Cărțile tale",
+    "table.super_trump": "super-atu",
     "table.may_not_play": "nu poate fi jucată acum",
     "table.cards_on_forehead": "Cărțile tale sunt pe frunte.",
     "table.cards_unseen": "Nu-ți vezi încă cărțile.",

@@ -102,6 +102,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_a_card": "Odigraj kartu",
     "table.type_card": "Klikni kartu ispod ili je otkucaj (QH, 10h).",
     "table.your_cards": "Tvoje karte",
+    "table.super_trump": "super adut",
     "table.may_not_play": "sada ne može da se odigra",
     "table.cards_on_forehead": "Tvoje karte su na čelu.",
     "table.cards_unseen": "Još ne vidiš svoje karte.",

@@ -94,9 +94,16 @@
     return t("card.words", { rank: rank, suit: t("suit." + SUIT_NAMES[text[1]]) });
   }
 
-  function card(text, extra) {
+  // whether a card is one of this hand's super trumps (trump.super_trumps): marked wherever it is shown
+  function isSuper(text) { return Boolean(state && state.view.super_trumps && state.view.super_trumps.indexOf(text) >= 0); }
+
+  function superWords(text) { return isSuper(text) ? " (" + t("table.super_trump") + ")" : ""; }
+
+  // a card shown; `earlier`: a card of the hand before, which this hand's super trumps do not mark
+  function card(text, extra, earlier) {
     const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
-    return el("span", Object.assign({ class: "card" + (red ? " red" : ""), text: cardLabel(text), "aria-label": cardWords(text) }, extra || {}));
+    const marked = !earlier && isSuper(text);
+    return el("span", Object.assign({ class: "card" + (red ? " red" : "") + (marked ? " super" : ""), text: cardLabel(text), "aria-label": cardWords(text) + (marked ? superWords(text) : "") }, extra || {}));
   }
 
   function name(seat) {
@@ -244,7 +251,7 @@
     const lastLine = clear($("last-trick"));
     if (last) {
       lastLine.append(t("table.last_trick") + " ");
-      for (const play of last.cards) lastLine.append(name(play[0]) + " ", card(play[1]), " ");
+      for (const play of last.cards) lastLine.append(name(play[0]) + " ", card(play[1], null, !v.tricks.length), " ");
       lastLine.append("\u2192 " + name(last.winner) + ".");
     }
   }
@@ -302,7 +309,7 @@
         if (q && q.ask === "card") {
           const enabled = legal.indexOf(text) >= 0;
           const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
-          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
+          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : "") + (isSuper(text) ? " super" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + superWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
         } else row.append(card(text));
       }
       box.append(row);
