@@ -243,8 +243,7 @@
     $("bids-line").textContent = bids;
     const trick = clear($("trick"));
     // no trick in play once the hand's tricks are all played (the game over): no empty box then
-    // nor before the play (while the seats bid or decide)
-    trick.hidden = !v.trick.length && (Boolean(state.over) || v.tricks.length >= v.hand_size || v.phase !== "play");
+    trick.hidden = !v.trick.length && (Boolean(state.over) || v.tricks.length >= v.hand_size);
     if (!trick.hidden) trick.append(el("h2", { text: t("table.trick", { number: v.tricks.length + 1 }) }));
     for (const play of v.trick) trick.append(el("div", { class: "play" }, [el("span", { class: "player", text: name(play[0]) }), card(play[1])]));
     const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : (state.last_hand && state.last_hand.tricks.length ? state.last_hand.tricks[state.last_hand.tricks.length - 1] : null);
