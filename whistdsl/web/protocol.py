@@ -206,7 +206,7 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
     """Everything of `view_json` but the finished tricks of the hand."""
     specials = view.rules.specials
     kind = view.rules.kinds.get(view.kind)
-    fields = {
+    fields: dict[str, Any] = {
         "phase": str(view.phase),
         "to_act": view.to_act,
         "hand_number": view.hand_number,
