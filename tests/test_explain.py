@@ -401,6 +401,9 @@ def test_the_newer_rule_kinds_say_each_rule_in_words() -> None:
     assert "may call dash (at most twice a hand): out of the auction, with a bid of 0 made for them" in bidding
     assert "may call double on another player's highest bid (at most once a hand), staying in the auction" in bidding
     assert "doubled when at least one of the players called double in the auction" in scoring
+    manilhas = section(explain(load_rules(str(EXAMPLES / "oh-hell-manilhas.yaml"))), "trump")
+    assert "The cards of the rank just above the turned card's (after A comes 2) are super trumps" in manilhas
+    assert "when no card is turned there are none" in manilhas and "special" not in manilhas  # the deck has no special card
     for expl in (redeal, avoid, last, calls):
         text = "\n".join(line for s in expl.sections for line in s.lines)
         assert "whose" not in text and "more than 0" not in text and '"' not in text
