@@ -52,7 +52,7 @@ def test_a_person_names_trump_from_the_options_said(deciding: Path) -> None:
         shown = t.expect("Your bid: ")
         assert "You named spades as trump." in shown
         assert "(trump)" in shown, "your hand is shown with the trump you named"
-        assert "has bid (hidden until all have bid)" in shown
+        assert "has bid (hidden until the bids are shown together)" in shown
         assert not any(f"bid {n}." in shown for n in range(4)), "a bot's hidden bid was shown"
         assert "You may bid 0 to 3; or call nil." in shown
     finally:
@@ -93,7 +93,7 @@ def test_a_person_bidding_last_sees_the_bids_made_together_shown_before_its_own(
     t = Terminal(str(EXAMPLES / "oh-hell-dealer-bids-last.yaml"), "--seat", "0", "--first-dealer", "0", "--seed", "3", cwd=EXAMPLES)
     try:
         shown = t.expect("Your bid: ")
-        assert shown.count("has bid (hidden until all have bid).") == 3
+        assert shown.count("has bid (hidden until the bids are shown together).") == 3
         assert "The bids, shown together: " in shown and "Bids so far: " in shown
         assert "Everyone but the last bidder bids without seeing" not in shown, "the last bidder's bids are not hidden"
     finally:

@@ -376,6 +376,39 @@ def test_language_2_trump_choice_specials_calls_blind_hidden_bids_parameters_auc
     assert "`target` is 100" in section(kachuful, "values")
 
 
+EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
+
+
+def test_the_newer_rule_kinds_say_each_rule_in_words() -> None:
+    """The examples of hands dealt again, declarations, bids together but the last and calls in
+    the auction: each rule in plain words, no name of the language left raw."""
+    redeal = explain(load_rules(str(EXAMPLES / "estimation-redeal.yaml")))
+    assert (
+        "dealt again by the same dealer if, once the cards are dealt and trump is known: one of the players got no card of some suit (a void); "
+        "or if every player passes in the auction. At most 3 times a hand"
+    ) in section(redeal, "deal")
+    avoid = explain(load_rules(str(EXAMPLES / "estimation-avoid.yaml")))
+    assert (
+        "may declare `avoid` when dealt no card of some suit (a void) or ask for a new deal (`redeal`: the same dealer deals again) "
+        "when dealt 4 cards in the longest suit and dealt 3 cards in the shortest suit; or declare nothing."
+    ) in section(avoid, "bidding")
+    assert "made: tricks + (declared avoid: 1, otherwise 0)" in section(avoid, "scoring")
+    last = explain(load_rules(str(EXAMPLES / "oh-hell-dealer-bids-last.yaml")))
+    assert "hidden from the others until all but the last bidder have bid" in section(last, "bidding")
+    assert "until all have bid" not in section(last, "bidding")
+    calls = explain(load_rules(str(EXAMPLES / "estimation-dash-and-double.yaml")))
+    bidding, scoring = section(calls, "bidding"), section(calls, "scoring")
+    assert "may call dash (at most twice a hand): out of the auction, with a bid of 0 made for them" in bidding
+    assert "may call double on another player's highest bid (at most once a hand), staying in the auction" in bidding
+    assert "doubled when at least one of the players called double in the auction" in scoring
+    manilhas = section(explain(load_rules(str(EXAMPLES / "oh-hell-manilhas.yaml"))), "trump")
+    assert "The cards of the rank just above the turned card's (after A comes 2) are super trumps" in manilhas
+    assert "when no card is turned there are none" in manilhas and "special" not in manilhas  # the deck has no special card
+    for expl in (redeal, avoid, last, calls):
+        text = "\n".join(line for s in expl.sections for line in s.lines)
+        assert "whose" not in text and "more than 0" not in text and '"' not in text
+
+
 ODD = """\
 whistdsl: 2
 name: Odd table
@@ -562,6 +595,15 @@ def test_diff_of_the_winner_and_a_running_value() -> None:
         ("if blind then 3 * tricks else tricks", "bid blind: 3 a trick; otherwise 1 a trick"),
         ("if is_dealer then 0 else 1", "the dealer: 0; otherwise 1"),
         ("if dealer.bid == 0 then 1 else 0", "the dealer's bid is 0: 1; otherwise 0"),
+        (
+            'tricks * (if count(seats, auction_call == "double") > 0 then 2 else 1)',
+            "1 a trick; doubled when at least one of the players called double in the auction",
+        ),
+        (
+            'if made then tricks + (if declared == "avoid" then 1 else 0) else -diff',
+            "made: tricks + (declared avoid: 1, otherwise 0); otherwise -1 a trick off",
+        ),
+        ('if auction_call == "dash" then 5 else 0', "called dash in the auction: 5; otherwise 0"),
     ],
 )
 def test_points_read_as_english(text: str, english: str) -> None:
@@ -606,6 +648,19 @@ def test_bidding_limits_read_as_english(text: str, english: str) -> None:
         ('kind == "nv" and not made', "scoring", "a nv hand and missed"),
         ("any(others, made) and not extra", "scoring", "one of the other players made their bid and not a tie-break hand"),
         ("all(seats, made) or hand_number > 3", "scoring", "all of the players made their bid or the hand's number is above 3"),
+        ("any(seats, shortest == 0)", "redeal", "one of the players got no card of some suit (a void)"),
+        ("any(seats, 0 == trumps)", "redeal", "one of the players got no trump"),
+        (
+            "all(seats, trumps >= 1) and any(seats, longest > 6)",
+            "redeal",
+            "all of the players got at least 1 trump and one of the players got more than 6 cards in the longest suit",
+        ),
+        ("shortest == 0", "declare", "dealt no card of some suit (a void)"),
+        ("longest == 4 and shortest == 3", "declare", "dealt 4 cards in the longest suit and dealt 3 cards in the shortest suit"),
+        ('declared == ""', "scoring", "declared nothing"),
+        ('declared != "avoid"', "scoring", "did not declare avoid"),
+        ('count(seats, auction_call == "dash") >= 2', "scoring", "at least 2 of the players called dash in the auction"),
+        ('count(others, auction_call != "") == 0', "scoring", "none of the other players made a call in the auction"),
     ],
 )
 def test_conditions_read_as_english(text: str, context: str, english: str) -> None:

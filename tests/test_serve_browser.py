@@ -3,7 +3,8 @@ start page, two people take seats by the invite link in their own browsers, a sp
 watches, and with two computer players they play a whole short game, clicking the legal
 answers. Midway one page is reloaded and the server is killed and started again; both go on.
 In a forehead hand (a ruleset pasted in the start page) each person's page shows the others'
-cards and not their own. A browser set to Romanian gets the table in Romanian words, and the
+cards and not their own. A person calls a dash in an auction with calls and the page says it in
+words. A browser set to Romanian gets the table in Romanian words, and the
 switch on the page turns it to Serbian.
 Screenshots at 360 and 1280 px wide are kept (WHISTDSL_SCREENSHOTS names the folder; by
 default the test's temporary folder).
@@ -281,6 +282,39 @@ def test_a_browser_set_to_romanian_shows_the_table_in_romanian_and_the_switch_tu
             assert page.locator("#trick h2").inner_text() == "Štih 1"
             page.goto(server.address + "/")  # the switch is kept (a cookie) over the browser's Romanian
             assert page.locator("html").get_attribute("lang") == "sr-Latn"
+        finally:
+            browser.close()
+            server.kill()
+
+
+def test_a_person_calls_a_dash_in_the_auction_and_the_page_says_the_call_in_words(tmp_path: Path):
+    # docs/examples/estimation-dash-and-double.yaml, one hand, the dealer at Seat 2: the auction goes
+    # counter-clockwise from the dealer's right, so the person at Seat 1 speaks first (no bid yet)
+    examples = Path(__file__).resolve().parent.parent / "docs" / "examples"
+    text = (examples / "estimation-dash-and-double.yaml").read_text(encoding="utf-8") + '\nschedule: ["repeat(13, 1)"]\ndealer: {first: 1}\n'
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            host = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+            host.set_default_timeout(WAIT_MS)
+            host.goto(server.address + "/")
+            host.fill("#text", text)
+            host.click("button[type=submit]")
+            for seat, kind in enumerate(["human", "heuristic", "heuristic", "heuristic"]):
+                host.select_option(f"#seat{seat}", kind)
+            host.click("button[type=submit]")
+            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+            invite = host.locator("#links a").nth(0).get_attribute("href")
+            page = take_seat(browser, server.address, invite, 0, "Ana", 360, "#ask button[data-value=dash]")
+            assert page.locator("#ask h2").inner_text() == "The auction: outbid, call or pass"
+            dash = page.locator("#ask button[data-value=dash]")
+            assert dash.inner_text() == "call dash (a bid of 0)"
+            assert page.locator("#ask button[data-value=double]").count() == 0  # no bid yet to double
+            assert page.locator("#trump-line").inner_text() == "Trump is named by the auction's winning bid."
+            dash.click()
+            page.wait_for_function("() => document.getElementById('bids-line').textContent.includes('Ana (you) called dash (a bid of 0)')")
+            assert "dash" not in [b.get_attribute("data-value") for b in page.locator("#ask button").all()]  # out of the auction
         finally:
             browser.close()
             server.kill()

@@ -534,3 +534,34 @@ def test_a_table_with_super_trumps_sends_each_hands_super_trumps_and_plays_to_a_
         assert last["over"]["winners"]
         record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{tokens[0]}").text))
         assert replay(record).complete
+
+
+def test_the_view_says_the_auctions_calls_the_trump_it_names_and_which_bids_are_made_together(tmp_path):
+    """What the page words a call, the trump still to come and the hidden bids by: the calls of
+    the auction with the bid each makes for its caller (docs/examples/estimation-dash-and-double.yaml:
+    dash 0, double none), trump named by the auction while it runs, and `together` (all but the
+    last bidder's, docs/examples/oh-hell-dealer-bids-last.yaml); none of them for a ruleset
+    without those rules."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "docs" / "examples"
+    calls = (examples / "estimation-dash-and-double.yaml").read_text(encoding="utf-8") + '\nschedule: ["repeat(13, 1)"]\ndealer: {first: 3}\n'
+    with Server(tmp_path) as server:
+        table, _ = server.open_table("", ["human", "random", "random", "random"], text=calls)
+        seat = server.socket(table, server.join(table, 0, "Person 1"))
+        first = seat.until(settled({0}, -1))
+        # dealer 3, counter-clockwise: seat 2 then 1 bid in the auction; seat 0 is asked third
+        assert first["question"]["decision"] == "auction" and "dash" in first["question"]["options"]
+        assert first["view"]["auction_calls"] == {"dash": 0, "double": None}
+        assert first["view"]["trump_by_auction"] is True
+        seat.answer({"decision": "dash"})
+        after = seat.until(lambda f: f["view"]["phase"] != "decision")
+        assert after["view"]["trump_by_auction"] is False and [0, "dash"] in after["view"]["auction"]
+    last = (examples / "oh-hell-dealer-bids-last.yaml").read_text(encoding="utf-8") + "\nschedule: [2]\ndealer: {first: 0}\n"
+    (tmp_path / "last").mkdir()
+    with Server(tmp_path / "last") as server:
+        table, _ = server.open_table("", ["random", "human", "random", "random"], text=last)
+        seat = server.socket(table, server.join(table, 1, "Person 2"))
+        view = seat.until(settled({1}, -1))["view"]
+        assert view["together"] == "all_but_last" and view["bids_hidden"] is True
+        assert "auction_calls" not in view and "trump_by_auction" not in view

@@ -208,10 +208,10 @@ def _declare_lines(rules: Ruleset) -> list[str]:
         return []
     said_choices = []
     for name, condition in rules.declare.choices:
-        what = "a new deal (`redeal`: the same dealer deals again)" if name == "redeal" else f"`{name}`"
+        what = "ask for a new deal (`redeal`: the same dealer deals again)" if name == "redeal" else f"declare `{name}`"
         said_choices.append(f"{what} when {said(condition_words(condition, 'declare', meanings(rules)))}")
     return [
-        f"Before the bidding each player in bidding order may declare {listed(said_choices, 'or')}; or nothing. "
+        f"Before the bidding each player in bidding order may {listed(said_choices, 'or')}; or declare nothing. "
         "Every player sees the declarations; the scoring reads them."
     ]
 
@@ -407,14 +407,14 @@ def _super_trump_words(rules: Ruleset) -> str:
     """`trump.super_trumps` in words: which cards the turned card makes the highest, in what order."""
     st = rules.super_trumps
     assert st is not None
-    which = (
-        "of the turned card's rank" if st.rank == SuperRank.SAME else "of the rank just above the turned card's (above the highest rank, the lowest)"
-    )
+    high, low = rules.ranks[0], rules.ranks[-1]  # high to low
+    which = "of the turned card's rank" if st.rank == SuperRank.SAME else f"of the rank just above the turned card's (after {high} comes {low})"
     below = f", below the {listed(list(rules.trump_specials))} cards" if rules.trump_specials else ""
     order = listed([s for s in st.order if s in rules.suits], "then")
+    none = "a special card turned, or no card turned, makes none" if rules.specials else "when no card is turned there are none"
     return (
         f"The cards {which} are super trumps: trumps above the ace of trumps{below}, strongest first by suit: {order}. "
-        "Without trump they still beat every other card and follow their own suit; a special card turned (or no card) makes none."
+        f"Without trump they still beat every other card and follow their own suit; {none}."
     )
 
 

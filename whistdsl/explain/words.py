@@ -132,6 +132,8 @@ NOUNS = {
     "trumps": "the trumps dealt",
     "longest": "the longest suit dealt",
     "shortest": "the shortest suit dealt",
+    "auction_call": "the call in the auction",
+    "declared": "the declaration",
 }
 #: The seat sets of the aggregates, as a sentence names their seats.
 SET_WORDS = {"seats": "the players", "others": "the other players", "earlier": "the earlier bidders", "later": "the later bidders"}
@@ -478,6 +480,10 @@ def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901
             "turn_up_special": f"a {text} is turned" if text else "no special card is turned",
         }[name]
         return said if op == "==" else f"not {said}"
+    if name in _DEALT and k is not None:
+        return "dealt " + _dealt(name, op, k)
+    if name in _SAID and isinstance(right, Literal) and isinstance(right.value, str) and op in ("==", "!="):
+        return _said(name, op, right.value)
     if name == "turn_up_suit" and isinstance(right, Name) and op in ("==", "!="):
         said = f"a {right.name[:-1] if right.name in SUITS else right.name} is turned" if right.name != "none" else "no suited card is turned"
         return said if op == "==" else f"not {said}"
@@ -489,7 +495,7 @@ def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901
             "!=": f"at least one of {who} {did}" if k == 0 else f"not exactly {n} of {who} {did}",
             "<": f"fewer than {n} of {who} {did}",
             "<=": f"at most {n} of {who} {did}",
-            ">": f"more than {n} of {who} {did}",
+            ">": f"at least one of {who} {did}" if k == 0 else f"more than {n} of {who} {did}",
             ">=": f"at least {n} of {who} {did}",
         }[op]
     if adds_up(left) or adds_up(right):
@@ -501,6 +507,40 @@ def _comparison(node: Binary, ruled_out: tuple[Node, ...]) -> str:  # noqa: C901
         if adds_up(left):
             return f"the bids add up to {_RELATION[op][3:]} {noun(other)}"
     return f"{noun(left)} {_RELATION[op]} {noun(right)}"
+
+
+#: The names of the cards a seat was dealt (the `redeal` and `declare` contexts), as what it holds.
+_DEALT = {"trumps": "trump", "shortest": "shortest suit", "longest": "longest suit"}
+#: How many, by the comparison: `trumps >= 4` "at least 4 trumps".
+_HOW_MANY = {"==": "", "!=": "other than ", "<": "fewer than ", "<=": "at most ", ">": "more than ", ">=": "at least "}
+
+
+def _dealt(name: str, op: str, k: int | Fraction) -> str:
+    """What a seat was dealt, as a count: `trumps == 0` "no trump", `shortest == 0` "no card of
+    some suit (a void)", `longest >= 5` "at least 5 cards in the longest suit"."""
+    many = f"{_HOW_MANY[op]}{_number(k)}"
+    if name == "trumps":
+        return "no trump" if k == 0 and op == "==" else f"{many} trump{'' if k == 1 else 's'}"
+    if name == "shortest" and k == 0 and op == "==":
+        return "no card of some suit (a void)"
+    return f"{many} card{'' if k == 1 else 's'} in the {_DEALT[name]}"
+
+
+#: The names of what a seat said (a call in the auction, a declaration): its deed when it said
+#: `{}`, did not say it, said nothing, said something.
+_SAID = {
+    "auction_call": ("called {} in the auction", "did not call {} in the auction", "made no call in the auction", "made a call in the auction"),
+    "declared": ("declared {}", "did not declare {}", "declared nothing", "declared something"),
+}
+
+
+def _said(name: str, op: str, text: str) -> str:
+    """What a seat said: `auction_call == "double"` "called double in the auction",
+    `declared == "avoid"` "declared avoid", `declared == ""` "declared nothing"."""
+    said, not_said, nothing, something = _SAID[name]
+    if text:
+        return (said if op == "==" else not_said).format(text)
+    return nothing if op == "==" else something
 
 
 def _a(k: object) -> str:
@@ -516,7 +556,13 @@ def deed(node: Node) -> str:
         return "did not " + {"made their bid": "make their bid", "dealt": "deal"}.get(DEEDS[node.operand.name], "do so: " + DEEDS[node.operand.name])
     if isinstance(node, Binary) and node.op in _RELATION:
         left, right, op = node.left, node.right, node.op
+        if _constant(left) is not None and _constant(right) is None:  # `0 == shortest`: the name first
+            op, left, right = _FLIP[op], right, left
         k = _constant(right)
+        if isinstance(left, Name) and left.name in _DEALT and k is not None:
+            return "got " + _dealt(left.name, op, k)
+        if isinstance(left, Name) and left.name in _SAID and isinstance(right, Literal) and isinstance(right.value, str) and op in ("==", "!="):
+            return _said(left.name, op, right.value)
         if isinstance(left, Name) and left.name == "bid" and k is not None and op == "==":
             return f"bid {_number(k)}"
         if isinstance(left, Name) and left.name == "call" and isinstance(right, Literal) and op == "==":

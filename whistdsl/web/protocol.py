@@ -206,7 +206,7 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
     """Everything of `view_json` but the finished tricks of the hand."""
     specials = view.rules.specials
     kind = view.rules.kinds.get(view.kind)
-    fields = {
+    fields: dict[str, Any] = {
         "phase": str(view.phase),
         "to_act": view.to_act,
         "hand_number": view.hand_number,
@@ -244,6 +244,12 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
     }
     if view.rules.super_trumps is not None:  # the cards this hand's turned card makes trumps above the ace, strongest first
         fields["super_trumps"] = [card_text(c) for c in super_trump_cards(view.rules, view.players, view.turn_up)]
+    if view.rules.auction is not None and view.rules.auction.suits:  # before the auction's end, its winning bid is still to name trump
+        fields["trump_by_auction"] = str(view.phase) == "decision" and view.decision in ("declare", "auction")
+    if view.rules.bids_together:  # which bids are made together: every bid, or all but the last bidder's
+        fields["together"] = str(view.rules.bids_together_who)
+    if view.rules.auction is not None and view.rules.auction.calls:  # the calls of the auction: each one's bid made for its caller, or null
+        fields["auction_calls"] = {call.name: call.bid for call in view.rules.auction.calls}
     return fields
 
 

@@ -53,8 +53,23 @@
 
   function suitWord(suit) { return suit === "none" || suit === null ? t("trump.none") : t("suit." + suit); }
 
-  // a decision's option in words: a suit, no trump, blind, look, pass, an auction's "5 hearts"
-  function optionWords(option) {
+  // a call of the auction (its name from the ruleset: shown as text, never as HTML): "call dash (a bid of 0)"
+  function callWords(call, key) {
+    const calls = (state && state.view.auction_calls) || {};
+    const bid = calls[call];
+    return bid === null || bid === undefined ? t(key, { call: call }) : t(key + "_bid", { call: call, bid: bid });
+  }
+
+  function isAuctionCall(option) {
+    const calls = (state && state.view.auction_calls) || {};
+    return Object.prototype.hasOwnProperty.call(calls, option);
+  }
+
+  // a decision's option in words: a declaration, a call of the auction, a suit, no trump, blind,
+  // look, pass, an auction's "5 hearts"
+  function optionWords(option, decision) {
+    if (decision === "declare") return option === "no" || option === "redeal" ? t("table.option." + option) : t("table.option.declare", { name: option });
+    if (decision === "auction" && option !== "pass" && isAuctionCall(option)) return callWords(option, "table.option.call");
     if (option === "none") return t("trump.none");
     if (WORDS["suit." + option]) return t("suit." + option);
     if (WORDS["table.option." + option]) return t("table.option." + option);
@@ -79,9 +94,16 @@
     return t("card.words", { rank: rank, suit: t("suit." + SUIT_NAMES[text[1]]) });
   }
 
-  function card(text, extra) {
+  // whether a card is one of this hand's super trumps (trump.super_trumps): marked wherever it is shown
+  function isSuper(text) { return Boolean(state && state.view.super_trumps && state.view.super_trumps.indexOf(text) >= 0); }
+
+  function superWords(text) { return isSuper(text) ? " (" + t("table.super_trump") + ")" : ""; }
+
+  // a card shown; `earlier`: a card of the hand before, which this hand's super trumps do not mark
+  function card(text, extra, earlier) {
     const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
-    return el("span", Object.assign({ class: "card" + (red ? " red" : ""), text: cardLabel(text), "aria-label": cardWords(text) }, extra || {}));
+    const marked = !earlier && isSuper(text);
+    return el("span", Object.assign({ class: "card" + (red ? " red" : "") + (marked ? " super" : ""), text: cardLabel(text), "aria-label": cardWords(text) + (marked ? superWords(text) : "") }, extra || {}));
   }
 
   function name(seat) {
@@ -193,6 +215,7 @@
 
   function trumpWords(v) {
     if (v.trump_hidden) return t("trump.hidden");
+    if (v.trump_by_auction) return t("trump.by_auction");
     const suit = v.trump === "none" || v.trump === null ? t("trump.none") : t("trump.suit", { suit: suitWord(v.trump) });
     if (v.turn_up && v.super_trumps && v.super_trumps.length) {
       return t("trump.turned", { card: cardWords(v.turn_up), trump: suit }) + " " + t("trump.super_trumps", { cards: v.super_trumps.map(cardWords).join(", ") });
@@ -209,12 +232,14 @@
     $("hand-line").textContent = tn("table.hand_line", v.hand_size, { hand: v.hand_number, dealer: name(v.dealer) }) + seeing + again;
     const trumpLine = clear($("trump-line"));
     trumpLine.append(trumpWords(v));
-    if (v.turn_up) trumpLine.append(" ", card(v.turn_up));
+    if (v.turn_up && !v.trump_by_auction) trumpLine.append(" ", card(v.turn_up));
     const said = v.bids.map(function (b) { return name(b[0]) + " " + (v.calls[b[0]] || b[1]) + (v.blind[b[0]] ? " " + t("table.blind") : ""); }).join(", ");
-    let bids = v.bids_hidden ? t("table.bids_hidden") : v.bids.length ? t("table.bids", { bids: said }) : t("table.no_bid");
-    const declared = (v.declared || []).map(function (d, s) { return d ? name(s) + " " + optionWords(d) : ""; }).filter(Boolean);
+    const hidden = v.together === "all_but_last" ? "table.bids_hidden_but_last" : "table.bids_hidden";
+    let bids = v.bids_hidden ? t(hidden) : v.bids.length ? t("table.bids", { bids: said }) : t("table.no_bid");
+    const declared = (v.declared || []).map(function (d, s) { return d && d !== "no" ? name(s) + " " + (d === "redeal" ? t("table.declared_redeal") : d) : ""; }).filter(Boolean);
     if (declared.length) bids += " " + t("table.declared", { said: declared.join(", ") });
-    if (v.auction.length) bids += " " + t("table.auction", { said: v.auction.map(function (a) { return name(a[0]) + " " + optionWords(a[1]); }).join(", ") });
+    const auction = v.auction.map(function (a) { return name(a[0]) + " " + (a[1] !== "pass" && isAuctionCall(a[1]) ? callWords(a[1], "table.auction_called") : optionWords(a[1], "auction")); });
+    if (auction.length) bids += " " + t("table.auction", { said: auction.join(", ") });
     $("bids-line").textContent = bids;
     const trick = clear($("trick"));
     // no trick in play once the hand's tricks are all played (the game over): no empty box then
@@ -225,7 +250,7 @@
     const lastLine = clear($("last-trick"));
     if (last) {
       lastLine.append(t("table.last_trick") + " ");
-      for (const play of last.cards) lastLine.append(name(play[0]) + " ", card(play[1]), " ");
+      for (const play of last.cards) lastLine.append(name(play[0]) + " ", card(play[1], null, !v.tricks.length), " ");
       lastLine.append("\u2192 " + name(last.winner) + ".");
     }
   }
@@ -255,10 +280,11 @@
       box.append(row);
       if (q.forbidden.length) box.append(el("p", { class: "hint", text: t("table.not_allowed_now", { bids: q.forbidden.join(", ") }) }));
     } else if (q.ask === "decision") {
-      const titles = { trump: t("table.name_trump"), auction: t("table.auction_title"), blind: t("table.blind_or_look"), declare: t("table.declare") };
+      const auctionTitle = state.view.auction_calls ? t("table.auction_title_calls") : t("table.auction_title");
+      const titles = { trump: t("table.name_trump"), auction: auctionTitle, blind: t("table.blind_or_look"), declare: t("table.declare") };
       box.append(el("h2", { text: titles[q.decision] || t("table.decide") }));
       const row = el("div", { class: "answers", role: "group", "aria-label": titles[q.decision] || t("table.decide") });
-      for (const option of q.options) row.append(button(optionWords(option), { decision: option }, true, { "data-kind": "decision", "data-value": option }));
+      for (const option of q.options) row.append(button(optionWords(option, q.decision), { decision: option }, true, { "data-kind": "decision", "data-value": option }));
       box.append(row);
     } else if (q.unseen) {
       box.append(el("h2", { text: t("table.play_your_card") }));
@@ -282,7 +308,7 @@
         if (q && q.ask === "card") {
           const enabled = legal.indexOf(text) >= 0;
           const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
-          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
+          row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : "") + (isSuper(text) ? " super" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + superWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
         } else row.append(card(text));
       }
       box.append(row);
