@@ -284,7 +284,9 @@ def _general(rules: Ruleset, supers: tuple[Card, ...] = ()) -> TrickPlay:  # noq
     return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
 
 
-def _wild_legal(rules: Ruleset, legal: Callable[[Hand, TrickCards, int, str], list[Card]], led: Callable[[TrickCards, int], int]) -> Callable[[Hand, TrickCards, int, str], list[Card]]:
+def _wild_legal(
+    rules: Ruleset, legal: Callable[[Hand, TrickCards, int, str], list[Card]], led: Callable[[TrickCards, int], int]
+) -> Callable[[Hand, TrickCards, int, str], list[Card]]:
     """`legal` with the deck's wild cards: a held wild card counts as no suit (it obliges nothing),
     and is legal played as each suit it may take (`any`, `trump`, `led`) where a card of that
     suit would be legal in the rest of the hand: it follows, trumps and shows voids as that suit."""
@@ -306,7 +308,7 @@ def _wild_legal(rules: Ruleset, legal: Callable[[Hand, TrickCards, int, str], li
         if not held:
             return legal(hand, trick, trump, when_void)
         rest = [*hand[:SPECIAL], [c for c in hand[SPECIAL] if c not in wild]]
-        out = [c for c in legal(rest, trick, trump, when_void)]
+        out = list(legal(rest, trick, trump, when_void))
         for special in dict.fromkeys(held):
             for suit in declarable(wild[special], trick, trump):
                 played = wild_played(special, suit, specials)

@@ -134,7 +134,8 @@ def players_and_deck(rules: Ruleset, players: int, only: int | None = None) -> S
     for s in rules.specials:
         description = rules.source.get("deck", {}).get("specials", {}).get(s.name, {}).get("description", "")
         lines.append(
-            f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), " + ("a wild card" if s.wild else "without a suit")
+            f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), "
+            + ("a wild card" if s.wild else "without a suit")
             + (f": {description}" if description else "")
             + "."
         )

@@ -42,9 +42,9 @@ from .domain import (
 from .load import JsonPath, Loaded, dotted, split_formulas, split_message
 from .ruleset import (
     CLOCKWISE,
-    MAX_WILD_KINDS,
     COUNTERCLOCKWISE,
     MAX_PLAYERS,
+    MAX_WILD_KINDS,
     NORMAL,
     STANDARD_RANKS,
     STANDARD_WINNER,

@@ -220,7 +220,6 @@ class Play(Part):
             f"is void in {suit_name(led)} and holds {_a_card_of(self.trump)} (must trump)",
         )
 
-
     def _wild_refusal(self, seat: int, card: Card) -> IllegalAction:
         """Why `seat` may not play its wild card as `card` (or, undeclared, at all): the suits it
         may take now, as the legal cards say."""
@@ -237,7 +236,9 @@ class Play(Part):
             )
         suit = suit_name(SUIT_OF[card])
         if may:
-            return IllegalAction(f"the {special.name} may not take {suit} now: play it as {forms}", "wild_suit", f"may not play the {special.name} as {suit}")
+            return IllegalAction(
+                f"the {special.name} may not take {suit} now: play it as {forms}", "wild_suit", f"may not play the {special.name} as {suit}"
+            )
         return IllegalAction(f"you may not play the {special.name} now", "wild_suit", f"may not play the {special.name} as {suit}")
 
 
