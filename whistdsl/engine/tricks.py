@@ -279,9 +279,8 @@ def _general(rules: Ruleset, supers: tuple[Card, ...] = ()) -> TrickPlay:  # noq
         special_power[c] = (2, strength - 20)  # above every trump (lost to a stronger trump special)
     for c, strength in sup.items():
         special_power[c] = (2, strength - 20)  # a super trump: above every other trump
-    if rules.wild_cards:
-        legal = _wild_legal(rules, legal, led)
-    return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
+    legal_here = _wild_legal(rules, legal, led) if rules.wild_cards else legal
+    return TrickPlay(legal_here, winner, led, False, special_power, playable, suit_in)
 
 
 def _wild_legal(
