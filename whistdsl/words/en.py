@@ -23,6 +23,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "jack",
     "rank.T": "ten",
     "card.words": "{rank} of {suit}",
+    "card.wild_words": "{card} as {suit}",
     # -- trump
     "trump.none": "no trump",
     "trump.suit": "trump {suit}",

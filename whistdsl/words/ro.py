@@ -21,6 +21,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "valet",
     "rank.T": "zece",
     "card.words": "{rank} de {suit}",
+    "card.wild_words": "{card} ca {suit}",
     # -- trump: "atu" (the seed: "culoarea atuului", "se joacă fără atu")
     "trump.none": "fără atu",
     "trump.suit": "atu {suit}",

@@ -21,6 +21,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "žandar",
     "rank.T": "desetka",
     "card.words": "{rank} {suit}",
+    "card.wild_words": "{card} kao {suit}",
     # -- trump: adut; a hand without trump is "bez aduta" (the seed's "Sans")
     "trump.none": "bez aduta",
     "trump.suit": "adut {suit}",
