@@ -63,6 +63,11 @@ class Rules:
     #: the cards a hand's turned card makes trumps above the ace (below `top_trumps`), strongest
     #: first: (the turned-up card or None) -> their marks; the manilhas, say (none: no such rule)
     turned_tops: Callable[[str | None], tuple[str, ...]] = lambda turn_up: ()
+    #: wild cards (jokers, by their marks, strongest first): held they belong to no suit; played
+    #: as `JK=H` they are the highest card of the suit written after `=`
+    wild: tuple[str, ...] = ()
+    #: the suits a wild card may take: "any", "trump" (any without trump) or "led" (any when it leads)
+    wild_takes: str = "any"
 
 
 class Wrong(AssertionError):
@@ -120,9 +125,13 @@ def check_record(record: dict, rules: Rules) -> list[int]:  # noqa: C901 each ru
             """A card's suit for following: a top trump is a trump (no suit without trump)."""
             if card in tops:  # noqa: B023 called in this iteration
                 return trump if trump != "none" else None  # noqa: B023 called in this iteration
+            if card in rules.wild:
+                return None  # a wild card held: no suit
             return suit(card)
 
         def value(card: str) -> int:
+            if "=" in card:  # a wild card played: above every card of its suit
+                return 200 - rules.wild.index(card.split("=")[0])
             return 100 - tops.index(card) if card in tops else rank(card)  # noqa: B023 called in this iteration
 
         for t in hand["tricks"]:
@@ -134,6 +143,13 @@ def check_record(record: dict, rules: Rules) -> list[int]:  # noqa: C901 each ru
             leading = [c for _, c in played if not (trump == "none" and c in tops and rules.top_trumps_without_trump == "lowest")]
             led = suit_of(leading[0]) if leading else None
             for seat, card in played:
+                if "=" in card:  # a wild card, played as the suit after `=`
+                    mark = card.split("=")[0]
+                    _expect(mark in rules.wild and mark in held[seat], number, f"seat {seat} holds the wild card {mark}")
+                    takes = {"trump": trump if trump != "none" else None, "led": led if card != played[0][1] else None}.get(rules.wild_takes)
+                    _expect(takes is None or suit(card) == takes, number, f"seat {seat}'s {mark} may take only {takes}")
+                    held[seat].add(card)  # held as the card played, for the checks below
+                    held[seat].discard(mark)
                 _expect(card in held[seat], number, f"seat {seat} holds {card}")
                 has_led = led is not None and any(suit_of(c) == led for c in held[seat])
                 if has_led:

@@ -291,8 +291,8 @@ def test_play_out_plays_the_heuristic_as_decide_does_in_every_bundled_ruleset(na
 
 
 #: Example rulesets of rule kinds no bundled ruleset plays: bids made together but the last,
-#: calls inside the auction (a dash, a double)
-EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml"]
+#: calls inside the auction (a dash, a double), a joker that takes the suit its holder declares
+EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml", "oh-hell-joker.yaml"]
 EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
 
 

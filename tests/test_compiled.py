@@ -152,6 +152,11 @@ def test_every_field_of_a_ruleset_is_either_supported_by_a_piece_or_left_to_the_
         "super_trumps",
     }
     assert all(compiled.why_not_compiled(bundled(name)) is None or bundled(name).has_decisions for name in bundled_rulesets())
+    # wild cards are a value of `specials` (deck.specials.<name>.wild): the piece that lists
+    # specials supports them only when none is wild, so a deck with a joker plays on the interpreter
+    joker = load_rules(Path(__file__).resolve().parent.parent / "docs" / "examples" / "oh-hell-joker.yaml")
+    assert compiled.why_not_compiled(joker) == "its deck has wild cards"
+    assert compiled.why_not_compiled(bundled("wizard")) is None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -565,3 +565,54 @@ def test_the_view_says_the_auctions_calls_the_trump_it_names_and_which_bids_are_
         view = seat.until(settled({1}, -1))["view"]
         assert view["together"] == "all_but_last" and view["bids_hidden"] is True
         assert "auction_calls" not in view and "trump_by_auction" not in view
+
+
+def test_a_person_plays_the_joker_as_a_suit_declared_and_no_seat_sees_anothers_joker(tmp_path):
+    # docs/examples/oh-hell-joker.yaml, one hand of 13 cards for four people: 52 of the 53 cards
+    # are dealt and one turned, so the joker is in someone's hand or turned for trump
+    from pathlib import Path
+
+    joker = (Path(__file__).resolve().parent.parent / "docs" / "examples" / "oh-hell-joker.yaml").read_text(encoding="utf-8")
+    text = joker.replace("extends: oh-hell", "extends: oh-hell\nplayers: {min: 4, max: 4, default: 4}\nschedule: [13]")
+    with Server(tmp_path) as server:
+        table, _ = server.open_table("", ["human"] * 4, text=text)
+        tokens = {s: server.join(table, s, f"Person {s + 1}") for s in range(4)}
+        seats = {s: server.socket(table, t) for s, t in tokens.items()}
+        humans = set(seats)
+        frames = {s: sock.until(settled(humans, -1)) for s, sock in seats.items()}
+        holder = next((s for s, f in frames.items() if "JK" in f["view"]["hand"]), None)
+        if holder is None:  # turned for trump: no trump, and nobody holds it
+            assert frames[0]["view"]["turn_up"] == "JK" and frames[0]["view"]["trump"] == "none"
+        for s, f in frames.items():  # a seat's view shows its own cards only
+            assert ("JK" in f["view"]["hand"]) == (s == holder)
+            assert f["view"]["others"] == {}
+        rng = random.Random(3)
+        step, played_as = -1, None
+        while True:
+            frames = {s: sock.until(settled(humans, step)) for s, sock in seats.items()}
+            frame = frames[0]
+            if frame["over"] is not None:
+                break
+            step = frame["step"]
+            seat = frame["view"]["to_act"]
+            question = frames[seat]["question"]
+            forms = [o for o in question["options"] if isinstance(o, str) and o.startswith("JK=")]
+            if forms and played_as is None:
+                assert seat == holder and "JK" not in question["options"]  # only with a suit
+                seats[seat].answer({"card": "JK"})
+                error = seats[seat].error()
+                assert error["code"] == "illegal" and "say the suit the joker takes: JK=" in error["message"], error
+                played_as = forms[-1]
+                seats[seat].answer({"card": played_as})
+                after = {s: sock.until(lambda f, step=step: f["step"] > step) for s, sock in seats.items()}
+                for f in after.values():  # the suit declared is public once played: every seat sees it
+                    cards = f["view"]["trick"] or f["view"]["tricks"][-1]["cards"]
+                    assert [seat, played_as] in cards
+                continue
+            answer = rng.choice([o for o in question["options"] if not (isinstance(o, str) and o.startswith("JK="))] or question["options"])
+            seats[seat].answer({question["ask"]: answer})
+        assert (played_as is None) == (holder is None)
+        record = check_record_shape(json.loads(server.client.get(f"/t/{table.id}/record/1/{tokens[0]}").text))
+        assert replay(record).complete
+        if played_as is not None:
+            assert played_as in [c["card"] for h in record["hands"] for t in h["tricks"] for c in t["cards"]]

@@ -42,6 +42,7 @@ from ..engine.cards import (
     card_shown,
     card_text,
     is_special,
+    is_wild_played,
     parse_card,
     reads_as_rank,
     sort_hand,
@@ -49,6 +50,7 @@ from ..engine.cards import (
     strength,
     suit_name,
     suit_of,
+    wild_held,
 )
 from ..engine.game import BIDDING, DECISION, OVER, Game, HandResult, IllegalAction, PresetDeal, RuleError, SeatView, Trick
 from ..engine.seat import Seat, Spectator
@@ -157,6 +159,10 @@ class TableTalk:
         if suit == SPECIAL:
             text = printable(card_shown(c, self.rules.specials))
             return Text(text, style="dim" if dim else "bold magenta")
+        if is_wild_played(c):  # a wild card played as a suit: `JK=♥`
+            mark = printable(card_text(wild_held(c, self.rules.specials), self.rules.specials))
+            text = mark + "=" + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
+            return Text(text, style="dim" if dim else "bold magenta")
         text = RANK_LETTERS[strength(c)] + (SUIT_SYMBOLS[suit] if self.symbols else SUIT_LETTERS[suit])
         if dim:
             return Text(text, style="dim")
@@ -168,6 +174,8 @@ class TableTalk:
         out = Text()
         previous = None
         ordered = sort_hand(cards, trump)
+        if legal is not None and self.rules.wild_cards:  # a wild card held is playable when one of its suits is
+            legal = [wild_held(c, self.rules.specials) for c in legal]
         supers: tuple[Card, ...] = ()
         if self.rules.super_trumps is not None and trump != NO_TRUMP:  # shown with the trumps, above the ace
             view = self.window.view()
@@ -643,6 +651,8 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
     refused: CardSyntaxError | None = None
     try:
         chosen = parse_card(text, specials)
+        if is_special(chosen) and specials[strength(chosen)].wild and not bare_rank:
+            return _wild_typed(chosen, view, specials, shown, words)
         if not (bare_rank and is_special(chosen)):
             return chosen
     except CardSyntaxError as e:
@@ -672,11 +682,31 @@ def typed_card(answer: str, view: SeatView, specials: tuple = (), shown: Callabl
     return words.text("play.hold_no", rank=words.text("rank.T") if rank == "T" else rank)  # `you hold no K`, `you hold no ten`
 
 
+def _wild_typed(special: Card, view: SeatView, specials: tuple, shown: Callable[[Card], str], words: Words) -> Card | str:
+    """A wild card typed without its suit: the one suit it may take now, else the question of
+    which (the engine says why when it may take none)."""
+    forms = [c for c in view.legal or () if is_wild_played(c) and wild_held(c, specials) == special]
+    if len(forms) == 1:
+        return forms[0]
+    if not forms:
+        return special
+    mark = specials[strength(special)].mark
+    return words.text(
+        "play.wild_which_suit",
+        name=printable(specials[strength(special)].name),
+        cards=", ".join(shown(c) for c in forms),
+        example=printable(f"{mark}={SUIT_LETTERS[suit_of(forms[0])]}"),
+    )
+
+
 def specials_typed(specials: Sequence[Special], words: Words = ENGLISH) -> str:
     """`, or W for a wizard, or jester for a jester`: how the deck's special cards are typed (by
     name where the mark reads as a rank)."""
     return "".join(
-        words.text("play.special_typed", typed=printable(s.name if reads_as_rank(s.mark) else s.mark), name=printable(s.name)) for s in specials
+        words.text("play.wild_typed", typed=printable(f"{s.mark}=H"), name=printable(s.name))
+        if s.wild
+        else words.text("play.special_typed", typed=printable(s.name if reads_as_rank(s.mark) else s.mark), name=printable(s.name))
+        for s in specials
     )
 
 

@@ -437,6 +437,18 @@ DOCS: dict[str, Code] = {
         "`order: [clubs, hearts]` in a deck of four suits",
         "`order: [clubs, hearts, spades, diamonds]`",
     ),
+    "W460": Code(
+        "more than three kinds of wild card",
+        "a played wild card (`deck.specials.<name>.wild`) is a card of the suit declared above its ace, in the three strength places free there: at most three kinds of special card may be wild",
+        "`red_joker`, `black_joker`, `blue_joker` and `green_joker`, each `wild: any`",
+        "one kind with `count: 4`",
+    ),
+    "W461": Code(
+        "a rule for special cards names a wild card",
+        "a wild card is played as a card of the suit its holder declares, so `play.always_playable`, `play.special_led`, `trump.specials` and `trick.winner` never apply to it",
+        "`always_playable: [joker]` with `joker: {count: 1, mark: JK, wild: any}`",
+        "drop `joker` from `always_playable`",
+    ),
 }
 
 #: Codes that are warnings: they do not fail lint, and a ruleset with only these still plays

@@ -6,6 +6,12 @@ value. A special card (a Wizard, a Jester, a joker: `deck.specials`) has no suit
 `SPECIAL * 16 + index`, its index in the ruleset's list of specials. Copies of the deck
 (`deck.copies`) are the same integers more than once: identical cards are equal.
 
+A wild card (a joker, `deck.specials.<name>.wild`) is a special card while held; played, it is
+the card of the suit its holder declares with strength 15 for the deck's first kind of wild
+card, 14 for the second, 13 for the third (`wild_played`): above the ace, the top card of that
+suit, so following, winning and the voids others infer read its suit as any card's. Written
+`JK=H`: the wild card's mark, `=`, the suit's letter.
+
 Only this module knows the layout: other modules ask `suit_of` and `strength`, or, in the
 engine's hot loops, index the tables `SUIT_OF` and `STRENGTH_OF` (the same answers). A hand is
 kept as one list per suit (`new_hand`), with one more list, at index SPECIAL, for the specials.
@@ -61,18 +67,48 @@ def new_hand(specials: bool = False) -> list[list[Card]]:
     return [[], [], [], [], []] if specials else [[], [], [], []]
 
 
+def wild_played(special: Card, suit: int, specials: tuple[Special, ...]) -> Card:
+    """The card a wild special card becomes when played as `suit` (15 - its place among the
+    deck's wild kinds, in the suit)."""
+    wild = [i for i, s in enumerate(specials) if s.wild]
+    return suit * 16 + 15 - wild.index(special & 15)
+
+
+def wild_held(c: Card, specials: tuple[Special, ...]) -> Card:
+    """The card as it was held: a played wild card's special card; any other card itself."""
+    if c & 15 <= 12 or c >> 4 == SPECIAL:
+        return c
+    k = 15 - (c & 15)
+    wild = [i for i, s in enumerate(specials) if s.wild]
+    return special_card(wild[k]) if k < len(wild) else c
+
+
+def is_wild_played(c: Card) -> bool:
+    """Whether `c` is a wild card as played (a suit's card above the ace)."""
+    return c >> 4 != SPECIAL and c & 15 > 12
+
+
 def card_text(c: Card, specials: tuple[Special, ...] = ()) -> str:
-    """`TS`; a special card's mark (`W`), or `*0` without the deck's specials to name it."""
+    """`TS`; a special card's mark (`W`), or `*0` without the deck's specials to name it; a
+    played wild card's mark and the suit taken (`JK=H`; `*=H` without the deck's specials)."""
     if c >> 4 == SPECIAL:
         i = c & 15
         return specials[i].mark if i < len(specials) else f"*{i}"
+    if c & 15 > 12:
+        held = wild_held(c, specials)
+        return (specials[held & 15].mark if held != c else "*") + "=" + SUIT_LETTERS[c >> 4]
     return RANK_LETTERS[c & 15] + SUIT_LETTERS[c >> 4]
 
 
 def card_words(c: Card, specials: tuple[Special, ...] = ()) -> str:
-    """A card for a sentence: `TS`, or a special's name (`wizard`)."""
+    """A card for a sentence: `TS`, or a special's name (`wizard`); a played wild card as
+    `joker as hearts`."""
     if c >> 4 == SPECIAL and (c & 15) < len(specials):
         return specials[c & 15].name
+    if c & 15 > 12 and c >> 4 != SPECIAL:
+        held = wild_held(c, specials)
+        if held != c:
+            return f"{specials[held & 15].name} as {SUITS[c >> 4]}"
     return card_text(c, specials)
 
 
@@ -100,6 +136,13 @@ def suit_name(number: int) -> str:
     return "none" if number == NO_TRUMP else SUITS[number]
 
 
+#: A suit as typed after a wild card's `=`: its symbol or its name, to its letter.
+_SUIT_WORDS = {
+    **{sym: SUIT_LETTERS[i].lower() for i, sym in enumerate(SUIT_SYMBOLS)},
+    **{name: SUIT_LETTERS[i].lower() for i, name in enumerate(SUITS)},
+}
+
+
 class CardSyntaxError(ValueError):
     pass
 
@@ -111,6 +154,15 @@ def parse_card(text: str, specials: tuple[Special, ...] = ()) -> Card:
     for i, s in enumerate(specials):
         if word in (s.mark.lower(), s.name.lower()):
             return special_card(i)
+    if "=" in word:  # a wild card played as a suit: `JK=H`, `joker=hearts`, `jk=♥`
+        held, _, suit = (part.strip() for part in word.partition("="))
+        suit = _SUIT_WORDS.get(suit, suit)
+        for i, s in enumerate(specials):
+            if s.wild and held in (s.mark.lower(), s.name.lower()) and suit in SUIT_LETTERS.lower():
+                return wild_played(special_card(i), SUIT_LETTERS.lower().index(suit), specials)
+        wild = next((s.mark for s in specials if s.wild), "")
+        how = f"write a wild card's mark, =, then the suit it takes, e.g. {wild}=H" if wild else "only a wild card is written with a suit after ="
+        raise CardSyntaxError(f"{text.strip()!r} is not a card: {how}")
     m = suited_card_text(text)
     if not m:
         also = "".join(f", {s.mark} ({s.name})" for s in specials)

@@ -27,7 +27,7 @@ from ..language.environment import seat_row
 from ..language.values import Number, Value
 from ..rules.ruleset import HandKind, PlannedHand, Ruleset
 from .auction import Auction
-from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, by_suit, suit_name
+from .cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, by_suit, suit_name, wild_held
 from .errors import IllegalAction, RuleError
 from .observer import SeatView, seat_view
 from .phases.bidding import Bidding
@@ -335,7 +335,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
     for seat, held in hands.items():
         deal[seat].extend(held)
     for seat, c in played:
-        deal[seat].append(c)
+        deal[seat].append(wild_held(c, rules.specials))  # a played wild card was dealt as its special card
     if view.turn_up_place == "dealer" and view.turn_up in deal[view.dealer]:
         deal[view.dealer].remove(view.turn_up)
         deal[view.dealer].append(view.turn_up)

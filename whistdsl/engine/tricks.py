@@ -13,7 +13,10 @@ Two implementations of the same rules, chosen once per ruleset (`trick_play`):
   following, above its ace; without trump the highest or the lowest cards), and the super
   trumps the turned card makes (`trump.super_trumps`: the cards of its rank or the next, trumps
   above the ace and below the trump specials; without trump the highest cards, each following
-  its own suit). A ruleset with super trumps has one TrickPlay per hand (`hand_trick_play`).
+  its own suit). A ruleset with super trumps has one TrickPlay per hand (`hand_trick_play`);
+  and wild cards (`deck.specials.<name>.wild`): a held one obliges nothing, and is offered
+  played as each suit it may take where a card of that suit would be legal (cards.py's played
+  form: the top card of that suit).
 
 A hand is one list per suit (and one for the specials, see cards.new_hand). A trick is a list
 of (seat, card) in playing order.
@@ -25,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..language.catalogue import SUITS
-from ..rules.ruleset import Remembered, Ruleset, SuperRank, WinnerRule
-from .cards import NO_TRUMP, RANK_LETTERS, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card
+from ..rules.ruleset import Remembered, Ruleset, SuperRank, WildSuits, WinnerRule
+from .cards import NO_TRUMP, RANK_LETTERS, SPECIAL, STRENGTH_OF, SUIT_OF, Card, special_card, wild_played
 
 Hand = list[list[Card]]  # one list per suit
 TrickCards = list[tuple[int, Card]]  # (seat, card) in the order played
@@ -179,7 +182,10 @@ def _general(rules: Ruleset, supers: tuple[Card, ...] = ()) -> TrickPlay:  # noq
         other specials by their order in the deck."""
         if c in high and trump >= 0:
             return high[c]
-        return STRENGTH_OF[c] if SUIT_OF[c] != SPECIAL else -STRENGTH_OF[c]
+        if SUIT_OF[c] == SPECIAL:
+            return -STRENGTH_OF[c]
+        strength = STRENGTH_OF[c]
+        return strength if strength <= 12 else 100 + strength  # a played wild card: the top of its suit
 
     def legal(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
         if trick:
@@ -273,7 +279,45 @@ def _general(rules: Ruleset, supers: tuple[Card, ...] = ()) -> TrickPlay:  # noq
         special_power[c] = (2, strength - 20)  # above every trump (lost to a stronger trump special)
     for c, strength in sup.items():
         special_power[c] = (2, strength - 20)  # a super trump: above every other trump
-    return TrickPlay(legal, winner, led, False, special_power, playable, suit_in)
+    legal_here = _wild_legal(rules, legal, led) if rules.wild_cards else legal
+    return TrickPlay(legal_here, winner, led, False, special_power, playable, suit_in)
+
+
+def _wild_legal(
+    rules: Ruleset, legal: Callable[[Hand, TrickCards, int, str], list[Card]], led: Callable[[TrickCards, int], int]
+) -> Callable[[Hand, TrickCards, int, str], list[Card]]:
+    """`legal` with the deck's wild cards: a held wild card counts as no suit (it obliges nothing),
+    and is legal played as each suit it may take (`any`, `trump`, `led`) where a card of that
+    suit would be legal in the rest of the hand: it follows, trumps and shows voids as that suit."""
+    wild = {special_card(i): s.wild for i, s in enumerate(rules.specials) if s.wild}
+    deck_suits = [SUITS.index(s) for s in rules.suits]
+    specials = rules.specials
+
+    def declarable(how: str, trick: TrickCards, trump: int) -> list[int]:
+        if how == WildSuits.TRUMP and trump >= 0:
+            return [trump]
+        if how == WildSuits.LED and trick:
+            suit = led(trick, trump)
+            if suit >= 0:
+                return [suit]
+        return deck_suits
+
+    def with_wild(hand: Hand, trick: TrickCards, trump: int, when_void: str) -> list[Card]:
+        held = [c for c in hand[SPECIAL] if c in wild]
+        if not held:
+            return legal(hand, trick, trump, when_void)
+        rest = [*hand[:SPECIAL], [c for c in hand[SPECIAL] if c not in wild]]
+        out = list(legal(rest, trick, trump, when_void))
+        for special in dict.fromkeys(held):
+            for suit in declarable(wild[special], trick, trump):
+                played = wild_played(special, suit, specials)
+                rest[suit] = [played, *hand[suit]]
+                if played in legal(rest, trick, trump, when_void):
+                    out.append(played)
+                rest[suit] = hand[suit]
+        return out
+
+    return with_wild
 
 
 #: Per ruleset: the trick rules of one that does not play like version 1 (chosen once).

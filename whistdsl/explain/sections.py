@@ -24,6 +24,7 @@ from ..rules.ruleset import (
     SuperRank,
     TrumpSeen,
     TurnedCard,
+    WildSuits,
     hand_setup,
 )
 from .document import Explanation, Section
@@ -133,7 +134,8 @@ def players_and_deck(rules: Ruleset, players: int, only: int | None = None) -> S
     for s in rules.specials:
         description = rules.source.get("deck", {}).get("specials", {}).get(s.name, {}).get("description", "")
         lines.append(
-            f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), without a suit"
+            f"{s.count} {s.name} card{'s' if s.count != 1 else ''} (shown {s.mark}), "
+            + ("a wild card" if s.wild else "without a suit")
             + (f": {description}" if description else "")
             + "."
         )
@@ -568,6 +570,31 @@ _VOID = {
 _AMONG = {"trump": "trump", "led": "card of the suit led", "suited": "card of a suit"}
 
 
+_WILD_SUITS = {
+    WildSuits.ANY: "any suit",
+    WildSuits.TRUMP: "the trump suit (any suit in a hand without trump)",
+    WildSuits.LED: "the suit led (any suit when it leads)",
+}
+
+
+def _wild_lines(rules: Ruleset) -> list[str]:
+    """The deck's wild cards in words: the suits each may take, and what it is once played."""
+    wild = rules.wild_cards
+    if not wild:
+        return []
+    lines = [
+        f"A {s.name} is a wild card: its holder plays it as a card of {_WILD_SUITS[s.wild]}, said as it is played (written {s.mark}=H for hearts)."
+        for s in wild
+    ]
+    order = f" ({', '.join(s.name for s in wild)}, from the highest)" if len(wild) > 1 else ""
+    lines.append(
+        f"Played, a wild card is the highest card of the suit it takes{order}, above its ace: it follows that suit, "
+        "leads it, wins as a card of it (as the highest trump when it takes trump), and played as another suit than the one led it "
+        "shows its holder has none of the suit led. While held it belongs to no suit: it never obliges its holder to follow."
+    )
+    return lines
+
+
 def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines = []
     lead = rules.first_lead
@@ -594,9 +621,10 @@ def play(rules: Ruleset, players: int, only: int | None = None) -> Section:
     lines.append(f"A player must follow the suit led if they can; a player who cannot {_VOID.get(rules.when_void, rules.when_void)}.")
     if rules.always_playable:
         lines.append(f"The {listed(list(rules.always_playable))} cards may be played at any time, even when holding the suit led.")
-    other = [s.name for s in rules.specials if s.name not in rules.always_playable and s.name not in rules.trump_specials]
+    other = [s.name for s in rules.specials if s.name not in rules.always_playable and s.name not in rules.trump_specials and not s.wild]
     if other:
         lines.append(f"The {listed(other)} cards are played only by a player who cannot follow suit.")
+    lines.extend(_wild_lines(rules))
     for name, asks in rules.special_led:
         lines.append(
             f"A {name} led "

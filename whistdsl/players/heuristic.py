@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from ..engine.cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, strength, suit_number, suit_of
+from ..engine.cards import NO_TRUMP, SPECIAL, STRENGTH_OF, SUIT_OF, Card, strength, suit_number, suit_of, wild_held
 from ..engine.game import by_suit
 from ..engine.observer import SeatView
 from ..engine.scoring import score_in_passes
@@ -108,6 +108,9 @@ def seen_cards(view: SeatView) -> list[Card]:
                 seen += cards
     for cards in view.others.values():
         seen += cards
+    if view.rules.wild_cards:  # a played wild card is its special card, seen
+        specials = view.rules.specials
+        return [wild_held(c, specials) for c in seen]
     return seen
 
 

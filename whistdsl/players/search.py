@@ -41,7 +41,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from ..engine.cards import SPECIAL, SUIT_OF, Card
+from ..engine.cards import SPECIAL, SUIT_OF, Card, wild_held
 from ..engine.game import BIDDING, PLAY, Game, RuleError, look_ahead
 from ..engine.observer import SeatView
 from ..engine.tricks import NoWinner, TrickPlay, legal_cards, trick_play, trick_winner
@@ -105,7 +105,8 @@ class Position:
         """Play `card` (legal) for the seat to act; at a trick's end, its winner leads."""
         f = self.facts
         seat = f.play_orders[self.leader][len(self.trick)]
-        self.hands[seat][SUIT_OF[card]].remove(card)
+        held = card if f.specials is None else wild_held(card, f.specials)
+        self.hands[seat][SUIT_OF[held]].remove(held)
         self.trick.append((seat, card))
         if len(self.trick) == f.playing:
             win = f.winner(self.trick)
@@ -117,7 +118,7 @@ class Position:
 class HandFacts:
     """What stays the same while one hand is searched."""
 
-    __slots__ = ("play_orders", "trump", "when_void", "play", "playing", "scorer", "winner", "calls")
+    __slots__ = ("play_orders", "trump", "when_void", "play", "playing", "scorer", "winner", "calls", "specials")
 
     def __init__(self, game: Game, scorer: Scorer, trump: int):
         self.play_orders = game.play_orders
@@ -128,6 +129,8 @@ class HandFacts:
         self.playing = len(self.play_orders[game.leader if game.leader is not None else game.bidding_order[0]])  # type: ignore[redundant-expr]  # seats in a trick; a guard: State declares the leader an int
         self.scorer = scorer
         self.calls = tuple(game.calls) if any(game.calls) else ()  # the named calls made, for the scoring
+        #: the deck's specials when some are wild (a played wild card leaves its special card's place), else None
+        self.specials = game.rules.specials if game.rules.wild_cards else None
         if play.standard:
             self.winner: Callable[[list], int] = lambda trick, t=trump: trick_winner(trick, t)  # type: ignore[misc]  # trump bound as a default: the lambda's type is the annotated Callable
         else:
@@ -236,7 +239,8 @@ def play_on(pos: Position, budget: list[int], chance: Callable[[], float] | None
                         c = standard_card(h, trick, trump, when_void, bids[seat] - taken[seat], len(trick) == playing - 1)
                     else:
                         c = choose_card(legal, trick, trump, bids[seat] - taken[seat], len(trick) == playing - 1, play)
-                h[SUIT_OF[c]].remove(c)
+                held = c if facts.specials is None else wild_held(c, facts.specials)
+                h[SUIT_OF[held]].remove(held)
                 trick.append((seat, c))
             budget[0] += playing
             win = facts.winner(trick)
@@ -290,7 +294,7 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         hands = pos.hands
         leader = pos.leader
         left = sum(len(s) for s in hands[leader])
-        if left <= 1:  # the last trick plays itself
+        if left == 0 or (left == 1 and facts.specials is None):  # the last trick plays itself (a wild card's suit is still to be said)
             if left == 1:
                 last = [(seat, next(c for s in hands[seat] for c in s)) for seat in facts.play_orders[leader]]
                 won = facts.winner(last)
@@ -311,8 +315,9 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         budget[0] += NODE_UNITS
         # play c, search, take it back
         saved_leader = pos.leader
-        cards = hand[SUIT_OF[c]]
-        at = cards.index(c)
+        held = c if facts.specials is None else wild_held(c, facts.specials)
+        cards = hand[SUIT_OF[held]]
+        at = cards.index(held)
         del cards[at]
         pos.trick = trick + [(seat, c)]
         won = -1
@@ -325,7 +330,7 @@ def _solve(pos: Position, me: int, table: dict, budget: list[int]) -> tuple[floa
         if won >= 0:
             pos.taken[won] -= 1
         pos.trick, pos.leader = trick, saved_leader
-        cards.insert(at, c)
+        cards.insert(at, held)
         if value is None:
             continue
         if best is None or value[seat] > best[seat] or (value[seat] == best[seat] and (value[me], value) < (best[me], best)):

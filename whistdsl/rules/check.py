@@ -44,6 +44,7 @@ from .ruleset import (
     CLOCKWISE,
     COUNTERCLOCKWISE,
     MAX_PLAYERS,
+    MAX_WILD_KINDS,
     NORMAL,
     STANDARD_RANKS,
     STANDARD_WINNER,
@@ -76,6 +77,7 @@ from .ruleset import (
     TrumpSeen,
     TurnedCard,
     WhenVoid,
+    WildSuits,
     WinnerRule,
     hand_setup,
     read_settings,
@@ -629,7 +631,7 @@ def _compile_formulas(  # noqa: C901 one formula a branch
 
     decided = _compile_decisions(c, d)
     specials = tuple(
-        Special(name, str(spec.get("mark", "")), spec.get("count", 1))
+        Special(name, str(spec.get("mark", "")), spec.get("count", 1), WildSuits(spec.get("wild", "")))
         for name, spec in (deck.get("specials") or {}).items()
         if isinstance(spec, dict)
     )
@@ -1343,6 +1345,40 @@ def _check_trump_specials(c: _Compiler, rules: Ruleset) -> None:
             )
 
 
+def _check_wild_cards(c: _Compiler, rules: Ruleset) -> None:
+    """Wild cards (`deck.specials.<name>.wild`): at most MAX_WILD_KINDS kinds (W460); a wild card
+    is played as a card of the suit declared, so no rule for special cards applies to it (W461)."""
+    wild = rules.wild_cards
+    if not wild:
+        return
+    for s in wild[MAX_WILD_KINDS:]:
+        c.report(
+            ("deck", "specials", s.name, "wild"),
+            "W460",
+            f"{s.name} is a kind of wild card beyond the first {MAX_WILD_KINDS} ({', '.join(w.name for w in wild[:MAX_WILD_KINDS])}): "
+            f"a played wild card is a card above the ace, and only {MAX_WILD_KINDS} places are free there",
+            help=f"give {s.name} the count of a wild card already listed, or drop its `wild`",
+        )
+    names = {s.name for s in wild}
+    uses: list[tuple[JsonPath, str, str]] = []
+    for i, name in enumerate(rules.always_playable):
+        uses.append((("play", "always_playable", i), name, "play.always_playable"))
+    for name, _ in rules.special_led:
+        uses.append((("play", "special_led", name), name, "play.special_led"))
+    for i, r in enumerate(rules.trick_winner):
+        uses.append((("trick", "winner", i), r.among, "trick.winner"))
+    for i, name in enumerate(rules.trump_specials):
+        uses.append((("trump", "specials", i), name, "trump.specials"))
+    for path, name, where in uses:
+        if name in names:
+            c.report_among(
+                [path, ("deck", "specials", name, "wild")],
+                "W461",
+                f"{name} is a wild card: it is played as a card of the suit its holder declares, so `{where}` never applies to it",
+                help=f"drop {name} from `{where}`; a played wild card follows, wins and leads as the top card of its suit",
+            )
+
+
 def _check_super_trumps(c: _Compiler, rules: Ruleset) -> None:
     """Super trumps (`trump.super_trumps`): a turned card to rank them by (W455); a suit order
     that names every suit of the deck and no other (W456)."""
@@ -1454,6 +1490,7 @@ def _check_fixed(c: _Compiler, rules: Ruleset) -> None:
     _check_trump(c, rules)
     _check_trump_specials(c, rules)
     _check_super_trumps(c, rules)
+    _check_wild_cards(c, rules)
     for i, suit in enumerate(rules.trump_cycle or ()):
         if suit != "none" and suit not in rules.suits:
             c.report_among(
@@ -1622,8 +1659,9 @@ def trick_without_winner(rules: Ruleset, players: int) -> str | None:
     suit to follow, a trump, a card of another suit) and which kind leads, not the cards."""
     led_how = dict(rules.special_led)
     # special cards that are trumps (`trump.specials`) play as trumps, or, without trump, always
-    # decide the trick they are in (highest or lowest): they leave no trick without a winner
-    kinds = [s.name for s in rules.specials if s.name not in rules.trump_specials] + ["led", "trump", "other"]
+    # decide the trick they are in (highest or lowest): they leave no trick without a winner;
+    # wild cards are played as cards of a suit
+    kinds = [s.name for s in rules.specials if s.name not in rules.trump_specials and not s.wild] + ["led", "trump", "other"]
     # a trick holds at most `players` cards of at most `players` kinds; a special at most `count * copies`
     for size in range(1, min(len(kinds), players) + 1):
         for held in itertools.combinations(kinds, size):

@@ -151,13 +151,31 @@ class Tiebreak:
     kind: str = NORMAL
 
 
+class WildSuits(StrEnum):
+    """`deck.specials.<name>.wild`: the suits a wild card (a joker) may take when played: any
+    suit of the deck, the trump suit (any without trump), or the suit led (any when it leads);
+    NOT_WILD ("") for a special card that is not wild."""
+
+    NOT_WILD = ""
+    ANY = "any"
+    TRUMP = "trump"
+    LED = "led"
+
+
+#: At most this many kinds of special card are wild: a played wild card is a card of its suit
+#: above the ace, in the strength slots left free above it (engine/cards.py).
+MAX_WILD_KINDS = 3
+
+
 class Special(NamedTuple):
     """A special card of the deck (`deck.specials`): its name in the rules, its mark on the
-    table (how it is typed and shown), and how many are in one pack."""
+    table (how it is typed and shown), how many are in one pack, and, for a wild card (a joker),
+    the suits it may take when played (`wild`)."""
 
     name: str
     mark: str
     count: int  # type: ignore[assignment]  # the schema's word; it hides tuple.count, which nothing calls
+    wild: WildSuits = WildSuits.NOT_WILD
 
 
 #: A suited card as written: rank, then suit (`TS`, `ts`, `10s`, `10♠`; the suit symbols too).
@@ -615,6 +633,11 @@ class Ruleset:
         """The cards of the deck for `players`: every pack's suited cards and specials."""
         one_pack = len(self.suits) * len(self.deck_ranks(players)) + sum(s.count for s in self.specials)
         return one_pack * self.deck_copies(players)
+
+    @property
+    def wild_cards(self) -> tuple[Special, ...]:
+        """The deck's wild cards (jokers that take a declared suit), strongest first."""
+        return tuple(s for s in self.specials if s.wild)
 
     @property
     def standard_tricks(self) -> bool:

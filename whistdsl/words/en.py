@@ -23,6 +23,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "jack",
     "rank.T": "ten",
     "card.words": "{rank} of {suit}",
+    "card.wild_words": "{card} as {suit}",
     # -- trump
     "trump.none": "no trump",
     "trump.suit": "trump {suit}",
@@ -340,8 +341,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.type_a_card": "type a card, rank then suit: e.g. QH, TS, 10h, 7♦ (or just the rank when only one card of it may be played){specials}",
     "play.which_did_you_mean": "which did you mean: {cards} or {special}? Type a card with its suit, or {name}",
     "play.which_rank": "which {rank}: {cards}? Type it with its suit",
+    "play.wild_which_suit": "which suit does the {name} take: {cards}? Type it with the suit, e.g. {example}",
     "play.hold_no": "you hold no {rank}",
     "play.special_typed": ", or {typed} for a {name}",
+    "play.wild_typed": ", or {typed} for a {name} taking hearts",
     # -- the score sheet at the terminal (cli/sheet.py)
     "sheet.hand": "hand",
     "sheet.how": "bid / running total",

@@ -21,6 +21,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "valet",
     "rank.T": "zece",
     "card.words": "{rank} de {suit}",
+    "card.wild_words": "{card} ca {suit}",
     # -- trump: "atu" (the seed: "culoarea atuului", "se joacă fără atu")
     "trump.none": "fără atu",
     "trump.suit": "atu {suit}",
@@ -357,8 +358,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.type_a_card": "scrie o carte, valoarea apoi culoarea: de ex. QH, TS, 10h, 7♦ (sau doar valoarea când se poate juca o singură carte de acea valoare){specials}",
     "play.which_did_you_mean": "la care te-ai gândit: {cards} sau {special}? Scrie o carte cu culoarea ei, sau {name}",
     "play.which_rank": "care {rank}: {cards}? Scrie-o cu culoarea ei",
+    "play.wild_which_suit": "ce culoare ia {name}: {cards}? Scrie-o cu culoarea, de ex. {example}",
     "play.hold_no": "nu ai nicio carte: {rank}",
     "play.special_typed": ", sau {typed} pentru {name}",
+    "play.wild_typed": ", sau {typed} pentru {name} jucat ca cupă",
     # -- the score sheet at the terminal: "tabela de scor"
     "sheet.hand": "mâna",
     "sheet.how": "anunț / total",

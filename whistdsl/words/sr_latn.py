@@ -21,6 +21,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "rank.J": "žandar",
     "rank.T": "desetka",
     "card.words": "{rank} {suit}",
+    "card.wild_words": "{card} kao {suit}",
     # -- trump: adut; a hand without trump is "bez aduta" (the seed's "Sans")
     "trump.none": "bez aduta",
     "trump.suit": "adut {suit}",
@@ -353,8 +354,10 @@ WORDS: dict[str, str | dict[str, str]] = {
     "play.type_a_card": "otkucaj kartu, vrednost pa boju: npr. QH, TS, 10h, 7♦ (ili samo vrednost kad može da se odigra samo jedna karta te vrednosti){specials}",
     "play.which_did_you_mean": "koju si mislio: {cards} ili {special}? Otkucaj kartu sa bojom, ili {name}",
     "play.which_rank": "koji {rank}: {cards}? Otkucaj ga sa bojom",
+    "play.wild_which_suit": "koju boju uzima {name}: {cards}? Otkucaj je sa bojom, npr. {example}",
     "play.hold_no": "nemaš nijednu kartu: {rank}",
     "play.special_typed": ", ili {typed} za {name}",
+    "play.wild_typed": ", ili {typed} za {name} kao herc",
     # -- the score sheet at the terminal: "tabela rezultata"
     "sheet.hand": "ruka",
     "sheet.how": "zvanje / ukupno",

@@ -38,6 +38,12 @@ def _only_a_trump_named_before_the_bidding(rules: Ruleset) -> bool:
     )
 
 
+def _no_wild_cards(rules: Ruleset) -> bool:
+    """Whether the deck's special cards are none of them wild (`deck.specials.<name>.wild`): a
+    wild card, played as a suit, is played by the interpreter alone."""
+    return not rules.wild_cards
+
+
 #: The allow-list of the generated hand: each piece with the rules (the ruleset's fields) it
 #: supports. A ruleset that gives any other field a value other than its default, or a value a
 #: piece does not support, is played by the interpreter alone, every hand: a rule nobody lists
@@ -46,9 +52,10 @@ PIECES: tuple[Piece, ...] = (
     Piece("what the ruleset is (no rule of play)", dict.fromkeys(
         ("name", "description", "version", "source", "lets", "parameters", "parameter_values", "players_range",
          "players_min", "players_max", "players_default"))),
-    Piece("the table, the deck and the schedule (the table's facts: engine/table.py)", dict.fromkeys(
-        ("deal_direction", "bidding_direction", "play_direction", "suits", "ranks", "deck_size", "copies", "specials",
-         "first_dealer", "sits_out", "kinds", "schedule"))),
+    Piece("the table, the deck and the schedule (the table's facts: engine/table.py)", {
+        **dict.fromkeys(("deal_direction", "bidding_direction", "play_direction", "suits", "ranks", "deck_size", "copies",
+                         "first_dealer", "sits_out", "kinds", "schedule")),
+        "specials": _no_wild_cards}),
     Piece("the set-up: the deal and the trump (start_hand, else game.py)", {
         **dict.fromkeys(("trump_cycle", "turn_up", "trump_none_when", "trump_from", "trump_turned", "trump_seen",
                          "trump_specials", "trump_specials_without", "first_bidder", "first_bidder_choice")),
@@ -72,6 +79,7 @@ RULE_WORDS = {
     "redeal": "its hands may be dealt again",
     "declare": "its hands have declarations before the bidding",
     "super_trumps": "its turned card names super trumps",
+    "specials": "its deck has wild cards",
 }
 
 

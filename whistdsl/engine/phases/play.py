@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import SUIT_OF, Card, card_words, suit_name
+from ..cards import SPECIAL, SUIT_OF, Card, card_text, card_words, suit_name, wild_held
 from ..errors import IllegalAction, RuleError
 from ..state import Phase, Trick
 from ..tricks import NO_SUIT, NoWinner
@@ -78,7 +78,10 @@ class Play(Part):
     def commit_card(self, seat: int, card: Card) -> None:
         """Play `card` for `seat`, already known to be legal (nothing is checked): the trick, its
         winner, the end of the hand. `play` checks first; look-ahead replays known cards with this."""
-        self.hands[seat][SUIT_OF[card]].remove(card)
+        if card & 15 > 12:  # a wild card played as a suit (cards.py): its special card leaves the hand
+            self.hands[seat][SPECIAL].remove(wild_held(card, self.rules.specials))
+        else:
+            self.hands[seat][SUIT_OF[card]].remove(card)
         self.legal_cards_memo = None
         trick = self.trick
         trick.append((seat, card))
@@ -167,7 +170,10 @@ class Play(Part):
                 card = choose[seat](legal)
                 if card not in legal:
                     raise self.card_refusal(seat, card)
-                hand[suit_of[card]].remove(card)
+                if card & 15 > 12:  # a wild card played as a suit
+                    hand[SPECIAL].remove(wild_held(card, self.rules.specials))
+                else:
+                    hand[suit_of[card]].remove(card)
                 trick.append((seat, card))
             leader = trick_winner(trick, trump)
             tricks.append(_new_trick(Trick, (order[0], tuple(trick), leader)))
@@ -179,12 +185,16 @@ class Play(Part):
     def card_refusal(self, seat: int, card: object) -> IllegalAction:
         """Why `seat` may not play `card` now: not a card of the deck, not held, or the rule of
         the led suit it breaks (must follow, must trump, must over-trump)."""
-        if type(card) is not int or card not in self.deck:
+        if type(card) is not int or wild_held(card, self.rules.specials) not in self.deck:
             return IllegalAction("that is not a card of this deck", "not_a_card", "that is not a card of this deck")
-        text = card_words(card, self.rules.specials)
+        specials = self.rules.specials
+        text = card_words(card, specials)
         h = self.hands[seat]
-        if card not in h[SUIT_OF[card]]:
-            return IllegalAction(f"you do not hold {text}", "not_held", "does not hold it")
+        held = wild_held(card, specials)
+        if held not in h[SUIT_OF[held]]:
+            return IllegalAction(f"you do not hold {card_words(held, specials)}", "not_held", "does not hold it")
+        if held != card or (SUIT_OF[card] == SPECIAL and specials[card & 15].wild):
+            return self._wild_refusal(seat, card)
         led = self.tricks_play.led(self.trick, self.trump)
         if led == NO_SUIT:  # cannot happen: with nothing to follow every card is legal
             return IllegalAction(f"you may not play {text} now", "illegal", f"may not play {text}")
@@ -209,6 +219,27 @@ class Play(Part):
             "must_trump",
             f"is void in {suit_name(led)} and holds {_a_card_of(self.trump)} (must trump)",
         )
+
+    def _wild_refusal(self, seat: int, card: Card) -> IllegalAction:
+        """Why `seat` may not play its wild card as `card` (or, undeclared, at all): the suits it
+        may take now, as the legal cards say."""
+        specials = self.rules.specials
+        held = wild_held(card, specials)
+        special = specials[held & 15]
+        may = [c for c in self._legal_cards(seat) if wild_held(c, specials) == held]
+        forms = ", ".join(card_text(c, specials) for c in may)
+        if card == held:
+            return IllegalAction(
+                f"say the suit the {special.name} takes: {forms}" if may else f"you may not play the {special.name} now",
+                "wild_suit",
+                "played a wild card without its suit",
+            )
+        suit = suit_name(SUIT_OF[card])
+        if may:
+            return IllegalAction(
+                f"the {special.name} may not take {suit} now: play it as {forms}", "wild_suit", f"may not play the {special.name} as {suit}"
+            )
+        return IllegalAction(f"you may not play the {special.name} now", "wild_suit", f"may not play the {special.name} as {suit}")
 
 
 def uniform_chooser(rng: random.Random) -> Callable[[list], Any]:

@@ -83,12 +83,17 @@
 
   function isSuited(text) { return text.length === 2 && SUITS[text[1]] !== undefined; }
 
+  // a wild card played as a suit: its mark, "=", the suit's letter (JK=H)
+  function isWild(text) { const at = text.indexOf("="); return at > 0 && at === text.length - 2 && SUITS[text[at + 1]] !== undefined; }
+
   function cardLabel(text) {
+    if (isWild(text)) return text.slice(0, -1) + SUITS[text[text.length - 1]];
     if (!isSuited(text)) return text;
     return (text[0] === "T" ? "10" : text[0]) + SUITS[text[1]];
   }
 
   function cardWords(text) {
+    if (isWild(text)) return t("card.wild_words", { card: text.slice(0, -2), suit: t("suit." + SUIT_NAMES[text[text.length - 1]]) });
     if (!isSuited(text)) return text;
     const rank = WORDS["rank." + text[0]] ? t("rank." + text[0]) : text[0];
     return t("card.words", { rank: rank, suit: t("suit." + SUIT_NAMES[text[1]]) });
@@ -99,9 +104,15 @@
 
   function superWords(text) { return isSuper(text) ? " (" + t("table.super_trump") + ")" : ""; }
 
+  // a card red by its suit; a wild card by the suit it was played as (JK=H)
+  function isRed(text) {
+    const suit = isWild(text) ? text[text.length - 1] : isSuited(text) ? text[1] : "";
+    return suit === "H" || suit === "D";
+  }
+
   // a card shown; `earlier`: a card of the hand before, which this hand's super trumps do not mark
   function card(text, extra, earlier) {
-    const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
+    const red = isRed(text);
     const marked = !earlier && isSuper(text);
     return el("span", Object.assign({ class: "card" + (red ? " red" : "") + (marked ? " super" : ""), text: cardLabel(text), "aria-label": cardWords(text) + (marked ? superWords(text) : "") }, extra || {}));
   }
@@ -304,10 +315,19 @@
       box.append(el("h2", { text: t("table.your_cards") }));
       const row = el("div", { class: "cards", role: "group", "aria-label": t("table.your_cards") });
       const legal = q && q.ask === "card" ? q.options : [];
+      const shown = {};
       for (const text of v.hand) {
         if (q && q.ask === "card") {
+          // a wild card held: a button for each suit it may take now (JK=H), once however many are held
+          const forms = legal.filter(function (o) { return o.slice(0, text.length + 1) === text + "=" && isWild(o); });
+          if (forms.length) {
+            if (shown[text]) continue;
+            shown[text] = true;
+            for (const form of forms) row.append(button(cardLabel(form), { card: form }, true, { class: "answer card" + (isRed(form) ? " red" : ""), "data-kind": "card", "data-value": form, "aria-label": cardWords(form) }));
+            continue;
+          }
           const enabled = legal.indexOf(text) >= 0;
-          const red = isSuited(text) && (text[1] === "H" || text[1] === "D");
+          const red = isRed(text);
           row.append(button(cardLabel(text), { card: text }, enabled, { class: "answer card" + (red ? " red" : "") + (isSuper(text) ? " super" : ""), "data-kind": "card", "data-value": text, "aria-label": cardWords(text) + superWords(text) + (enabled ? "" : " (" + t("table.may_not_play") + ")") }));
         } else row.append(card(text));
       }
