@@ -362,7 +362,7 @@ def test_a_person_holding_the_joker_gets_a_button_for_each_suit_it_may_take_and_
             # leading, the joker may take any suit: one button each (however many jokers are held), read as words
             assert [b.get_attribute("data-value") for b in jokers.all()] == ["JK=S", "JK=H", "JK=D", "JK=C"]
             assert [b.inner_text() for b in jokers.all()] == ["JK=\u2660", "JK=\u2665", "JK=\u2666", "JK=\u2663"]
-            assert [b.get_attribute("aria-label") for b in jokers.all()] == ["joker as spades", "joker as hearts", "joker as diamonds", "joker as clubs"]
+            assert [b.get_attribute("aria-label") for b in jokers.all()] == [f"joker as {suit}" for suit in ("spades", "hearts", "diamonds", "clubs")]
             assert "The joker (JK) is played as the suit you choose" in page.locator("#ask").inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
             spectator = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
