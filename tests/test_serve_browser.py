@@ -4,7 +4,8 @@ watches, and with two computer players they play a whole short game, clicking th
 answers. Midway one page is reloaded and the server is killed and started again; both go on.
 In a forehead hand (a ruleset pasted in the start page) each person's page shows the others'
 cards and not their own. A person calls a dash in an auction with calls and the page says it in
-words. A browser set to Romanian gets the table in Romanian words, and the
+words. A person holding a joker gets a button for each suit it may take, and the trick shows it
+as the suit chosen. A browser set to Romanian gets the table in Romanian words, and the
 switch on the page turns it to Serbian.
 Screenshots at 360 and 1280 px wide are kept (WHISTDSL_SCREENSHOTS names the folder; by
 default the test's temporary folder).
@@ -315,6 +316,65 @@ def test_a_person_calls_a_dash_in_the_auction_and_the_page_says_the_call_in_word
             dash.click()
             page.wait_for_function("() => document.getElementById('bids-line').textContent.includes('Ana (you) called dash (a bid of 0)')")
             assert "dash" not in [b.get_attribute("data-value") for b in page.locator("#ask button").all()]  # out of the auction
+        finally:
+            browser.close()
+            server.kill()
+
+
+#: A joker pack where the person surely holds a joker: four aces and twelve jokers, three seats of
+#: five cards and one turned (16 cards: at most four of the person's five are aces). The dealer
+#: at Seat 3: the person at Seat 1 bids first and leads the first trick, where a joker may take
+#: any suit.
+JOKERS_IN_HAND = """whistdsl: 2
+extends: oh-hell
+name: Jokers in hand
+players: {min: 3, max: 3, default: 3}
+deck:
+  ranks: [A]
+  specials:
+    joker: {count: 12, mark: JK, wild: any, description: the highest card of the suit its holder declares}
+schedule: [5]
+dealer: {first: 2}
+"""
+
+
+def test_a_person_holding_the_joker_gets_a_button_for_each_suit_it_may_take_and_the_trick_shows_it_as_that_suit(tmp_path: Path):
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            host.set_default_timeout(WAIT_MS)
+            host.goto(server.address + "/")
+            host.fill("#text", JOKERS_IN_HAND)
+            host.click("button[type=submit]")
+            for seat, kind in enumerate(["human", "heuristic", "heuristic"]):
+                host.select_option(f"#seat{seat}", kind)
+            host.click("button[type=submit]")
+            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+            invite = host.locator("#links a").nth(0).get_attribute("href")
+            watch = host.locator("#links a").nth(1).get_attribute("href")
+            page = take_seat(browser, server.address, invite, 0, "Ana", 360, "#ask button[data-kind=bid]")
+            assert page.locator("#hand .card[aria-label=joker]").count() >= 1  # held: its name, not its mark
+            assert answer_if_asked(page)  # a bid
+            jokers = page.locator("#hand button[data-value^='JK=']")
+            jokers.first.wait_for()
+            # leading, the joker may take any suit: one button each (however many jokers are held), read as words
+            assert [b.get_attribute("data-value") for b in jokers.all()] == ["JK=S", "JK=H", "JK=D", "JK=C"]
+            assert [b.inner_text() for b in jokers.all()] == ["JK=\u2660", "JK=\u2665", "JK=\u2666", "JK=\u2663"]
+            assert [b.get_attribute("aria-label") for b in jokers.all()] == [f"joker as {suit}" for suit in ("spades", "hearts", "diamonds", "clubs")]
+            assert "The joker (JK) is played as the suit you choose" in page.locator("#ask").inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
+            spectator = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            spectator.set_default_timeout(WAIT_MS)
+            spectator.goto(server.address + watch)
+            spectator.wait_for_selector("#seats li")
+            page.click("#hand button[data-value='JK=H']")
+            # played, it is shown as hearts (red) in the trick, or in the last trick once the trick is over
+            played = "#trick .card.red[aria-label='joker as hearts'], #last-trick .card.red[aria-label='joker as hearts']"
+            for seen_by in (page, spectator):
+                seen_by.wait_for_selector(played)
+                assert seen_by.locator(played).first.inner_text() == "JK=\u2665"
         finally:
             browser.close()
             server.kill()

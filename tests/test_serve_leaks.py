@@ -28,9 +28,9 @@ from whistdsl.engine.seat import Seat
 from whistdsl.records.replay import resume
 
 RULESETS = ["romanian", "romanian-forehead", "romanian-nv", "oh-hell-simultaneous", "wizard", "oh-hell-nil"]
-#: example rulesets, opened from their text: bids made together but the last, calls in the auction
+#: example rulesets, opened from their text: bids made together but the last, calls in the auction, a joker
 EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
-EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml"]
+EXAMPLE_RULESETS = ["oh-hell-dealer-bids-last.yaml", "estimation-dash-and-double.yaml", "oh-hell-joker.yaml"]
 
 
 def sees_own_cards(game, seat: int) -> bool:

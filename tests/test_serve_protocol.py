@@ -580,6 +580,7 @@ def test_a_person_plays_the_joker_as_a_suit_declared_and_no_seat_sees_anothers_j
         seats = {s: server.socket(table, t) for s, t in tokens.items()}
         humans = set(seats)
         frames = {s: sock.until(settled(humans, -1)) for s, sock in seats.items()}
+        assert all(f["view"]["specials"] == {"JK": "joker"} for f in frames.values())  # the page reads "joker" for JK
         holder = next((s for s, f in frames.items() if "JK" in f["view"]["hand"]), None)
         if holder is None:  # turned for trump: no trump, and nobody holds it
             assert frames[0]["view"]["turn_up"] == "JK" and frames[0]["view"]["trump"] == "none"

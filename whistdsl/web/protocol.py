@@ -242,6 +242,8 @@ def _view_fields(view: SeatView) -> dict[str, Any]:
         "redeals": view.redeals,
         "declared": list(view.declared),
     }
+    if specials:  # each special card's name in the rules by its mark (JK: joker), for the page's words
+        fields["specials"] = {special.mark: special.name for special in specials}
     if view.rules.super_trumps is not None:  # the cards this hand's turned card makes trumps above the ace, strongest first
         fields["super_trumps"] = [card_text(c) for c in super_trump_cards(view.rules, view.players, view.turn_up)]
     if view.rules.auction is not None and view.rules.auction.suits:  # before the auction's end, its winning bid is still to name trump

@@ -103,6 +103,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_forehead": "Play the card on my forehead",
     "table.play_a_card": "Play a card",
     "table.type_card": "Click a card below, or type it (QH, 10h).",
+    "table.wild_hint": "The {name} ({mark}) is played as the suit you choose: a button for each suit it may take now (typed as {example}).",
     "table.your_cards": "Your cards",
     "table.super_trump": "super trump",
     "table.may_not_play": "may not be played now",

@@ -106,6 +106,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_forehead": "Joacă cartea de pe frunte",
     "table.play_a_card": "Joacă o carte",
     "table.type_card": "Apasă pe o carte de mai jos sau scrie-o (QH, 10h).",
+    "table.wild_hint": "Cartea {name} ({mark}) se joacă drept culoarea pe care o alegi: câte un buton pentru fiecare culoare pe care o poate lua acum (scris {example}).",
     "table.your_cards": "Cărțile tale",
     "table.super_trump": "super-atu",
     "table.may_not_play": "nu poate fi jucată acum",

@@ -102,6 +102,7 @@ WORDS: dict[str, str | dict[str, str]] = {
     "table.play_forehead": "Odigraj kartu sa čela",
     "table.play_a_card": "Odigraj kartu",
     "table.type_card": "Klikni kartu ispod ili je otkucaj (QH, 10h).",
+    "table.wild_hint": "Karta {name} ({mark}) igra se kao boja koju izabereš: po jedno dugme za svaku boju koju sada može da uzme (otkucano {example}).",
     "table.your_cards": "Tvoje karte",
     "table.super_trump": "super adut",
     "table.may_not_play": "sada ne može da se odigra",

@@ -92,9 +92,15 @@
     return (text[0] === "T" ? "10" : text[0]) + SUITS[text[1]];
   }
 
+  // a special card's name in the rules (deck.specials: "joker", "wizard") by its mark; the mark when the frame names none
+  function specialName(mark) {
+    const names = (state && state.view.specials) || {};
+    return Object.prototype.hasOwnProperty.call(names, mark) ? names[mark] : mark;
+  }
+
   function cardWords(text) {
-    if (isWild(text)) return t("card.wild_words", { card: text.slice(0, -2), suit: t("suit." + SUIT_NAMES[text[text.length - 1]]) });
-    if (!isSuited(text)) return text;
+    if (isWild(text)) return t("card.wild_words", { card: specialName(text.slice(0, -2)), suit: t("suit." + SUIT_NAMES[text[text.length - 1]]) });
+    if (!isSuited(text)) return specialName(text);
     const rank = WORDS["rank." + text[0]] ? t("rank." + text[0]) : text[0];
     return t("card.words", { rank: rank, suit: t("suit." + SUIT_NAMES[text[1]]) });
   }
@@ -304,6 +310,12 @@
     } else {
       box.append(el("h2", { text: t("table.play_a_card") }));
       box.append(el("p", { class: "hint", text: t("table.type_card") }));
+      // a wild card that may be played now: how its buttons (one for each suit it may take) are read and typed
+      const wild = q.options.filter(function (o) { return isWild(o); });
+      if (wild.length) {
+        const mark = wild[0].slice(0, -2);
+        box.append(el("p", { class: "hint", text: t("table.wild_hint", { name: specialName(mark), mark: mark, example: wild[0] }) }));
+      }
     }
   }
 
