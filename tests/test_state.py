@@ -113,3 +113,24 @@ def test_copies_played_on_leave_the_game_and_each_other_as_they_were():
     for field in vars(game):
         if field not in State.WORKED_OUT and field != "rng":
             assert getattr(game, field) == getattr(before, field), field
+
+
+def test_the_seat_to_act_the_hands_kind_and_the_result_are_read_only_when_they_exist() -> None:
+    """`seat_to_act`, `hand_kind` and `game_result`: the typed reads of `to_act`, `kind` and
+    `result` for code that runs while they are set; asked at the wrong time, each says so."""
+    from whistdsl.engine.errors import IllegalAction
+    from whistdsl.players.base import RandomPlayer, play_out
+
+    game = Game(load_rules("romanian"), players=3, seed=1)
+    assert game.seat_to_act == game.to_act and game.hand_kind is game.kind and game.hand_kind.name
+    with pytest.raises(IllegalAction, match="the game is not over") as not_over:
+        game.game_result  # noqa: B018  # the read is the test
+    assert not_over.value.reason == "not_over"
+    play_out(game, [RandomPlayer() for _ in range(3)])
+    assert game.game_result is game.result and game.to_act is None
+    with pytest.raises(IllegalAction, match="the game is over") as over:
+        game.seat_to_act  # noqa: B018  # the read is the test
+    assert over.value.reason == "game_over"
+    game.kind = None  # as before the first hand is set up
+    with pytest.raises(IllegalAction, match="no hand has begun"):
+        game.hand_kind  # noqa: B018  # the read is the test

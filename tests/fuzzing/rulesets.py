@@ -1,6 +1,6 @@
 """Mutants of the bundled rulesets, and the contract of lint each one must meet.
 
-A mutant starts from a bundled ruleset (the file as written, with its `extends`, or its merged
+A mutant starts from a bundled ruleset or an example of the docs (the file as written, with its `extends`, or its merged
 data) and gets one to four changes: a number changed (0, -1, huge, 5000 digits, a fraction as
 text), an enumeration value swapped for another or for an invalid one, a formula replaced by a
 generated one (`fuzzing.expressions`), a key dropped, set to null or added (unknown keys too),
@@ -74,16 +74,22 @@ class Source:
     running: tuple[str, ...]
 
 
+#: The example rulesets of the docs (the rules no bundled game uses yet: wild cards, redeals,
+#: declarations, calls in the auction, super trumps, ...), mutated as the bundled ones are.
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
 @cache
 def sources() -> tuple[Source, ...]:
     out = []
-    for name, path in bundled_rulesets().items():
+    examples = {f"examples/{p.stem}": p for p in sorted(EXAMPLES.glob("*.yaml"))}
+    for name, path in {**bundled_rulesets(), **examples}.items():
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         merged = load_ruleset(path).data
         out.append(
             Source(
                 name,
-                str(Path(name).parent) if "/" in name else "",
+                str(Path(name).parent) if "/" in name and not name.startswith("examples/") else "",
                 raw,
                 copy.deepcopy(merged),
                 tuple(merged.get("let") or ()),

@@ -906,7 +906,7 @@ def run_game(game: Game, seats: Sequence[Player | HumanPlayer], talk: TableTalk,
         if len(game.history) != announced:
             announced = len(game.history)
             talk.hand_starts()
-        seat: int = game.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+        seat = game.seat_to_act
         phase, hands_before, tricks_before, trump = game.phase, len(game.history), len(game.tricks), game.trump
         bids_before = len(game.bid_log)
         player = seats[seat]

@@ -22,8 +22,6 @@ __all__ = ["CODES", "WARNINGS", "Finding", "Position", "render_github", "render_
 #: Every finding code, with a one-line meaning (the codes and their documentation: codes.py).
 CODES: dict[str, str] = {code: doc.summary for code, doc in DOCS.items()}
 
-SEVERITIES = ("error", "warning")
-
 
 @dataclass(frozen=True, order=True)
 class Finding:
@@ -64,9 +62,6 @@ class Position:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
-
-    def shifted(self, line_offset: int, column: int) -> Position:
-        return Position(self.path, self.line + line_offset, column)
 
 
 def _source_line(sources: dict[str, list[str]], finding: Finding) -> str | None:

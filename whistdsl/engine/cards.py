@@ -30,7 +30,6 @@ SUIT_LETTERS = "SHDC"  # index = suit number, in catalogue.SUITS order
 SUIT_SYMBOLS = "♠♥♦♣"
 NO_TRUMP = -1
 SPECIAL = 4  # the suit slot of the special cards
-MAX_SPECIALS = 16
 
 Card = int
 

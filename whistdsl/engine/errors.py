@@ -15,7 +15,8 @@ class IllegalAction(ValueError):
 
     `str(e)` speaks to the player ("you must follow suit: ..."); `reason` is a stable code
     (`not_your_turn`, `bad_bid`, `hook`, `forced_bid`, `bid_not_allowed`, `not_a_card`,
-    `not_held`, `must_follow`, `must_trump`, `must_overtrump`, `wild_suit`, `game_over`) and `detail` says
+    `not_held`, `must_follow`, `must_trump`, `must_overtrump`, `wild_suit`, `game_over`; `not_over` and
+    `no_hand` for `State.game_result` and `State.hand_kind` read too early) and `detail` says
     the same about a seat in the third person ("holds a spade (must follow)"), for replays.
     """
 

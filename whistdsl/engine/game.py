@@ -287,7 +287,7 @@ class Game(Dealing, FindingTrump, Decisions, Bidding, Play, Scoring, NextHand):
         if self.phase == BIDDING:
             return list(self.allowed_bids())  # type: ignore[arg-type]  # the legal actions are bids here: numbers, and calls' names
         if self.phase == PLAY:
-            return by_suit(self._legal_cards(self.to_act))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+            return by_suit(self._legal_cards(self.seat_to_act))
         if self.phase == DECISION:
             return self.decision_options()  # type: ignore[return-value]  # a decision's options are names; the legal actions are declared cards and bids
         return []
@@ -368,7 +368,7 @@ def look_ahead(view: SeatView, hands: Mapping[int, Iterable[Card]], rng: random.
         elif phase == DECISION and game.decision == "auction" and auction:  # the auction's bids and passes, again
             game.decide(auction.pop(0)[1])
         elif phase == DECISION and game.decision == "blind":  # made before its bid, or before the bid it is to make
-            game.decide("blind" if view.blind and view.blind[game.to_act] else "look")  # type: ignore[index]  # to_act is a seat while the game is under way
+            game.decide("blind" if view.blind and view.blind[game.seat_to_act] else "look")
         elif phase == DECISION:
             raise ValueError(f"hand {view.hand_number}: the view's decisions cannot be made again")
         elif phase == PLAY and cards < len(played):

@@ -102,7 +102,7 @@ def seat_view(game: Part, seat: int) -> SeatView:
     visible = game.can_see_own_hand(seat) and phase != OVER
     own = _by_suit(game.hands[seat]) if visible else None
     others: dict[int, tuple[Card, ...]] = {}
-    if game.kind.view == "forehead" and phase != OVER:  # type: ignore[union-attr]  # a hand has begun: its kind is set
+    if game.hand_kind.view == "forehead" and phase != OVER:
         others = {s: _by_suit(game.hands[s]) for s in range(game.players) if s != seat and s not in game.sitting_out}
     legal: tuple[int, ...] | None = None
     if game.to_act == seat:
@@ -136,7 +136,7 @@ def seat_view(game: Part, seat: int) -> SeatView:
         hand_number=plan.number,
         hand_size=plan.size,
         kind=plan.kind,
-        view=game.kind.view,  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        view=game.hand_kind.view,
         extra=game.setup.extra,
         dealer=game.dealer,
         sitting_out=game.sitting_out,

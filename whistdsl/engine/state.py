@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar
 
 from ..language.values import Number, Value
 from .cards import Card
+from .errors import IllegalAction
 
 if TYPE_CHECKING:
     from ..rules.ruleset import HandKind, HandSetup, PlannedHand, Special
@@ -292,6 +293,33 @@ class State:
     @property
     def hand_number(self) -> int:
         return self.plan[self.index].number
+
+    @property
+    def seat_to_act(self) -> int:
+        """The seat to act, for code that runs while the game is under way (`to_act` is None
+        once it is over). Raises IllegalAction ("the game is over") then."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalAction("the game is over", "game_over")
+        return seat
+
+    @property
+    def hand_kind(self) -> HandKind:
+        """This hand's kind (`rules.kinds`), for code that runs once a hand has begun (`kind`
+        is None before the first). Raises IllegalAction ("no hand has begun") then."""
+        kind = self.kind
+        if kind is None:
+            raise IllegalAction("no hand has begun", "no_hand")
+        return kind
+
+    @property
+    def game_result(self) -> GameResult:
+        """The result, for code that runs once the game is over (`result` is None until then).
+        Raises IllegalAction ("the game is not over") before."""
+        result = self.result
+        if result is None:
+            raise IllegalAction("the game is not over", "not_over")
+        return result
 
     #: The fields of a game that `clone` shares with the copy: the rules, the static facts of the
     #: table and the memos every game of it shares (engine/table.py), the seat orders of this

@@ -34,13 +34,6 @@ ON_TABLE = "table"  # turned face up and not dealt (the next card; a card set as
 IN_DEALERS_HAND = "dealer"  # the dealer's own last card, shown: the dealer holds it
 IN_THE_PACK = "pack"  # turned before the deal and dealt as usual: somewhere, unseen
 
-#: The trump sources of `trump.from`, each with what it says (for lint's and the terminal's words).
-SOURCES = {
-    "turn_up": "the next undealt card after the deal",
-    "before_deal": "a card turned from the pack before the deal",
-    "dealer_last_card": "the dealer's last card, shown to all",
-    "random": "a suit drawn at random",
-}
 #: Names a formula reads of the turned card.
 CARD_FACTS = frozenset({"turn_up_suit", "turn_up_rank", "turn_up_special"})
 

@@ -105,9 +105,9 @@ def play_out(game: Game, players: list[Player]) -> None:
     choose = [_chooser(p, game, seat, rng) for seat, p in enumerate(players)]
     fast = all(c is not None for c in choose)
     while not game.over:
-        if not fast or (game.kind.view == "forehead" and not unobserved):  # type: ignore[union-attr]  # the cards on the foreheads: the whole view; a hand has begun: its kind is set
-            game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
-        elif game.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        if not fast or (game.hand_kind.view == "forehead" and not unobserved):  # the cards on the foreheads: the whole view
+            game.act(decide(game, players[game.seat_to_act]))
+        elif game.hand_kind.view != "forehead":
             if not unobserved:  # players reading their views bid in the interpreter, whose position a view shows
                 game.bid_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
             if every_seat_random:
@@ -117,7 +117,7 @@ def play_out(game: Game, players: list[Player]) -> None:
         elif game.phase in ("bidding", "decision"):
             game.bid_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
         else:
-            game.act(decide(game, players[game.to_act]))  # type: ignore[index]  # to_act is a seat while the game is under way
+            game.act(decide(game, players[game.seat_to_act]))
 
 
 def _chooser(player: Player, game: Game, seat: int, rng: random.Random) -> Callable[[list], Action] | None:

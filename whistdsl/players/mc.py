@@ -207,18 +207,18 @@ def rollout(game: Game, rng: random.Random) -> None:
     inside the engine's own loop (`Game.play_hand_unobserved`, each seat reading its
     `SeatWindow`) unless the cards are on the foreheads."""
     bidder = HeuristicPlayer()
-    if game.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
+    if game.hand_kind.view != "forehead":
         choose = [bidder.seat_chooser(SeatWindow(game, seat), rng) for seat in range(game.players)]
         game.bid_unobserved(choose)  # type: ignore[arg-type]  # in the interpreter, whose position the bidders' views show
         game.play_hand_unobserved(choose)  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
         return
     while game.phase != OVER:
-        seat = game.to_act
+        seat = game.seat_to_act
         if game.phase == BIDDING or game.phase == DECISION:
-            game.act(bidder.act(game.view(seat), game.legal_actions(), rng))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+            game.act(bidder.act(game.view(seat), game.legal_actions(), rng))
             continue
         legal = game.legal_cards()
-        need = game.bids[seat] - game.taken[seat]  # type: ignore[index,operator]  # a seat's bid is made (not None) once the play or the scoring comes; to_act is a seat while the game is under way
+        need = game.bids[seat] - game.taken[seat]  # type: ignore[operator]  # a seat's bid is made (not None) once the play or the scoring comes
         last = len(game.trick) == len(game.trick_order) - 1
         game.play_legal(choose_card(legal, game.trick, game.trump, need, last, game.tricks_play))
 

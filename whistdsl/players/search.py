@@ -381,7 +381,7 @@ def _measure(rules, players: int, seeds: range, spent: dict[str, float], rates: 
                     hand, here, hands = game.hand_number, dict.fromkeys(KINDS, 0.0), hands + 1
                     if hands > MEASURE_HANDS_MOST:
                         return
-                view = game.view(game.to_act)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+                view = game.view(game.seat_to_act)
                 legal = list(view.legal) if view.legal is not None else None
                 which = player.kind_of(view)
                 if here[which] >= share or unsampled_answer(view, legal, random.Random(0)) is not SAMPLE:
@@ -668,9 +668,9 @@ class SearchPlayer:
     def _their_bid(sim: Game, hands: Mapping[int, Sequence[Card]]) -> int | str:
         """A later seat's bid in a sampled deal: the legal bid nearest the tricks its cards are
         expected to take (each card's chance: no higher card of its suit out, trumps ruff)."""
-        seat = sim.to_act
+        seat = sim.seat_to_act
         legal = sim.legal_bids()
-        expected = _expected_tricks(sim, list(hands.get(seat, ())))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        expected = _expected_tricks(sim, list(hands.get(seat, ())))
         calls = dict(sim.rules.calls)
         return min(legal, key=lambda b: (abs(calls.get(b, b) - expected), calls.get(b, b)))  # type: ignore[arg-type,operator]  # a legal bid is a number or a call's name: calls.get gives the number either way
 

@@ -490,14 +490,14 @@ def replay(  # noqa: C901 each check a record gets, in the order of play
         if not game.over:
             nxt = game.plan[game.index]
             raise Disagreement(nxt.number, "end", f"the record ends the game; by the rules hand {nxt.number} ({nxt.size} cards) follows")
-        want = [exact(t) for t in game.result.totals]  # type: ignore[union-attr]  # the game is over (tested above): its result is set
+        want = [exact(t) for t in game.game_result.totals]
         if final["totals"] != want:
             raise Disagreement(hands[-1]["number"], "end", f"the record's final totals are {final['totals']}; the rules say {want}")
-        if sorted(final["winners"]) != sorted(game.result.winners):  # type: ignore[union-attr]  # the game is over (tested above): its result is set
+        if sorted(final["winners"]) != sorted(game.game_result.winners):
             raise Disagreement(
                 hands[-1]["number"],
                 "end",
-                f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.result.winners)}",  # type: ignore[union-attr]  # the game is over (tested above): its result is set
+                f"the record says the winner is {_seats(final['winners'])}; by the rules it is {_seats(game.game_result.winners)}",
             )
     return ReplayResult(game, complete_hands, final is not None)
 
@@ -675,10 +675,10 @@ def run_hand(
     for action in actions:
         if game.over or len(game.history) > 0:
             raise IllegalAction("the hand is over; there are more actions than it needs", "game_over")
-        seat, phase = game.to_act, game.phase
-        legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        seat, phase = game.seat_to_act, game.phase
+        legal = tuple(game.legal_actions()) if phase == "bidding" or game.can_see_own_hand(seat) else ()
         value = parse_card(action, rules.specials) if isinstance(action, str) else action
         game.act(value)
-        steps.append(Step(seat, phase, legal, value))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        steps.append(Step(seat, phase, legal, value))
     result = game.history[0] if game.history else None
     return HandRun(steps, result, game)

@@ -335,6 +335,14 @@ def check_versions(loaded_layers: list[Loaded]) -> list[Finding]:
             needed = 2 if any(_has_path(layer.data, path) for path in VERSION_2_KEYS) else 1
             out.append(layer.where(()).finding("W201", f"every ruleset file states its language version: add `whistdsl: {needed}`"))
         version = layer.data.get("whistdsl")
+        # each file's own version (the schema sees only the merged one, the newest of the chain)
+        if "whistdsl" in layer.data and (type(version) is not int or version < 1):
+            code, wrong = (
+                ("W203", f"must be at least 1, not {version}")
+                if type(version) is int
+                else ("W202", f"should be a whole number, not {_type_of(version)}")
+            )
+            out.append(layer.where(("whistdsl",)).finding(code, f"whistdsl {wrong}"))
         if isinstance(version, int) and not isinstance(version, bool) and version > LANGUAGE_VERSION:
             out.append(
                 layer.where(("whistdsl",)).finding(

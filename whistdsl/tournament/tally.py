@@ -127,8 +127,8 @@ class Tally:
     games: int = 0
     bots: dict[str, Line] = field(default_factory=dict)
     seats: dict[int, Line] = field(default_factory=dict)
-    contracts: Counter = field(default_factory=Counter)  # ContractKey -> bids
-    made: Counter = field(default_factory=Counter)  # ContractKey -> contracts made
+    contracts: Counter[ContractKey] = field(default_factory=Counter)  # bids
+    made: Counter[ContractKey] = field(default_factory=Counter)  # contracts made
 
     def add_game(self, game: Game, seat_bots: tuple[str, ...]) -> None:
         result = game.result

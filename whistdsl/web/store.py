@@ -271,6 +271,3 @@ class Store:
         seats = [token for (token,) in self.db.execute("SELECT token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
         records = [n for (n,) in self.db.execute("SELECT number FROM games WHERE table_id = ? AND record IS NOT NULL ORDER BY number", (table_id,))]
         return StoredKeys(*row, seat_hashes=seats, records=records)  # type: ignore[misc]  # the row holds the table's own columns only; the seats and records are read apart
-
-    def count_tables(self, state: str = "open") -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM tables WHERE state = ?", (state,)).fetchone()[0])

@@ -438,7 +438,7 @@ class Table:
             self._bot.cancel()
             self._bot = None
         game = self.game
-        if self.problem or game.over or self.holders[game.to_act].kind == HUMAN or self._bot is not None:  # type: ignore[index]  # to_act is a seat while the game is under way
+        if self.problem or game.over or self.holders[game.seat_to_act].kind == HUMAN or self._bot is not None:
             return
         loop = asyncio.get_running_loop()
         pause = self.manager.bot_pause
@@ -454,7 +454,7 @@ class Table:
         game = self.game
         if self.step != step or self.number != number or game.over or self.problem:
             return
-        seat: int = game.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+        seat = game.seat_to_act
         player = self.holders[seat].player
         if player is None:
             return

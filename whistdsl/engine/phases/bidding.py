@@ -76,7 +76,7 @@ class Bidding(Part):
             else:
                 # the limits are pure formulas: remember the legal bids by the values they read
                 # (the turn's values all follow from how many have bid and what they bid)
-                seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+                seat = self.seat_to_act
                 key: tuple[object, ...] = (self.bid_memo_key, len(self.bid_log), self.bids_so_far_seen())
                 if self._bid_seat_names:
                     key += tuple([self._seat_value(seat, n) for n in self._bid_seat_names])
@@ -136,12 +136,12 @@ class Bidding(Part):
         """Record the bid of the seat to act, already known to be legal (a number, or a named
         call): nothing is checked. After the last one, the play begins (or the decisions that
         follow the bidding). `bid` checks first; look-ahead replays known bids with this."""
-        seat = self.to_act
+        seat = self.seat_to_act
         if isinstance(bid, str):
-            self.calls[seat] = bid  # type: ignore[index]  # calls is a list once the hand has decisions (calls come with them); to_act is a seat while the game is under way
+            self.calls[seat] = bid  # type: ignore[index]  # calls is a list once the hand has decisions (calls come with them)
             bid = dict(self.rules.calls)[bid]
-        self.bids[seat] = bid  # type: ignore[index]  # to_act is a seat while the game is under way
-        self.bid_log.append((seat, bid))  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        self.bids[seat] = bid
+        self.bid_log.append((seat, bid))
         self.bids_so_far += bid
         self.legal_bids_memo = None
         if len(self.bid_log) < len(self.bidding_order):
@@ -164,7 +164,7 @@ class Bidding(Part):
         size = self.plan[self.index].size
         calls = dict(self.rules.calls)
         if type(bid) is str and bid in calls:
-            env = dict(self._bid_env(self.to_act), bid=calls[bid], call=bid)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+            env = dict(self._bid_env(self.seat_to_act), bid=calls[bid], call=bid)
             formula = next((t for t in self._bid_tests if not t(env)), None)
             because = f": {formula.origin} is false for the call {bid}" if formula is not None else ""
             allowed = ", ".join(map(str, legal))
@@ -172,7 +172,7 @@ class Bidding(Part):
         if type(bid) is not int or not 0 <= bid <= size:
             named = f", or {' or '.join(calls)}" if calls else ""
             return IllegalAction(f"a bid is a whole number from 0 to {size}{named}", "bad_bid", f"a bid is a whole number from 0 to {size}{named}")
-        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+        seat = self.seat_to_act
         env = dict(self._bid_env(seat), bid=bid)
         formula = next((t for t in self._bid_tests if not t(env)), None)
         if formula is None:  # not refused by a formula (cannot happen for a bid in 0..size)
@@ -196,7 +196,7 @@ class Bidding(Part):
         `play_tricks_unobserved`)."""
         while self.phase == BIDDING or self.phase == DECISION:
             if self.phase == DECISION:
-                self.decide(choose[self.to_act](self.decision_options()))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
+                self.decide(choose[self.seat_to_act](self.decision_options()))  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
                 continue
             legal = self.allowed_bids()
             bid = choose[self.to_act](legal)  # type: ignore[arg-type,index]  # `choose` answers bids (numbers or calls) here, as its list of legal bids is

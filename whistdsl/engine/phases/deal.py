@@ -87,7 +87,7 @@ class Dealing(Part):
         """What the bidding limits read of this hand: the first part of their memo's key."""
         #: what the bidding limits read of this hand: the first part of their memo's key
         self.bid_memo_key = (
-            self.kind.name,  # type: ignore[union-attr]  # a hand has begun: its kind is set
+            self.hand_kind.name,
             self.hand_size,
             len(self.bidding_order),
             *[self.hand_env[n] for n in self._bid_hand_names],

@@ -252,7 +252,7 @@ class Decisions(Part):
             )
             return_text = f"choose {what}: one of {', '.join(options)}"
             raise IllegalAction(return_text, "not_an_option", f"the options were {', '.join(options)}")
-        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+        seat = self.seat_to_act
         self.choices.append((seat, self.decision, choice))  # type: ignore[arg-type]  # in the decision phase a decision is under way
         if self.decision == "declare":
             if choice == "redeal":

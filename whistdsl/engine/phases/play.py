@@ -37,12 +37,12 @@ class Play(Part):
     def legal_cards(self) -> list[Card]:
         """The legal cards of the seat to act, in the order its hand holds them (read it, do not
         change it); [] out of the play. `legal_actions` gives the same cards by suit, as a copy."""
-        return self._legal_cards(self.to_act) if self.phase == PLAY else []  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        return self._legal_cards(self.seat_to_act) if self.phase == PLAY else []
 
     def play_legal(self, card: Card) -> None:
         """Play `card`, taken from `legal_cards()` of this very position, without checking it again
         (for computer players' look-ahead; `play` checks)."""
-        self.commit_card(self.to_act, card)  # type: ignore[arg-type]  # to_act is a seat while the game is under way
+        self.commit_card(self.seat_to_act, card)
 
     def _legal_cards(self, seat: int) -> list[Card]:
         """The legal cards of `seat` now (remembered until the next card is played; do not modify)."""
@@ -54,7 +54,7 @@ class Play(Part):
         return legal
 
     def can_see_own_hand(self, seat: int) -> bool:
-        view = self.kind.view  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        view = self.hand_kind.view
         if view == "forehead" or (view == "blind" and self.phase in (BIDDING, DECISION)):
             return False
         if self._decides and self.rules.blind_bids and self.phase in (BIDDING, DECISION):
@@ -65,7 +65,7 @@ class Play(Part):
         """Play a card; None plays the card a seat cannot see (forehead), chosen at random among its legal cards."""
         if self.phase != PLAY:
             raise IllegalAction("it is not time to play a card", "not_your_turn", "played a card during the bidding")
-        seat: int = self.to_act  # type: ignore[assignment]  # to_act is a seat while the game is under way
+        seat = self.seat_to_act
         legal = self._legal_cards(seat)
         if card is None:
             if self.can_see_own_hand(seat):
@@ -120,10 +120,10 @@ class Play(Part):
         drawing from `rng` as `uniform_chooser` does. A hand from its start, or from its first
         card, goes to the compiled engine when the ruleset's hands are compiled; the same draws
         give the same game."""
-        if self.use_compiled and self.facts.compiled.play_hand is not None and self.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        if self.use_compiled and self.facts.compiled.play_hand is not None and self.hand_kind.view != "forehead":
             while self.phase == DECISION:  # a trump named before the bidding
                 options = self.decision_options()
-                self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.to_act](options))  # type: ignore[index,arg-type]  # to_act is a seat while the game is under way
+                self.decide(options[int(self.rng.random() * len(options))] if choose is None else choose[self.seat_to_act](options))  # type: ignore[arg-type]  # a chooser is given the legal actions of its turn: bids, options or cards
             if self.phase == BIDDING and not self.bid_log:
                 self.facts.compiled.play_hand(self, choose)
                 return
@@ -142,7 +142,7 @@ class Play(Part):
         engine plays them whole: it returns at the end of the game or at a hand to be played
         another way (a forehead hand, a decision), set up as game.py sets it up."""
         loop = self.facts.compiled.play_game_random if self.use_compiled else None
-        if loop is not None and self.phase == BIDDING and not self.bid_log and self.kind.view != "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        if loop is not None and self.phase == BIDDING and not self.bid_log and self.hand_kind.view != "forehead":
             loop(self)
         else:
             self.play_hand_unobserved(None)
@@ -153,7 +153,7 @@ class Play(Part):
         For players that look at nothing but their legal cards (random play): the same rules as
         `play`, without building views, so thousands of games a second can be simulated.
         """
-        if self.phase != PLAY or self.kind.view == "forehead":  # type: ignore[union-attr]  # a hand has begun: its kind is set
+        if self.phase != PLAY or self.hand_kind.view == "forehead":
             raise IllegalAction("play_tricks_unobserved needs a hand in play whose players see their cards")
         hands, trump, void_rule, play_orders = self.hands, self.trump, self.rules.when_void, self.play_orders
         legal_cards, trick_winner, suit_of = self.tricks_play.legal, self.tricks_play.winner, SUIT_OF

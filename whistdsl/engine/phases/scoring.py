@@ -119,7 +119,7 @@ class Scoring(Part):
                     plan.number,
                     plan.size,
                     plan.kind,
-                    self.kind.mark,  # type: ignore[union-attr]  # a hand has begun: its kind is set
+                    self.hand_kind.mark,
                     self.setup.extra,
                     self.dealer,
                     self.sitting_out,
