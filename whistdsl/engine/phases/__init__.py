@@ -58,7 +58,6 @@ class Part(State):
         _setups: dict[int, HandSetup]
         _hand_envs: dict[tuple[int, int], tuple[dict[str, Value], tuple, tuple]]
         _score_reads: Any  # engine/table.py ScoreReads
-        use_compiled: bool  # engine/phases/play.py: the compiled engine plays what it can
         # worked out again by a copy (State.WORKED_OUT)
         bid_scratch: dict[str, Value] | None
         legal_bids_memo: list[Bid] | None

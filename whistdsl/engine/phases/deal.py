@@ -13,7 +13,7 @@ from ...language.environment import dealt_facts, first_bidder_env, first_lead_en
 from ...language.errors import EvalError
 from ...language.program import Formula
 from ...language.values import Value
-from ...rules.ruleset import HandKind, HandSetup, PlannedHand, Redeal, SeatChoice, hand_env, hand_setup
+from ...rules.ruleset import HandKind, HandSetup, Redeal, SeatChoice, hand_env, hand_setup
 from ..cards import SUIT_OF, Card, card_words, new_hand, suit_number
 from ..errors import RuleError, formula_error
 from ..state import Bid, Phase, PresetDeal, Redealt, Trick
@@ -100,25 +100,6 @@ class Dealing(Part):
         self.play_orders = table.play_orders
         self.leader = table.first_leader
 
-    def _first_deal(self, index: int, plan: PlannedHand, reuse_hands: bool) -> bool:
-        """The start of hand `index`'s first deal (not one dealt again): no deal dealt again yet,
-        and the hand set up by the compiled engine's `start_hand` (engine/compiled/setup.py)
-        when it is a plain hand of the schedule that a game at this table has set up before:
-        the same draws and the same position as `begin_hand`, without working out the set-up,
-        seat orders and trump env again (a game's first hand is set up here, before any
-        player acts: random play's whole game costs little more). False, having drawn
-        nothing: `begin_hand` sets the hand up."""
-        #: this hand's deals dealt again (`redeal`), in order: the one played is `dealt`
-        self.redealt: list[Redealt] = []
-        start = self.facts.compiled.start_hand if self.use_compiled else None
-        if start is None:
-            return False
-        if self.kind is None or self.kind.name != plan.kind:
-            self._begin_kind(self.rules.kinds[plan.kind])
-        if not reuse_hands:
-            self.hands = [new_hand(self._specials) for _ in range(self.players)]
-        return start(self, index)  # type: ignore[no-any-return]  # the table facts are Any to the phases (see Part): start_hand answers a bool
-
     def begin_hand(self, index: int, reuse_hands: bool = False, again: bool = False) -> None:
         """Set up hand `index` of the plan: its dealer and seat orders, the deal (a set-up deal,
         or shuffled), the trump, then its first decision or its bidding. `reuse_hands`: the
@@ -127,8 +108,9 @@ class Dealing(Part):
         rules, n = self.rules, self.players
         plan = self.plan[index]
         self.index = index
-        if not again and self._first_deal(index, plan, reuse_hands):
-            return  # set up by the compiled engine
+        if not again:
+            #: this hand's deals dealt again (`redeal`), in order: the one played is `dealt`
+            self.redealt: list[Redealt] = []
         setup = self._setups.get(index)
         if setup is None or setup.plan is not plan:
             try:
