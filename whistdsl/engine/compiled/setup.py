@@ -34,24 +34,17 @@ class SetUpWriter(Writing):
             "    )",
             "    nxt = index + 1",
             "    if nxt < plain_until and not g.stop_after_hand:  # a hand of the schedule: set up here when plain",
-            "        p_next = plan[nxt]",
-            "        setup_next = SETUPS.get(nxt)",
-            "        if not (setup_next is None or setup_next.plan is not p_next or kind_name != p_next.kind):",
-            *(
-                [
-                    "            kept = NO_TRUMP_KEPT.get(nxt)  # trump.none_when, asked before the deal",
-                    "            none_first = kept[1] if kept is not None and kept[0] is setup_next else None",
-                    "        else:",
-                    "            none_first = None",
-                    "        if none_first is not None:",
-                ]
-                if self.rules.trump_none_when is not None
-                else ["            none_first = False"]
-            ),
+            f"        known = PLAIN_HANDS.get(nxt * {self.players} + first_dealer)",
+            "        if known is None:  # the first game at this table to reach it: kept if it is plain",
+            *_indent(self._plain_hand(), 8),
+            "        if known is not None and known[0] is plan[nxt] and known[0].kind == kind_name:",
             "            totals = totals_after",
             "            running = running_after",
-            "            index, p, setup = nxt, p_next, setup_next",
-            *_indent(self._setup_lines(), 8),
+            "            p, setup, none_first, dealer, sitting_out, order, position, play_orders, first_leader, deal_order = known",
+            "            index = nxt",
+            "            rotation_dealer = dealer",
+            "            size = p.size",
+            *_indent(self._deal_lines(), 8),
             *(_indent(self._decisions_in_locals(), 8) if self.rules.has_decisions else []),
             "            continue",
             "    # the position written back: game.py goes on from here",
@@ -149,11 +142,44 @@ class SetUpWriter(Writing):
             self.constants["NAMES_TRUMP"] = {}  # (hand, trump, card turned) -> (its set-up, whether a seat names trump)
         return lines
 
+    def _plain_hand(self) -> list[str]:
+        """The game loop's look at hand `nxt` the first time a game at this table reaches it:
+        when it is plain (its set-up worked out for this plan, `trump.none_when` asked before
+        the deal), what its set-up needs is kept in `known` and in PLAIN_HANDS, by hand and first
+        dealer: the plan's hand, its set-up, `none_first`, its dealer and seat orders. Every
+        part is the same for each game at the table (the facts keep them once worked out), so
+        the next games read one tuple per hand instead of working them out again."""
+        rules, n = self.rules, self.players
+        none_first = (
+            [
+                "        kept = NO_TRUMP_KEPT.get(nxt)  # trump.none_when, asked before the deal",
+                "        if kept is not None and kept[0] is setup_next:",
+                "            none_first = kept[1]",
+            ]
+            if rules.trump_none_when is not None
+            else ["        none_first = False"]
+        )
+        self.constants["PLAIN_HANDS"] = {}  # hand * players + first dealer -> what its set-up reads
+        return [
+            "    p_next = plan[nxt]",
+            "    setup_next = SETUPS.get(nxt)",
+            "    none_first = None",
+            "    if setup_next is not None and setup_next.plan is p_next:",
+            *none_first,
+            "    if none_first is not None:",
+            f"        dealer_next = (first_dealer + {rules.deal_direction} * nxt) % {n}",
+            "        table = ORDERS.get((dealer_next, setup_next.dealer_sits_out, None)) or g.seat_orders(dealer_next, setup_next.dealer_sits_out)",
+            f"        known = PLAIN_HANDS[nxt * {n} + first_dealer] = (",
+            "            p_next, setup_next, none_first, dealer_next, table.sitting_out, table.bidding_order, table.position,",
+            "            table.play_orders, table.first_leader, table.deal_order,",
+            "        )",
+        ]
+
     def _setup_lines(self) -> list[str]:
         """A plain hand's set-up into locals (`_POSITION`): hand `index` of the plan (`p`), its
         `setup`, and `none_first` (trump.none_when asked before the deal) already found."""
         rules, n = self.rules, self.players
-        lines = [
+        return [
             f"    dealer = rotation_dealer = (first_dealer + {rules.deal_direction} * index) % {n}",
             "    table = ORDERS.get((dealer, setup.dealer_sits_out, None)) or g.seat_orders(dealer, setup.dealer_sits_out)",
             "    sitting_out = table.sitting_out",
@@ -161,11 +187,20 @@ class SetUpWriter(Writing):
             "    position = table.position",
             "    play_orders = table.play_orders",
             "    first_leader = table.first_leader",
+            "    deal_order = table.deal_order",
             "    size = p.size",
+            *self._deal_lines(),
+        ]
+
+    def _deal_lines(self) -> list[str]:
+        """A plain hand's deal, trump and fresh bids into locals, its seat orders (`deal_order`
+        among them), size and `none_first` found."""
+        rules, n = self.rules, self.players
+        lines = [
             "    # the deal: a partial Fisher-Yates shuffle, each card to its seat as it is drawn (trump.py deal_from)",
             "    d = list(FULL_DECK)",
             "    i = 0",
-            "    for seat in table.deal_order:",
+            "    for seat in deal_order:",
             "        h = hands[seat]",
             "        first = i",
             "        for i in range(first, first + size):",
@@ -175,7 +210,7 @@ class SetUpWriter(Writing):
             "            d[i] = c",
             "            h[SUIT_OF[c]].append(c)",
             "        i = first + size",
-            f"    dealt = DealtCards(d, table.deal_order, size, {n})  # each seat's cards read off the deck when asked",
+            f"    dealt = DealtCards(d, deal_order, size, {n})  # each seat's cards read off the deck when asked",
             "    # version 1 turns the next card whenever one is left (trump.py draw)",
             "    turned = None",
             "    if i < DECK_SIZE:",
