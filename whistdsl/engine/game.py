@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 
-from ..language.catalogue import SEAT_FACTS, SeatFact
+from ..language.catalogue import SEAT_FACTS, Read, SeatFact
 from ..language.environment import seat_row
 from ..language.values import Number, Value
 from ..rules.ruleset import HandKind, PlannedHand, Ruleset
@@ -59,9 +59,9 @@ TRUMP = Phase.TRUMP
 def _reader(fact: SeatFact) -> Callable[[State, int], Value]:
     """How a seat's fact of the hand's decisions is read of the game (SEAT_FACTS' `state`, `read`)."""
     get = attrgetter(fact.state)
-    if fact.read == "seat":
+    if fact.read == Read.SEAT:
         return lambda game, seat: get(game)[seat]
-    if fact.read == "is_seat":
+    if fact.read == Read.IS_SEAT:
         return lambda game, seat: seat == get(game)
     return lambda game, seat: get(game)
 

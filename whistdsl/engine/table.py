@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..language.catalogue import seat_facts_seen
+from ..language.catalogue import Stage, seat_facts_seen
 from ..language.errors import EvalError
 from ..language.program import Formula, Memo
 from ..language.values import Number, Value
@@ -100,8 +100,8 @@ class SeatOrders:
 BY_RESULT = frozenset({"bid", "tricks", "made", "over", "under", "diff", "points", "bonus"})
 BY_TURN = frozenset({"bids_so_far", "bids_made", "is_last", "is_first", "position"})
 #: the seat's facts of the hand's decisions (the catalogue's SEAT_FACTS) the bidding and the scoring read
-_BIDDING_CHOICES = frozenset(f.name for f in seat_facts_seen("bidding"))
-_SCORING_CHOICES = frozenset(f.name for f in seat_facts_seen("scoring"))
+_BIDDING_CHOICES = frozenset(f.name for f in seat_facts_seen(Stage.BIDDING))
+_SCORING_CHOICES = frozenset(f.name for f in seat_facts_seen(Stage.SCORING))
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,7 +9,7 @@ apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class Type(str, Enum):
@@ -104,6 +104,31 @@ _SEAT = (
 _BID_NUMBER = Variable("bid", N, "this player's bid (a named call: the number it counts as)")
 
 
+class Read(StrEnum):
+    """How a seat fact is read of the Game's attribute (`SeatFact.state`)."""
+
+    SEAT = "seat"  # a list by seat: state[seat]
+    IS_SEAT = "is_seat"  # a seat: seat == state
+    HAND = "hand"  # one value for every seat
+
+
+class Stage(StrEnum):
+    """The stages of a hand whose formulas read seat facts, in order: from one on, a fact is seen."""
+
+    SKIP = "skip"  # the skip (`decisions`, `skip`): the auction is over
+    BIDDING = "bidding"  # the bidding, the first lead and the scoring
+    SCORING = "scoring"  # the scoring contexts only
+
+
+class Row(StrEnum):
+    """When a seat's row (what an aggregate reads of it) holds a seat fact."""
+
+    ALWAYS = "always"  # before the seat has bid too
+    BID = "bid"  # once the seat has bid (in the bidding, of `earlier` only)
+    RESULTS = "results"  # once the hand is played
+    NEVER = ""  # never: a fact of the hand, not of the seat
+
+
 @dataclass(frozen=True)
 class SeatFact:
     """A fact of one seat that the hand's decisions make (a named call, a blind bid, the auction,
@@ -118,16 +143,13 @@ class SeatFact:
     #: its value when the hand has no such decision (and in the compiled hand, which has none:
     #: written there as `repr(default)`)
     default: str | bool | int
-    #: the Game's attribute it is read from (engine/state.py), by `read`: "seat" (a list by seat:
-    #: `state[seat]`), "is_seat" (a seat: `seat == state`), "hand" (one value for every seat)
+    #: the Game's attribute it is read from (engine/state.py), and how (`Read`)
     state: str
-    read: str = "seat"
-    #: the first context that reads it: "skip" (from the skip on, the auction being over),
-    #: "bidding" (the bidding, the first lead and the scoring), "scoring" (the scoring contexts)
-    seen_from: str = "bidding"
-    #: when a seat's row (what an aggregate reads of it) holds it: "always", "bid" (once the seat
-    #: has bid: in the bidding, of `earlier` only), "results" (once the hand is played), "" never
-    row: str = "bid"
+    read: Read = Read.SEAT
+    #: the first stage of the hand whose formulas read it
+    seen_from: Stage = Stage.BIDDING
+    #: when a seat's row (what an aggregate reads of it) holds it
+    row: Row = Row.BID
     #: lint's words for a case that reads it: with a value other than its default (`{}` the
     #: value) and with its default; ("", "") when another fact's words say it
     words: tuple[str, str] = ("", "")
@@ -162,9 +184,9 @@ SEAT_FACTS: tuple[SeatFact, ...] = (
         "this player won the auction: the declarer (`decisions`, `auction`); false without one",
         False,
         "declarer",
-        read="is_seat",
-        seen_from="skip",
-        row="always",
+        read=Read.IS_SEAT,
+        seen_from=Stage.SKIP,
+        row=Row.ALWAYS,
         words=("the declarer", "not the declarer"),
     ),
     SeatFact(
@@ -173,9 +195,9 @@ SEAT_FACTS: tuple[SeatFact, ...] = (
         "the declarer's winning bid in the auction, its contract; 0 when nobody won an auction",
         0,
         "auction_bid",
-        read="hand",
-        seen_from="skip",
-        row="",
+        read=Read.HAND,
+        seen_from=Stage.SKIP,
+        row=Row.NEVER,
         words=("the auction won with {}", "no declarer"),
     ),
     SeatFact(
@@ -184,8 +206,8 @@ SEAT_FACTS: tuple[SeatFact, ...] = (
         'the declaration this player made before the bidding, e.g. "void" (`decisions`, `declare`); "" for none',
         "",
         "declared",
-        seen_from="scoring",
-        row="results",
+        seen_from=Stage.SCORING,
+        row=Row.RESULTS,
         words=("declared {}", "no declaration"),
     ),
     #: a named call of the auction (`decisions: - name: auction, calls:`): Estimation's dash, a double
@@ -195,31 +217,29 @@ SEAT_FACTS: tuple[SeatFact, ...] = (
         'the named call this player made in the auction, e.g. "dash" or "double" (`decisions`, auction `calls`); "" for none',
         "",
         "auction_calls",
-        row="always",
+        row=Row.ALWAYS,
         words=("the call {} in the auction", "no call in the auction"),
     ),
 )
-#: What each stage of the hand sees of SEAT_FACTS: the skip, the bidding (and the first lead),
-#: the scoring contexts.
-_SEEN_FROM = {"skip": ("skip",), "bidding": ("skip", "bidding"), "scoring": ("skip", "bidding", "scoring")}
 
 
-def seat_facts_seen(stage: str) -> tuple[SeatFact, ...]:
-    """The SEAT_FACTS a formula reads in `stage` ("skip", "bidding", "scoring")."""
-    return tuple(f for f in SEAT_FACTS if f.seen_from in _SEEN_FROM[stage])
+def seat_facts_seen(stage: Stage) -> tuple[SeatFact, ...]:
+    """The SEAT_FACTS a formula reads in `stage`: those seen from it or from an earlier one."""
+    stages = list(Stage)
+    return tuple(f for f in SEAT_FACTS if stages.index(f.seen_from) <= stages.index(stage))
 
 
-def seat_facts_in_rows(stage: str) -> tuple[SeatFact, ...]:
-    """The SEAT_FACTS a seat's row holds at `stage` ("always": before its bid, "bid", "results")."""
-    held = {"always": ("always",), "bid": ("always", "bid"), "results": ("always", "bid", "results")}[stage]
-    return tuple(f for f in SEAT_FACTS if f.row in held)
+def seat_facts_in_rows(row: Row) -> tuple[SeatFact, ...]:
+    """The SEAT_FACTS a seat's row holds at `row` (ALWAYS: before its bid, BID, RESULTS)."""
+    rows = [Row.ALWAYS, Row.BID, Row.RESULTS]
+    return tuple(f for f in SEAT_FACTS if f.row in rows[: rows.index(row) + 1])
 
 
-def _variables(stage: str) -> tuple[Variable, ...]:
+def _variables(stage: Stage) -> tuple[Variable, ...]:
     return tuple(f.variable for f in seat_facts_seen(stage))
 
 
-_ROW_NAMES = tuple(f.name for f in seat_facts_in_rows("bid"))  # what the bidding reads of the seats
+_ROW_NAMES = tuple(f.name for f in seat_facts_in_rows(Row.BID))  # what the bidding reads of the seats
 _ALL_SEATS = Variable("seats", SEATS, "every seat that plays this hand, in bidding order (a seat set, for aggregates)")
 _OTHERS = Variable("others", SEATS, "every seat that plays this hand but this one, in bidding order (a seat set)")
 _EARLIER = Variable("earlier", SEATS, "the seats that bid before this one this hand, in bidding order (a seat set)")
@@ -229,7 +249,7 @@ _SEAT_SETS = (_ALL_SEATS, _OTHERS, _EARLIER, _LATER)
 _PLACE_FACTS = ("total", "is_dealer", "position")
 #: what the `redeal` context reads of each seat's cards, as dealt (environment.py `dealt_facts`)
 _DEALT_FACTS = ("trumps", "longest", "shortest")
-_RESULT_FACTS = ("bid", *(f.name for f in seat_facts_in_rows("results")), "tricks", "made", "over", "under", "diff")
+_RESULT_FACTS = ("bid", *(f.name for f in seat_facts_in_rows(Row.RESULTS)), "tricks", "made", "over", "under", "diff")
 ME = "me"  # the role of this seat itself (ROLES)
 #: the roles (ROLES) a context that knows every bid may read
 _ALL_ROLES = (ME, "dealer", "first_bidder", "last_bidder", "highest_bidder")
@@ -339,7 +359,7 @@ CONTEXTS: dict[str, Context] = {
             "skip",
             "decisions.skip",
             "once per playing seat, at its turn to bid: is this seat excused from bidding?",
-            _HAND + _PLAYING + _TRUMP + _SEAT + _variables("skip"),
+            _HAND + _PLAYING + _TRUMP + _SEAT + _variables(Stage.SKIP),
             sees_running=True,
         ),
         Context(
@@ -350,7 +370,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + (_BID_NUMBER, *_variables("bidding"))
+            + (_BID_NUMBER, *_variables(Stage.BIDDING))
             + (
                 Variable("bids_so_far", N, "sum of the bids already made this hand"),
                 Variable("bids_made", N, "how many players have bid before this one"),
@@ -360,7 +380,7 @@ CONTEXTS: dict[str, Context] = {
             + _SEAT_SETS,
             sees_running=True,
             per_seat=("bid", *_ROW_NAMES, *_PLACE_FACTS),
-            earlier_only=("bid", *(f.name for f in SEAT_FACTS if f.row == "bid")),
+            earlier_only=("bid", *(f.name for f in SEAT_FACTS if f.row == Row.BID)),
             own_only=("bids_made", "is_last", "is_first"),
             roles=(ME, "dealer", "first_bidder", "last_bidder"),
         ),
@@ -368,7 +388,7 @@ CONTEXTS: dict[str, Context] = {
             "scoring",
             "scoring.points",
             "once per playing seat after the hand; running values are as before this hand",
-            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables("scoring")) + _RESULT + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables(Stage.SCORING)) + _RESULT + _SEAT_SETS,
             sees_running=True,
             per_seat=(*_RESULT_FACTS, *_PLACE_FACTS),
             roles=_ALL_ROLES,
@@ -381,7 +401,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + (_BID_NUMBER, *_variables("scoring"))
+            + (_BID_NUMBER, *_variables(Stage.SCORING))
             + _RESULT
             + (Variable("points", N, "this hand's points from scoring.points"),)
             + _SEAT_SETS,
@@ -397,7 +417,7 @@ CONTEXTS: dict[str, Context] = {
             + _PLAYING
             + _TRUMP
             + _SEAT
-            + (_BID_NUMBER, *_variables("scoring"))
+            + (_BID_NUMBER, *_variables(Stage.SCORING))
             + _RESULT
             + (
                 Variable("points", N, "this hand's points from scoring.points"),
@@ -451,7 +471,7 @@ CONTEXTS: dict[str, Context] = {
             "first_lead",
             "play.first_lead.highest, play.first_lead.lowest",
             "once per playing seat after the bidding: the seat with the highest (lowest) value leads first",
-            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables("bidding")) + _SEAT_SETS,
+            _HAND + _PLAYING + _TRUMP + _SEAT + (_BID_NUMBER, *_variables(Stage.BIDDING)) + _SEAT_SETS,
             sees_running=True,
             per_seat=("bid", *_ROW_NAMES, *_PLACE_FACTS),
             roles=_ALL_ROLES,

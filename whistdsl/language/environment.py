@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .catalogue import SEAT_FACTS, SeatFact, seat_facts_in_rows, seat_facts_seen
+from .catalogue import SEAT_FACTS, Row, SeatFact, Stage, seat_facts_in_rows, seat_facts_seen
 from .values import Number, Value
 
 Env = dict[str, Value]
@@ -34,13 +34,13 @@ def _pairs(facts: tuple[SeatFact, ...]) -> tuple[tuple[str, Value], ...]:
 
 
 #: (name, default) of the SEAT_FACTS each context sees, and each row holds (`seat_row`).
-_SKIP = _pairs(seat_facts_seen("skip"))
-_BIDDING = _pairs(seat_facts_seen("bidding"))
-_SCORING = _pairs(seat_facts_seen("scoring"))
-_FIRST_LEAD = tuple((n, d) for n, d in _BIDDING if n not in {f.name for f in seat_facts_in_rows("bid")})  # not in the row
-_ROW_BEFORE_BID = _pairs(seat_facts_in_rows("always"))
-_ROW_BID = _pairs(seat_facts_in_rows("bid"))
-_ROW_RESULTS = _pairs(seat_facts_in_rows("results"))
+_SKIP = _pairs(seat_facts_seen(Stage.SKIP))
+_BIDDING = _pairs(seat_facts_seen(Stage.BIDDING))
+_SCORING = _pairs(seat_facts_seen(Stage.SCORING))
+_FIRST_LEAD = tuple((n, d) for n, d in _BIDDING if n not in {f.name for f in seat_facts_in_rows(Row.BID)})  # not in the row
+_ROW_BEFORE_BID = _pairs(seat_facts_in_rows(Row.ALWAYS))
+_ROW_BID = _pairs(seat_facts_in_rows(Row.BID))
+_ROW_RESULTS = _pairs(seat_facts_in_rows(Row.RESULTS))
 
 
 def _choices(env: Env, facts: tuple[tuple[str, Value], ...], choices: Mapping[str, Value]) -> None:
