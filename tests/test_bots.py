@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from checked_games import play_checked
 
 from whistdsl import load_rules
 from whistdsl.engine import Game, SeatView
@@ -21,21 +22,6 @@ from whistdsl.records.replay import check_record_shape, replay
 from whistdsl.resources import bundled_rulesets
 
 ALL_RULESETS = sorted(bundled_rulesets())
-
-
-def play_checked(rules, players: int, seed: int, bots) -> Game:
-    """Play a game, asserting before each action that the bot's choice is legal."""
-    game = Game(rules, players=players, seed=seed)
-    while not game.over:
-        seat = game.to_act
-        legal = game.legal_actions()
-        action = decide(game, bots[seat])
-        if action is None:
-            assert not game.can_see_own_hand(seat), "only a seat that cannot see its cards may play blind"
-        else:
-            assert action in legal, f"{bots[seat].kind} chose {action}, not in {legal}"
-        game.act(action)
-    return game
 
 
 @pytest.mark.parametrize("name", ALL_RULESETS)

@@ -98,6 +98,24 @@ def take_seat(browser, address: str, invite: str, seat: int, name: str, width: i
     return page
 
 
+def open_pasted_table(browser, address: str, text: str, kinds: list[str], width: int, players: int | None = None):
+    """The host's page of a new table: `text` pasted as the ruleset, `players` seats (when the
+    form asks), each seat given its kind; the page, its invite link and its watch link."""
+    host = browser.new_context(viewport={"width": width, "height": 900 if width > 360 else 800}).new_page()
+    host.set_default_timeout(WAIT_MS)
+    host.goto(address + "/")
+    host.fill("#text", text)
+    host.click("button[type=submit]")
+    if players is not None:
+        host.fill("#players", str(players))
+    for seat, kind in enumerate(kinds):
+        host.select_option(f"#seat{seat}", kind)
+    host.click("button[type=submit]")
+    host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
+    links = host.locator("#links a")
+    return host, links.nth(0).get_attribute("href"), links.nth(1).get_attribute("href")
+
+
 def status(page) -> str:
     return page.locator("#status").inner_text()
 
@@ -200,17 +218,7 @@ def test_in_a_forehead_hand_each_person_s_page_shows_the_others_cards_and_not_th
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            host.set_default_timeout(WAIT_MS)
-            host.goto(server.address + "/")
-            host.fill("#text", FOREHEAD_FIRST)
-            host.click("button[type=submit]")
-            host.fill("#players", "4")
-            for seat, kind in enumerate(["human", "human", "heuristic", "heuristic"]):
-                host.select_option(f"#seat{seat}", kind)
-            host.click("button[type=submit]")
-            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
-            invite = host.locator("#links a").nth(0).get_attribute("href")
+            _, invite, _ = open_pasted_table(browser, server.address, FOREHEAD_FIRST, ["human", "human", "heuristic", "heuristic"], 1280, players=4)
             people = {}
             for seat, name in ((0, "Ana"), (1, "Bojan")):
                 people[name] = take_seat(browser, server.address, invite, seat, name, 360, "#hand p.cards")
@@ -297,16 +305,7 @@ def test_a_person_calls_a_dash_in_the_auction_and_the_page_says_the_call_in_word
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            host = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
-            host.set_default_timeout(WAIT_MS)
-            host.goto(server.address + "/")
-            host.fill("#text", text)
-            host.click("button[type=submit]")
-            for seat, kind in enumerate(["human", "heuristic", "heuristic", "heuristic"]):
-                host.select_option(f"#seat{seat}", kind)
-            host.click("button[type=submit]")
-            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
-            invite = host.locator("#links a").nth(0).get_attribute("href")
+            _, invite, _ = open_pasted_table(browser, server.address, text, ["human", "heuristic", "heuristic", "heuristic"], 360)
             page = take_seat(browser, server.address, invite, 0, "Ana", 360, "#ask button[data-value=dash]")
             assert page.locator("#ask h2").inner_text() == "The auction: outbid, call or pass"
             dash = page.locator("#ask button[data-value=dash]")
@@ -343,17 +342,7 @@ def test_a_person_holding_the_joker_gets_a_button_for_each_suit_it_may_take_and_
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            host.set_default_timeout(WAIT_MS)
-            host.goto(server.address + "/")
-            host.fill("#text", JOKERS_IN_HAND)
-            host.click("button[type=submit]")
-            for seat, kind in enumerate(["human", "heuristic", "heuristic"]):
-                host.select_option(f"#seat{seat}", kind)
-            host.click("button[type=submit]")
-            host.wait_for_url(re.compile(r"/t/[\w-]+/host/[\w-]+$"))
-            invite = host.locator("#links a").nth(0).get_attribute("href")
-            watch = host.locator("#links a").nth(1).get_attribute("href")
+            _, invite, watch = open_pasted_table(browser, server.address, JOKERS_IN_HAND, ["human", "heuristic", "heuristic"], 1280)
             page = take_seat(browser, server.address, invite, 0, "Ana", 360, "#ask button[data-kind=bid]")
             assert page.locator("#hand .card[aria-label=joker]").count() >= 1  # held: its name, not its mark
             assert answer_if_asked(page)  # a bid

@@ -4,11 +4,11 @@ independent checker (tests/independent.py), replayed, and played legally by ever
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
 import pytest
+from checked_games import checked_record
 from independent import RANKS, Rules, check_record
 
 from whistdsl import load_rules
@@ -18,8 +18,6 @@ from whistdsl.engine.errors import IllegalAction
 from whistdsl.engine.state import PresetDeal
 from whistdsl.engine.tricks import hand_trick_play, super_trump_cards
 from whistdsl.explain import explain
-from whistdsl.players import BOTS, decide
-from whistdsl.records.record import game_record
 from whistdsl.records.replay import replay
 
 MANILHAS = Path(__file__).resolve().parent.parent / "docs" / "examples" / "oh-hell-manilhas.yaml"
@@ -143,18 +141,6 @@ def _manilhas(turn_up: str | None) -> tuple[str, ...]:
     return tuple(above + s for s in "CHSD")
 
 
-def played(rules, players: int, seed: int, kinds: tuple[str, ...]) -> dict:
-    game = Game(rules, players=players, seed=seed)
-    bots = [BOTS[kinds[i % len(kinds)]]() for i in range(players)]
-    while not game.over:
-        seat = game.to_act
-        legal = game.legal_actions()
-        action = decide(game, bots[seat])
-        assert action in legal, f"{kinds[seat % len(kinds)]} chose {action}, not in {legal}"
-        game.act(action)
-    return json.loads(json.dumps(game_record(game, [kinds[i % len(kinds)] for i in range(players)])))
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
     rules = load_rules(str(MANILHAS))
@@ -166,7 +152,7 @@ def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
         score=lambda bid, tricks, size: 10 + bid if tricks == bid else 0,
         turned_tops=_manilhas,
     )
-    record = played(rules, 4, seed, ("heuristic", "random"))
+    record = checked_record(rules, 4, seed, ("heuristic", "random"))
     check_record(record, checker)
     assert replay(record).complete
     won_by_a_low_manilha = 0
@@ -181,7 +167,7 @@ def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
 @pytest.mark.parametrize("kinds", [("mc", "heuristic", "random", "search")])
 def test_every_bot_plays_legally(kinds):
     rules = load_rules_text(MANILHAS.read_text(encoding="utf-8").replace("extends: oh-hell", "extends: oh-hell\nschedule: [3, 2, 1]"))
-    played(rules, 4, 7, kinds)
+    checked_record(rules, 4, 7, kinds)
 
 
 def test_explain_says_the_super_trumps():

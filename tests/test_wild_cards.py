@@ -6,11 +6,11 @@ whole games of docs/examples/oh-hell-joker.yaml checked by the independent check
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
 import pytest
+from checked_games import checked_record
 from independent import Rules, Wrong, check_record
 
 from whistdsl import load_rules
@@ -20,9 +20,7 @@ from whistdsl.engine.errors import IllegalAction
 from whistdsl.engine.state import PresetDeal
 from whistdsl.engine.tricks import trick_play
 from whistdsl.explain import explain
-from whistdsl.players import BOTS, decide
 from whistdsl.players.mc import voids
-from whistdsl.records.record import game_record
 from whistdsl.records.replay import Disagreement, replay
 
 JOKER = Path(__file__).resolve().parent.parent / "docs" / "examples" / "oh-hell-joker.yaml"
@@ -174,18 +172,6 @@ def test_the_refusals_name_the_suits_the_joker_may_take():
     assert game.tricks[-1].winner == 0
 
 
-def played(rules, players: int, seed: int, kinds: tuple[str, ...]) -> dict:
-    game = Game(rules, players=players, seed=seed)
-    bots = [BOTS[kinds[i % len(kinds)]]() for i in range(players)]
-    while not game.over:
-        seat = game.to_act
-        legal = game.legal_actions()
-        action = decide(game, bots[seat])
-        assert action in legal, f"{kinds[seat % len(kinds)]} chose {action}, not in {legal}"
-        game.act(action)
-    return json.loads(json.dumps(game_record(game, [kinds[i % len(kinds)] for i in range(players)])))
-
-
 CHECKER = Rules(
     sizes=lambda players: list(range(53 // players, 0, -1)),
     trump=lambda number, size, players, turn_up: (
@@ -199,7 +185,7 @@ CHECKER = Rules(
 @pytest.mark.parametrize("seed", range(3))
 def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
     rules = load_rules(str(JOKER))
-    record = played(rules, 4, seed, ("heuristic", "random"))
+    record = checked_record(rules, 4, seed, ("heuristic", "random"))
     check_record(record, CHECKER)
     assert replay(record).complete
     jokers = [c["card"] for h in record["hands"] for t in h["tricks"] for c in t["cards"] if c["card"].startswith("JK")]
@@ -208,7 +194,7 @@ def test_whole_games_agree_with_the_independent_checker_and_replay(seed):
 
 def test_the_checker_and_replay_refuse_a_joker_declared_against_the_rules():
     rules = load_rules(str(JOKER))
-    record = played(rules, 4, 0, ("random",))
+    record = checked_record(rules, 4, 0, ("random",))
     # a joker played as another suit than the one led by a seat that held the led suit
     for h in record["hands"]:
         for t in h["tricks"]:
@@ -228,7 +214,7 @@ def test_the_checker_and_replay_refuse_a_joker_declared_against_the_rules():
 @pytest.mark.parametrize("kinds", [("mc", "heuristic", "random", "search")])
 def test_every_bot_plays_legally(kinds):
     rules = load_rules_text(JOKER.read_text(encoding="utf-8").replace("extends: oh-hell", "extends: oh-hell\nschedule: [7, 3, 2, 1]"))
-    played(rules, 4, 7, kinds)
+    checked_record(rules, 4, 7, kinds)
 
 
 def test_explain_says_the_joker():
